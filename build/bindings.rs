@@ -1,0 +1,118 @@
+//! Step 3: bindgen over `wrapper.h`, written to `OUT_DIR/bindings.rs`.
+
+use bindgen::callbacks::ParseCallbacks;
+
+use crate::cpp::Header;
+use crate::error::{Error, Result};
+
+/// The crate's MSRV; the generated code uses nothing newer.
+const RUST_TARGET: (u64, u64) = (82, 0);
+
+pub struct Bindings {
+    pub code: String,
+}
+
+/// Doxygen to Markdown, so rustdoc shows `(value type = ...)`, parameters and
+/// return values as the header's authors wrote them.
+#[derive(Debug)]
+struct Docs;
+
+impl ParseCallbacks for Docs {
+    fn process_comment(&self, comment: &str) -> Option<String> {
+        // The converter keeps text it does not understand; where it refuses,
+        // the raw comment is still better than none.
+        let markdown = doxygen_bindgen::transform(comment).unwrap_or_else(|_| comment.to_string());
+        Some(code_spans(&markdown))
+    }
+}
+
+/// Doxygen's `::name` cross-references (and the converter's `[`::a,`]` form of
+/// the first one in a "see also" list) become code spans: many name runtime-API
+/// or documentation-only items that have no Rust item to link to.
+fn code_spans(text: &str) -> String {
+    let text = text.replace("[`::", "`").replace(",`]", "`,").replace("`]", "`");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("::") {
+        let (before, after) = rest.split_at(at);
+        let name_len = after[2..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len() - 2);
+        let name = &after[2..2 + name_len];
+        out.push_str(before);
+        if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '`') {
+            out.push('`');
+            out.push_str(name);
+            out.push('`');
+            rest = &after[2 + name_len..];
+        } else {
+            out.push_str("::");
+            rest = &after[2..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// libclang is loaded here, before bindgen, because bindgen panics when it
+/// cannot load it; this way the user gets the places searched and the fix.
+fn load_libclang() -> Result<()> {
+    crate::env::var("LIBCLANG_PATH");
+    clang_sys::load().map_err(|e| {
+        Error::new(
+            "libclang not found (bindgen needs it to read cuda.h)",
+            format!(
+                "{e}\n\n\
+                 Fix one of:\n\
+                 - Debian/Ubuntu: apt-get install libclang-dev\n\
+                 - Fedora: dnf install clang-devel; Arch: pacman -S clang\n\
+                 - set LIBCLANG_PATH to the directory that holds libclang.so (e.g. /usr/lib/llvm-14/lib)"
+            ),
+        )
+    })
+}
+
+pub fn generate(header: &Header) -> Result<Bindings> {
+    load_libclang()?;
+    // bindgen reads these itself; registered here so that a change re-runs the script.
+    crate::env::var("BINDGEN_EXTRA_CLANG_ARGS");
+    crate::env::var(&format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple));
+
+    let mut builder = bindgen::Builder::default()
+        .header(header.wrapper.display().to_string())
+        .clang_arg(format!("-I{}", header.include_dir.display()))
+        .allowlist_function("cu.*")
+        .allowlist_type("CU.*|cuuint(32|64)_t|cudaError_enum")
+        .allowlist_var("CU.*|CUDA_.*")
+        // A C enum value the Rust enum does not list would be undefined
+        // behaviour, and newer drivers do return new values.
+        .default_enum_style(bindgen::EnumVariation::NewType { is_bitfield: false, is_global: false })
+        .must_use_type("CUresult")
+        .must_use_type("cudaError_enum")
+        .derive_default(true)
+        .layout_tests(true)
+        .use_core()
+        .ctypes_prefix("::core::ffi")
+        .generate_comments(true)
+        .formatter(bindgen::Formatter::Prettyplease)
+        .rust_target(bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1).map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?)
+        .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
+        .parse_callbacks(Box::new(Docs));
+    for d in &header.defines {
+        builder = builder.clang_arg(format!("-D{d}"));
+    }
+    let bindings = builder.generate().map_err(|e| {
+        Error::new(
+            format!("bindgen could not parse {}", header.include_dir.join("cuda.h").display()),
+            format!(
+                "{e}\n\n\
+                 The header did not parse with libclang. Fix one of:\n\
+                 - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and cuda_stdint.h)\n\
+                 - point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
+                 - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling)"
+            ),
+        )
+    })?;
+    let code = bindings.to_string();
+    let path = header.out_dir.join("bindings.rs");
+    std::fs::write(&path, &code).map_err(|e| crate::cpp::io_error(&path, e))?;
+    Ok(Bindings { code })
+}

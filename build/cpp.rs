@@ -1,0 +1,102 @@
+//! The C preprocessor's view of `wrapper.h`, through the `cc` crate (so the
+//! user's `CC`, `CFLAGS` and cross compiler apply). Used for `CUDA_VERSION` and
+//! for the rename macros: the header decides, not a list kept here.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Everything needed to preprocess or compile against the chosen header the way
+/// the bindings were generated: include directory and defines.
+pub struct Header {
+    pub wrapper: PathBuf,
+    pub include_dir: PathBuf,
+    pub defines: Vec<&'static str>,
+    pub out_dir: PathBuf,
+    pub target_triple: String,
+}
+
+impl Header {
+    fn build(&self) -> cc::Build {
+        let mut build = cc::Build::new();
+        build.include(&self.include_dir).cargo_metadata(false).cargo_warnings(false);
+        for d in &self.defines {
+            build.define(d, None);
+        }
+        build
+    }
+
+    fn run(&self, name: &str, body: &str, flags: &[&str]) -> Result<String> {
+        let file = self.out_dir.join(name);
+        let source = format!("#include \"{}\"\n{body}", self.wrapper.display());
+        std::fs::write(&file, source).map_err(|e| io_error(&file, e))?;
+        let mut build = self.build();
+        build.file(&file);
+        for f in flags {
+            build.flag(f);
+        }
+        let out = build.try_expand().map_err(|e| {
+            Error::new(
+                format!("the C preprocessor failed on {}", self.include_dir.join("cuda.h").display()),
+                format!(
+                    "cuda.h does not preprocess with the C compiler cc selected ({}):\n{e}\n\n\
+                     Fix: check that the directory holds a complete set of CUDA headers (cuda.h and the\n\
+                     headers it includes), or point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit.\n\
+                     CC and CFLAGS select the compiler and its flags.",
+                    compiler_name(&self.build())
+                ),
+            )
+        })?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    /// The macro dump (`-dM`): every `#define` in force after including the header.
+    pub fn macros(&self) -> Result<Vec<(String, String)>> {
+        let dump = self.run("macros.c", "", &["-dM"])?;
+        Ok(dump
+            .lines()
+            .filter_map(|l| l.strip_prefix("#define "))
+            .filter_map(|l| {
+                let (name, body) = l.split_once(' ').unwrap_or((l, ""));
+                Some((name.to_string(), body.trim().to_string()))
+            })
+            .collect())
+    }
+
+    /// Expands each of `names` after the header, returning `(name, expansion)`
+    /// and the preprocessed header itself.
+    pub fn expand(&self, names: &[&str]) -> Result<(Vec<(String, String)>, String)> {
+        let mut body = String::from("\nLIBCUDA_SYS_BEGIN_EXPANSIONS\n");
+        for n in names {
+            body.push_str(&format!("\"{n}\" {n}\n"));
+        }
+        let text = self.run("expand.c", &body, &[])?;
+        let (header, tail) = text.split_once("LIBCUDA_SYS_BEGIN_EXPANSIONS").unwrap_or((&text, ""));
+        let pairs = tail
+            .lines()
+            .filter_map(|l| {
+                let rest = l.trim().strip_prefix('"')?;
+                let (name, expansion) = rest.split_once('"')?;
+                Some((name.to_string(), expansion.trim().to_string()))
+            })
+            .collect();
+        Ok((pairs, header.to_string()))
+    }
+
+    /// The compiler command line (path, then arguments) for compiling against
+    /// this header; written down for the tests that compile C to compare with.
+    pub fn compiler_command(&self) -> Result<Vec<String>> {
+        let compiler = self.build().try_get_compiler().map_err(|e| Error::new("no C compiler", format!("{e}\n\nFix: install a C compiler (apt install gcc) or set CC.")))?;
+        let mut cmd = vec![compiler.path().display().to_string()];
+        cmd.extend(compiler.args().iter().map(|a| a.to_string_lossy().into_owned()));
+        Ok(cmd)
+    }
+}
+
+fn compiler_name(build: &cc::Build) -> String {
+    build.try_get_compiler().map(|c| c.path().display().to_string()).unwrap_or_else(|_| "none found".into())
+}
+
+pub fn io_error(path: &Path, e: std::io::Error) -> Error {
+    Error::new(format!("cannot write {}", path.display()), e.to_string())
+}

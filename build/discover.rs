@@ -1,0 +1,377 @@
+//! Step 1: find `cuda.h`.
+//!
+//! The order (first hit wins; every candidate is logged with the reason it was
+//! taken or rejected):
+//!
+//! 1. `LIBCUDA_SYS_INCLUDE_DIR` (also target-prefixed). Set but wrong is an error.
+//! 2. `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, in that
+//!    order; a warning when two of them name different directories. Set but
+//!    wrong is an error.
+//! 3. `nvcc` on `PATH`: the toolkit root is two levels above it.
+//! 4. pkg-config: `cuda`, then `cuda-X.Y` for every release since 11.2.
+//! 5. conda: `$CONDA_PREFIX` (and `targets/<triple>`, `Library` on Windows).
+//! 6. pip wheels on `sys.path` of `python3`/`python`: `nvidia/cu13/include`,
+//!    `nvidia/cuda_runtime/include`.
+//! 7. Standard places: `/usr/local/cuda`, `/usr/local/cuda-X.Y` (newest first),
+//!    `/opt/cuda`, `/usr/lib/cuda`, `/usr`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::env::{self, log, Target};
+use crate::error::{Error, Result};
+
+/// Where the toolkit is, as found.
+pub struct Toolkit {
+    /// The toolkit root, where there is one (pip and override layouts may have none).
+    pub root: Option<PathBuf>,
+    /// The directory that holds `cuda.h`.
+    pub include_dir: PathBuf,
+    /// Library directories of the toolkit (for `lib64/stubs`), in search order.
+    pub lib_dirs: Vec<PathBuf>,
+    /// `LIBCUDA_SYS_LIB_DIR`, when the user named the driver directory.
+    pub lib_dir_override: Option<PathBuf>,
+    /// How it was found, for the log and the `DEP_CUDA_FOUND_BY` key.
+    pub found_by: String,
+    /// Warnings to pass on to the user (disagreeing variables).
+    pub warnings: Vec<String>,
+}
+
+/// What was looked at, for the error message when nothing fits.
+struct Tried {
+    lines: Vec<String>,
+}
+
+impl Tried {
+    fn note(&mut self, source: &str, path: &Path, outcome: &str) {
+        let line = format!("{source}: {} ({outcome})", path.display());
+        log(format!("candidate {line}"));
+        self.lines.push(line);
+    }
+}
+
+const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
+
+pub fn discover(target: &Target) -> Result<Toolkit> {
+    let mut tried = Tried { lines: Vec::new() };
+
+    let lib_dir_override = match target.target_var("LIBCUDA_SYS_LIB_DIR") {
+        Some((name, dir)) => Some(explicit_lib_dir(&name, dir)?),
+        None => None,
+    };
+
+    if let Some((name, dir)) = target.target_var("LIBCUDA_SYS_INCLUDE_DIR") {
+        let dir = PathBuf::from(dir);
+        if !dir.join("cuda.h").is_file() {
+            return Err(explicit_error(&name, &dir, std::slice::from_ref(&dir)));
+        }
+        tried.note(&name, &dir, "taken: holds cuda.h");
+        let root = dir.parent().map(Path::to_path_buf);
+        return Ok(Toolkit {
+            lib_dirs: root.iter().flat_map(|r| toolkit_lib_dirs(target, r)).collect(),
+            root,
+            include_dir: dir,
+            lib_dir_override,
+            found_by: name,
+            warnings: Vec::new(),
+        });
+    }
+
+    let (roots, mut warnings) = root_vars();
+    if let Some((name, root)) = roots.into_iter().next() {
+        let include = include_dirs(target, &root).into_iter().find(|d| d.join("cuda.h").is_file());
+        return match include {
+            Some(include_dir) => {
+                tried.note(&name, &include_dir, "taken: holds cuda.h");
+                Ok(found(target, root, include_dir, lib_dir_override, name, warnings))
+            }
+            None => Err(explicit_error(&name, &root, &include_dirs(target, &root))),
+        };
+    }
+
+    let automatic: [(&str, fn(&Target) -> Vec<PathBuf>); 5] = [
+        ("nvcc on PATH", nvcc_roots),
+        ("pkg-config", pkg_config_roots),
+        ("conda ($CONDA_PREFIX)", conda_roots),
+        ("pip wheel", pip_include_dirs),
+        ("standard location", standard_roots),
+    ];
+    for (source, candidates) in automatic {
+        let candidates = candidates(target);
+        if candidates.is_empty() {
+            tried.lines.push(format!("{source}: nothing to try"));
+        }
+        for candidate in candidates {
+            // pip wheels and pkg-config name an include directory; the others a root.
+            let (root, includes) = if candidate.ends_with("include") {
+                (candidate.parent().map(Path::to_path_buf), vec![candidate.clone()])
+            } else {
+                (Some(candidate.clone()), include_dirs(target, &candidate))
+            };
+            for include in includes {
+                if include.join("cuda.h").is_file() {
+                    tried.note(source, &include, "taken: holds cuda.h");
+                    let root = root.unwrap_or_else(|| include.clone());
+                    return Ok(found(target, root, include, lib_dir_override, source.to_string(), warnings));
+                }
+                let why = if include.is_dir() { "no cuda.h" } else { "not a directory" };
+                tried.note(source, &include, why);
+            }
+        }
+    }
+    Err(not_found(target, &tried))
+}
+
+fn found(
+    target: &Target,
+    root: PathBuf,
+    include_dir: PathBuf,
+    lib_dir_override: Option<PathBuf>,
+    found_by: String,
+    warnings: Vec<String>,
+) -> Toolkit {
+    Toolkit {
+        lib_dirs: toolkit_lib_dirs(target, &root),
+        root: Some(root),
+        include_dir,
+        lib_dir_override,
+        found_by,
+        warnings,
+    }
+}
+
+/// The first of the toolkit-root variables that is set, and a warning for each
+/// other one that names a different directory.
+fn root_vars() -> (Vec<(String, PathBuf)>, Vec<String>) {
+    let set: Vec<(String, PathBuf)> = ROOT_VARS
+        .iter()
+        .filter_map(|name| env::var(name).filter(|v| !v.is_empty()).map(|v| (name.to_string(), PathBuf::from(v))))
+        .collect();
+    let mut warnings = Vec::new();
+    if let Some((winner, root)) = set.first() {
+        log(format!("{winner} wins among {}", ROOT_VARS.join(", ")));
+        for (other, path) in &set[1..] {
+            if !same_dir(root, path) {
+                warnings.push(format!(
+                    "{winner}={} is used; {other}={} is ignored (they disagree; {} takes precedence over {other})",
+                    root.display(),
+                    path.display(),
+                    winner
+                ));
+            }
+        }
+    }
+    (set, warnings)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Include directories of a toolkit root: `include`, then the cross-target ones.
+fn include_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![root.join("include")];
+    for t in target.toolkit_target_dirs() {
+        dirs.push(root.join("targets").join(t).join("include"));
+    }
+    if target.is_windows() {
+        dirs.push(root.join("Library").join("include"));
+    }
+    dirs
+}
+
+/// Library directories of a toolkit root, stubs last.
+fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
+    if target.is_windows() {
+        return vec![root.join("lib").join("x64"), root.join("Library").join("lib")];
+    }
+    let mut dirs = vec![root.join("lib64"), root.join("lib")];
+    for t in target.toolkit_target_dirs() {
+        dirs.push(root.join("targets").join(t).join("lib"));
+    }
+    let stubs: Vec<PathBuf> = dirs.iter().map(|d| d.join("stubs")).collect();
+    dirs.extend(stubs);
+    dirs
+}
+
+fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
+    let dir = PathBuf::from(dir);
+    if !dir.is_dir() {
+        return Err(Error::new(
+            format!("{name}={} is not a directory", dir.display()),
+            format!(
+                "{name} names the directory that holds libcuda.so (or libcuda.so.1, cuda.lib).\n\
+                 It is set to {}, which does not exist.\n\n\
+                 Fix: point it at the driver's library directory (e.g. /usr/lib/x86_64-linux-gnu,\n\
+                 /usr/local/nvidia/lib64, /usr/lib/wsl/lib), or unset it to let the build search: unset {name}",
+                dir.display()
+            ),
+        ));
+    }
+    Ok(dir)
+}
+
+/// An explicit directory must exist and hold cuda.h: a wrong override is never
+/// silently replaced by some other toolkit.
+fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
+    let what = if !given.exists() {
+        "does not exist"
+    } else if !given.is_dir() {
+        "is not a directory"
+    } else {
+        "has no cuda.h"
+    };
+    let (kind, example) = if name.contains("INCLUDE_DIR") {
+        ("the directory that holds cuda.h", "/usr/local/cuda/include")
+    } else {
+        ("a CUDA toolkit root (the directory above include/cuda.h)", "/usr/local/cuda")
+    };
+    let list: Vec<String> = looked.iter().map(|p| format!("  {}", p.join("cuda.h").display())).collect();
+    Error::new(
+        format!("{name}={} {what}", given.display()),
+        format!(
+            "{name} must name {kind}.\n\
+             It is set to {}, which {what}. Looked for:\n{}\n\n\
+             Fix one of:\n\
+             - point {name} at a CUDA toolkit, e.g. {name}={example}\n\
+             - install the headers with pip (pip install nvidia-cuda-runtime) and point\n\
+               LIBCUDA_SYS_INCLUDE_DIR at .../site-packages/nvidia/cu13/include\n\
+             - unset {name} to let the build search the usual places: unset {name}",
+            given.display(),
+            list.join("\n"),
+        ),
+    )
+}
+
+fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
+    let exe = if target.is_windows() { "nvcc.exe" } else { "nvcc" };
+    let Some(path) = env::var("PATH") else { return Vec::new() };
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(exe))
+        .filter(|nvcc| nvcc.is_file())
+        .filter_map(|nvcc| {
+            let nvcc = nvcc.canonicalize().unwrap_or(nvcc);
+            log(format!("found {}", nvcc.display()));
+            nvcc.parent()?.parent().map(Path::to_path_buf)
+        })
+        .collect()
+}
+
+/// Every release with memory pools, newest first, for pkg-config's `cuda-X.Y`
+/// and `/usr/local/cuda-X.Y`.
+fn releases() -> impl Iterator<Item = (u32, u32)> {
+    (11..=13u32).rev().flat_map(|major| (0..=9u32).rev().map(move |minor| (major, minor))).filter(|&(a, b)| (a, b) >= (11, 2))
+}
+
+fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
+    if !target.is_native() && env::var("PKG_CONFIG_SYSROOT_DIR").is_none() {
+        log("pkg-config skipped: cross-compiling without PKG_CONFIG_SYSROOT_DIR");
+        return Vec::new();
+    }
+    let names = std::iter::once("cuda".to_string()).chain(releases().map(|(a, b)| format!("cuda-{a}.{b}")));
+    let mut dirs = Vec::new();
+    for name in names {
+        match pkg_config::Config::new().cargo_metadata(false).env_metadata(true).probe(&name) {
+            Ok(lib) => {
+                log(format!("pkg-config {name}: include paths {:?}", lib.include_paths));
+                dirs.extend(lib.include_paths);
+            }
+            Err(pkg_config::Error::Command { .. }) => {
+                log("pkg-config is not installed");
+                break;
+            }
+            Err(_) => {}
+        }
+    }
+    dirs.into_iter().map(|d| if d.ends_with("include") { d } else { d.join("include") }).collect()
+}
+
+fn conda_roots(target: &Target) -> Vec<PathBuf> {
+    let Some(prefix) = env::var("CONDA_PREFIX").filter(|v| !v.is_empty()) else { return Vec::new() };
+    let prefix = PathBuf::from(prefix);
+    if target.is_windows() {
+        vec![prefix.join("Library"), prefix]
+    } else {
+        vec![prefix]
+    }
+}
+
+fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
+    if !target.is_native() {
+        log("pip wheels skipped: cross-compiling");
+        return Vec::new();
+    }
+    // The interpreter's own view of its search path covers venvs, user sites
+    // and PYTHONPATH without guessing their layout.
+    env::var("VIRTUAL_ENV");
+    env::var("PYTHONPATH");
+    let script = "import sys\nfor p in sys.path:\n    print(p)";
+    let mut dirs = Vec::new();
+    for python in ["python3", "python"] {
+        let Ok(out) = Command::new(python).args(["-c", script]).output() else { continue };
+        if !out.status.success() {
+            continue;
+        }
+        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.is_empty()) {
+            for sub in ["nvidia/cu13/include", "nvidia/cuda_runtime/include"] {
+                let dir = Path::new(line).join(sub);
+                if dir.is_dir() && !dirs.contains(&dir) {
+                    dirs.push(dir);
+                }
+            }
+        }
+        break;
+    }
+    if dirs.is_empty() {
+        log("pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on python's sys.path");
+    }
+    dirs
+}
+
+fn standard_roots(target: &Target) -> Vec<PathBuf> {
+    if target.is_windows() {
+        return Vec::new();
+    }
+    let mut roots = vec![PathBuf::from("/usr/local/cuda")];
+    let mut versioned: Vec<((u32, u32), PathBuf)> = std::fs::read_dir("/usr/local")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let (a, b) = name.strip_prefix("cuda-")?.split_once('.')?;
+            Some(((a.parse().ok()?, b.parse().ok()?), e.path()))
+        })
+        .collect();
+    versioned.sort_by(|a, b| b.0.cmp(&a.0));
+    roots.extend(versioned.into_iter().map(|(_, p)| p));
+    roots.extend(["/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from));
+    roots
+}
+
+fn not_found(target: &Target, tried: &Tried) -> Error {
+    let looked = if tried.lines.is_empty() { "  (no candidate)".to_string() } else { tried.lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n") };
+    Error::new(
+        "no CUDA headers (cuda.h) found",
+        format!(
+            "libcuda-sys generates its bindings from the cuda.h of a CUDA toolkit and found none.\n\
+             $HOST = {}\n$TARGET = {}\n\n\
+             Variables consulted (all unset or empty): {prefix}LIBCUDA_SYS_INCLUDE_DIR, LIBCUDA_SYS_INCLUDE_DIR,\n\
+             {}, PATH (for nvcc), PKG_CONFIG_PATH, CONDA_PREFIX, VIRTUAL_ENV, PYTHONPATH.\n\n\
+             Places tried:\n{looked}\n\n\
+             Fix one of:\n\
+             - install the headers alone with pip: pip install nvidia-cuda-runtime   (CUDA 13.x; nvidia-cuda-runtime-cu12 for 12.x)\n\
+             - install a CUDA toolkit (Debian/Ubuntu: apt install nvidia-cuda-toolkit, or NVIDIA's cuda-toolkit-13-0 package)\n\
+             - set CUDA_PATH to the toolkit root (the directory above include/cuda.h)\n\
+             - set LIBCUDA_SYS_INCLUDE_DIR to the directory that holds cuda.h",
+            target.host,
+            target.triple,
+            ROOT_VARS.join(", "),
+            prefix = format!("{}_", target.triple.to_uppercase().replace('-', "_")),
+        ),
+    )
+}

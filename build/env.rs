@@ -1,0 +1,102 @@
+//! Environment of the build: every variable the script reads goes through
+//! [`var`], which registers it with `rerun-if-env-changed` at the point of the
+//! read, and the target comes from `CARGO_CFG_TARGET_*` because the script runs
+//! on the host, not on the target.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Reads `name`, tells Cargo to re-run the script when it changes and logs it
+/// (the log is visible with `cargo build -vv`).
+pub fn var(name: &str) -> Option<OsString> {
+    println!("cargo::rerun-if-env-changed={name}");
+    let value = std::env::var_os(name);
+    match &value {
+        Some(v) => log(format!("{name} = {}", v.to_string_lossy())),
+        None => log(format!("{name} unset")),
+    }
+    value
+}
+
+/// A variable Cargo always sets for build scripts; its absence is a bug in the
+/// caller, not in the user's setup, so it is reported as such.
+fn cargo_var(name: &str) -> String {
+    std::env::var(name).unwrap_or_default()
+}
+
+pub fn log(message: impl AsRef<str>) {
+    eprintln!("libcuda-sys: {}", message.as_ref());
+}
+
+/// The platform the bindings are generated for.
+pub struct Target {
+    pub triple: String,
+    pub host: String,
+    pub os: String,
+    pub arch: String,
+    pub out_dir: PathBuf,
+    pub manifest_dir: PathBuf,
+}
+
+impl Target {
+    pub fn from_cargo() -> Target {
+        Target {
+            triple: cargo_var("TARGET"),
+            host: cargo_var("HOST"),
+            os: cargo_var("CARGO_CFG_TARGET_OS"),
+            arch: cargo_var("CARGO_CFG_TARGET_ARCH"),
+            out_dir: PathBuf::from(cargo_var("OUT_DIR")),
+            manifest_dir: PathBuf::from(cargo_var("CARGO_MANIFEST_DIR")),
+        }
+    }
+
+    pub fn is_native(&self) -> bool {
+        self.triple == self.host
+    }
+
+    /// Reads `X86_64_UNKNOWN_LINUX_GNU_<name>` before `<name>` (the openssl-sys
+    /// convention, so one environment can hold settings for several targets).
+    /// Returns the variable that was set along with its value.
+    pub fn target_var(&self, name: &str) -> Option<(String, OsString)> {
+        let prefixed = format!("{}_{name}", self.triple.to_uppercase().replace('-', "_"));
+        for candidate in [prefixed, name.to_string()] {
+            if let Some(value) = var(&candidate).filter(|v| !v.is_empty()) {
+                return Some((candidate, value));
+            }
+        }
+        None
+    }
+
+    /// The `targets/<dir>` names a toolkit uses for this target's headers and libraries.
+    pub fn toolkit_target_dirs(&self) -> &'static [&'static str] {
+        match (self.os.as_str(), self.arch.as_str()) {
+            ("linux", "x86_64") => &["x86_64-linux"],
+            ("linux", "aarch64") => &["sbsa-linux", "aarch64-linux"],
+            ("windows", "x86_64") => &["x64"],
+            _ => &[],
+        }
+    }
+
+    /// The directory a Debian-style multiarch system keeps libraries in.
+    pub fn multiarch_lib_dir(&self) -> Option<&'static str> {
+        match (self.os.as_str(), self.arch.as_str()) {
+            ("linux", "x86_64") => Some("/usr/lib/x86_64-linux-gnu"),
+            ("linux", "aarch64") => Some("/usr/lib/aarch64-linux-gnu"),
+            _ => None,
+        }
+    }
+
+    /// Defines for the header that the crate's features ask for, applied to
+    /// bindgen, the preprocessor and the ABI check alike.
+    pub fn defines(&self) -> Vec<&'static str> {
+        let mut defines = Vec::new();
+        if std::env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some() {
+            defines.push("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+        }
+        defines
+    }
+
+    pub fn is_windows(&self) -> bool {
+        self.os == "windows"
+    }
+}

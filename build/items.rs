@@ -1,0 +1,119 @@
+//! The generated bindings read back with `syn`: the functions, constants and
+//! types that were bound. Everything derived from the bindings (plain-name
+//! aliases, the stand-in library, the ABI check) starts from this one list, so
+//! it can never name an item that was not generated.
+
+use crate::error::{Error, Result};
+
+pub struct Function {
+    pub name: String,
+}
+
+pub struct Record {
+    pub name: String,
+    pub is_union: bool,
+    /// Declared but not defined in C (`struct CUctx_st;`): no size to compare.
+    pub opaque: bool,
+    /// Named fields as `(rust name, C name)`; bindgen's own fields
+    /// (`__bindgen_anon_N`, `_bitfield_N`) have no C name and are left out.
+    pub fields: Vec<(String, String)>,
+}
+
+/// An integer constant: either `pub const NAME` (a `#define`) or an enumerator,
+/// `Enum::NAME` of a newtype enum.
+pub struct Constant {
+    pub name: String,
+    pub owner: Option<String>,
+}
+
+#[derive(Default)]
+pub struct Items {
+    pub functions: Vec<Function>,
+    pub records: Vec<Record>,
+    pub constants: Vec<Constant>,
+    /// Type aliases and newtype enums: C typedef and enum names.
+    pub typedefs: Vec<String>,
+    pub enums: Vec<String>,
+}
+
+const INTEGER_TYPES: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
+
+pub fn read(code: &str) -> Result<Items> {
+    let file = syn::parse_file(code).map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
+    let mut items = Items::default();
+    for item in file.items {
+        match item {
+            syn::Item::ForeignMod(block) => {
+                for f in block.items {
+                    if let syn::ForeignItem::Fn(f) = f {
+                        items.functions.push(Function { name: f.sig.ident.to_string() });
+                    }
+                }
+            }
+            syn::Item::Struct(s) if is_newtype_enum(&s) => items.enums.push(s.ident.to_string()),
+            syn::Item::Struct(s) => items.records.push(Record {
+                name: s.ident.to_string(),
+                is_union: false,
+                opaque: s.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == "_unused")),
+                fields: named_fields(s.fields.iter()),
+            }),
+            syn::Item::Union(u) => items.records.push(Record {
+                name: u.ident.to_string(),
+                is_union: true,
+                opaque: false,
+                fields: named_fields(u.fields.named.iter()),
+            }),
+            syn::Item::Type(t) => items.typedefs.push(t.ident.to_string()),
+            syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant { name: c.ident.to_string(), owner: None }),
+            syn::Item::Impl(imp) => {
+                let syn::Type::Path(owner) = &*imp.self_ty else { continue };
+                let owner = owner.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                for it in imp.items {
+                    if let syn::ImplItem::Const(c) = it {
+                        items.constants.push(Constant { name: c.ident.to_string(), owner: Some(owner.clone()) });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(items)
+}
+
+impl Items {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    pub fn has_item(&self, name: &str) -> bool {
+        self.function(name).is_some()
+            || self.typedefs.iter().any(|t| t == name)
+            || self.records.iter().any(|r| r.name == name)
+            || self.constants.iter().any(|c| c.owner.is_none() && c.name == name)
+    }
+}
+
+/// bindgen's newtype enums: `pub struct Name(pub c_uint);` with associated consts.
+fn is_newtype_enum(s: &syn::ItemStruct) -> bool {
+    matches!(&s.fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1)
+        && s.attrs.iter().any(|a| a.path().is_ident("repr") && a.meta.require_list().map(|l| l.tokens.to_string() == "transparent").unwrap_or(false))
+}
+
+/// Rust keywords bindgen renames by appending `_` (`type` becomes `type_`).
+const KEYWORDS: [&str; 12] = ["type", "ref", "fn", "match", "loop", "move", "mod", "impl", "use", "where", "crate", "self"];
+
+fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String, String)> {
+    fields
+        .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
+        .filter(|n| !n.starts_with("__bindgen") && !n.starts_with("_bitfield") && n != "_unused")
+        .map(|n| {
+            let c = n.strip_suffix('_').filter(|k| KEYWORDS.contains(k)).unwrap_or(&n).to_string();
+            (n, c)
+        })
+        .collect()
+}
+
+fn is_integer(ty: &syn::Type) -> bool {
+    let syn::Type::Path(p) = ty else { return false };
+    p.path.segments.last().map(|s| INTEGER_TYPES.contains(&s.ident.to_string().as_str())).unwrap_or(false)
+}

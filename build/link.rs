@@ -1,0 +1,171 @@
+//! Step 4: which libcuda to link.
+//!
+//! libcuda ships with the driver, not the toolkit. Search order:
+//! `LIBCUDA_SYS_LIB_DIR`; the driver's directories (`ldconfig -p`, the
+//! multiarch directory, `/usr/lib64`, `/usr/local/nvidia/lib64`,
+//! `/usr/lib/wsl/lib`); the toolkit's `stubs` directories. With none of those a
+//! stand-in `libcuda.so.1` is built in `OUT_DIR` from the bound function list.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::cpp::{io_error, Header};
+use crate::discover::Toolkit;
+use crate::env::{log, Target};
+use crate::error::{Error, Result};
+use crate::items::Items;
+
+/// `CUDA_ERROR_STUB_LIBRARY`: what every function of a stub returns.
+const STUB_RESULT: u32 = 34;
+
+pub enum Kind {
+    /// The installed driver's library.
+    Driver,
+    /// The toolkit's link-only stub (copied next to a `libcuda.so.1` name so that
+    /// `cargo test` binaries start and get `CUDA_ERROR_STUB_LIBRARY`).
+    ToolkitStub,
+    /// Built here: no libcuda at all on this machine.
+    GeneratedStub,
+}
+
+pub struct Link {
+    pub dir: PathBuf,
+    /// `cuda` (there is a `libcuda.so`) or the verbatim `libcuda.so.1`.
+    pub lib: String,
+    pub kind: Kind,
+}
+
+pub fn choose(target: &Target, toolkit: &Toolkit, header: &Header, items: &Items, extra_symbols: &[String]) -> Result<Link> {
+    if let Some(dir) = &toolkit.lib_dir_override {
+        return match library_in(target, dir) {
+            Some(lib) => Ok(Link { dir: dir.clone(), lib, kind: Kind::Driver }),
+            None => Err(Error::new(
+                format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", dir.display()),
+                format!(
+                    "Looked for {} in {}.\n\n\
+                     Fix: point LIBCUDA_SYS_LIB_DIR at the driver's library directory (find it with\n\
+                     `ldconfig -p | grep libcuda`), or unset it: unset LIBCUDA_SYS_LIB_DIR",
+                    if target.is_windows() { "cuda.lib" } else { "libcuda.so, libcuda.so.1" },
+                    dir.display()
+                ),
+            )),
+        };
+    }
+    for dir in driver_dirs(target) {
+        if let Some(lib) = library_in(target, &dir) {
+            log(format!("libcuda: driver library in {} taken", dir.display()));
+            return Ok(Link { dir, lib, kind: Kind::Driver });
+        }
+        log(format!("libcuda: nothing in {}", dir.display()));
+    }
+    for dir in toolkit.lib_dirs.iter().filter(|d| d.ends_with("stubs")) {
+        if let Some(lib) = library_in(target, dir) {
+            log(format!("libcuda: toolkit stub in {} taken", dir.display()));
+            if target.os != "linux" {
+                return Ok(Link { dir: dir.clone(), lib, kind: Kind::ToolkitStub });
+            }
+            let stub_dir = target.out_dir.join("stub");
+            std::fs::create_dir_all(&stub_dir).map_err(|e| io_error(&stub_dir, e))?;
+            let source = dir.join(if lib == "cuda" { "libcuda.so" } else { "libcuda.so.1" });
+            for name in ["libcuda.so.1", "libcuda.so"] {
+                let dest = stub_dir.join(name);
+                std::fs::copy(&source, &dest).map_err(|e| io_error(&dest, e))?;
+            }
+            return Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: Kind::ToolkitStub });
+        }
+    }
+    if target.os != "linux" {
+        return Err(Error::new(
+            "no libcuda to link",
+            "No driver library (cuda.lib / libcuda) was found and a stand-in can only be built for Linux targets.\n\
+             Fix: install the NVIDIA driver or a CUDA toolkit (its lib\\x64\\cuda.lib), or set LIBCUDA_SYS_LIB_DIR.",
+        ));
+    }
+    build_stub(target, header, items, extra_symbols)
+}
+
+fn library_in(target: &Target, dir: &Path) -> Option<String> {
+    if target.is_windows() {
+        return dir.join("cuda.lib").is_file().then(|| "cuda".to_string());
+    }
+    if dir.join("libcuda.so").exists() {
+        Some("cuda".into())
+    } else if dir.join("libcuda.so.1").exists() {
+        // Many driver installs have no `libcuda.so` development link.
+        Some("libcuda.so.1".into())
+    } else {
+        None
+    }
+}
+
+fn driver_dirs(target: &Target) -> Vec<PathBuf> {
+    if target.os != "linux" {
+        return Vec::new();
+    }
+    let mut dirs = Vec::new();
+    if target.is_native() {
+        dirs.extend(ldconfig_dirs());
+    }
+    let fixed = [target.multiarch_lib_dir(), Some("/usr/lib64"), Some("/usr/local/nvidia/lib64"), Some("/usr/lib/wsl/lib")];
+    for d in fixed.into_iter().flatten().map(PathBuf::from) {
+        if !dirs.contains(&d) {
+            dirs.push(d);
+        }
+    }
+    dirs
+}
+
+/// Directories of `libcuda.so*` in the dynamic loader's cache, as the loader
+/// will find the driver at run time.
+fn ldconfig_dirs() -> Vec<PathBuf> {
+    let out = ["ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig"].iter().find_map(|cmd| Command::new(cmd).arg("-p").output().ok());
+    let Some(out) = out else { return Vec::new() };
+    let mut dirs = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let line = line.trim();
+        if !line.starts_with("libcuda.so") {
+            continue;
+        }
+        if let Some((_, path)) = line.rsplit_once("=> ") {
+            if let Some(dir) = Path::new(path.trim()).parent() {
+                if !dirs.iter().any(|d: &PathBuf| d == dir) && !dir.ends_with("stubs") {
+                    dirs.push(dir.to_path_buf());
+                }
+            }
+        }
+    }
+    dirs
+}
+
+/// A shared library with soname `libcuda.so.1` that exports every bound function
+/// (and the plain names, so that a wrong binding would link and be caught by the
+/// tests instead of hidden) and returns `CUDA_ERROR_STUB_LIBRARY` from each.
+fn build_stub(target: &Target, header: &Header, items: &Items, extra_symbols: &[String]) -> Result<Link> {
+    let dir = target.out_dir.join("stub");
+    std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+    let mut source = String::from("/* Stand-in for libcuda, generated by libcuda-sys: link only. */\n");
+    let names = items.functions.iter().map(|f| &f.name).chain(extra_symbols);
+    for name in names {
+        source.push_str(&format!("int {name}(void) {{ return {STUB_RESULT}; }}\n"));
+    }
+    let c = dir.join("libcuda_stub.c");
+    std::fs::write(&c, source).map_err(|e| io_error(&c, e))?;
+    let so = dir.join("libcuda.so.1");
+    let mut cmd = header.compiler_command()?;
+    // -O0: identical bodies must stay distinct functions (no identical-code folding),
+    // so that every name has its own address.
+    cmd.extend(["-shared", "-fPIC", "-O0", "-Wl,-soname,libcuda.so.1", "-o"].map(String::from));
+    cmd.push(so.display().to_string());
+    cmd.push(c.display().to_string());
+    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().map_err(|e| Error::new("cannot run the C compiler to build the stand-in libcuda", format!("{}: {e}", cmd[0])))?;
+    if !out.status.success() {
+        return Err(Error::new(
+            "the C compiler failed to build the stand-in libcuda",
+            format!("{}\n{}", cmd.join(" "), String::from_utf8_lossy(&out.stderr)),
+        ));
+    }
+    let link = dir.join("libcuda.so");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(&so, &link).map_err(|e| io_error(&link, e))?;
+    Ok(Link { dir, lib: "cuda".into(), kind: Kind::GeneratedStub })
+}
