@@ -31,11 +31,19 @@ fn tags(preprocessed: &str) -> HashSet<(String, String)> {
 }
 
 fn c_type(tags: &HashSet<(String, String)>, kind: &str, name: &str) -> String {
-    if tags.contains(&(kind.to_string(), name.to_string())) {
-        format!("{kind} {name}")
-    } else {
-        name.to_string()
+    let is_tag = |n: &str| tags.contains(&(kind.to_string(), n.to_string()));
+    if is_tag(name) {
+        return format!("{kind} {name}");
     }
+    // A tagged type nested in another one: bindgen names it `Outer_Inner`, C
+    // keeps the tag `Inner` at file scope.
+    for (at, _) in name.match_indices('_') {
+        let (outer, inner) = (&name[..at], &name[at + 1..]);
+        if is_tag(inner) && tags.iter().any(|(_, t)| t == outer) {
+            return format!("{kind} {inner}");
+        }
+    }
+    name.to_string()
 }
 
 pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &str) -> Result<usize> {
@@ -120,6 +128,7 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
     // side as a C user of this header would.
     let mut cmd = header.compiler_command()?;
     cmd.push(format!("-I{}", header.include_dir.display()));
+    cmd.push("-Wno-deprecated-declarations".into());
     cmd.extend(header.defines.iter().map(|d| format!("-D{d}")));
     let path = header.out_dir.join("abi_cc.txt");
     std::fs::write(&path, cmd.join("\n")).map_err(|e| io_error(&path, e))?;

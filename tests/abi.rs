@@ -1,0 +1,67 @@
+//! The ABI check: every enumerator, integer constant, size, alignment and field
+//! offset the bindings declare, compared with what the C compiler computes for
+//! the same header and defines; and every plain name resolved to the symbol a
+//! C call of it resolves to.
+
+#![allow(non_upper_case_globals)]
+
+mod common;
+
+use libcuda_sys::*;
+
+include!(concat!(env!("OUT_DIR"), "/abi_check.rs"));
+
+#[test]
+fn rust_and_c_agree_on_every_item() {
+    let c = common::c_side();
+    let mut mismatches = Vec::new();
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for (check, rust) in RUST_SIDE {
+        *counts.entry(check.split(' ').next().unwrap()).or_default() += 1;
+        match c.get(*check) {
+            Some(v) if v.parse::<i128>().ok() == Some(*rust) => {}
+            Some(v) => mismatches.push(format!("{check}: Rust {rust}, C {v}")),
+            None => mismatches.push(format!("{check}: Rust {rust}, C printed nothing")),
+        }
+    }
+    assert!(mismatches.is_empty(), "{} of {} ABI checks differ:\n{}", mismatches.len(), RUST_SIDE.len(), mismatches.join("\n"));
+    println!("ABI checks: {} items agree ({counts:?}), {FUNCTIONS} functions declared", RUST_SIDE.len());
+    assert!(RUST_SIDE.len() > 1000, "suspiciously few items: {}", RUST_SIDE.len());
+}
+
+#[test]
+fn every_bound_function_is_declared_by_the_header() {
+    // abi_check.c takes `sizeof(&f)` of every bound function: it compiled, and
+    // it says how many it checked.
+    assert_eq!(common::c_side().get("functions").map(String::as_str), Some(FUNCTIONS.to_string().as_str()));
+}
+
+extern "C" {
+    fn dlsym(handle: *mut core::ffi::c_void, symbol: *const core::ffi::c_char) -> *mut core::ffi::c_void;
+}
+
+fn symbol_address(name: &str) -> *const () {
+    let name = std::ffi::CString::new(name).unwrap();
+    // RTLD_DEFAULT (null on glibc): the loaded libcuda, driver or stand-in.
+    unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as *const () }
+}
+
+#[test]
+fn plain_names_resolve_to_the_symbol_c_calls() {
+    let c = common::c_side();
+    let aliases = plain_name_addresses();
+    let mut wrong = Vec::new();
+    for (plain, rust_address) in aliases {
+        let c_symbol = c.get(&format!("symbol {plain}")).unwrap_or_else(|| panic!("C side has no expansion for {plain}"));
+        assert_ne!(c_symbol, plain, "{plain} is not renamed in C, yet bound as an alias");
+        let expected = symbol_address(c_symbol);
+        assert!(!expected.is_null(), "libcuda has no {c_symbol}");
+        if rust_address != expected {
+            wrong.push(format!("{plain}: Rust reaches {rust_address:?}, C calls {c_symbol} at {expected:?}"));
+        }
+        let legacy = symbol_address(plain);
+        assert!(legacy.is_null() || legacy != rust_address, "{plain} reaches the legacy symbol");
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    println!("{} plain names resolve to the symbols C calls", aliases.len());
+}
