@@ -120,7 +120,15 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
     rs.push_str("    ]\n}\n");
     let _ = writeln!(rs, "/// Bound functions, for the report.\npub const FUNCTIONS: usize = {};", items.functions.len());
 
-    for (name, text) in [("abi_check.c", c), ("abi_check.rs", rs)] {
+    // Every bound function by address: a program that includes this references
+    // them all, so with full RELRO it starts only if the driver has every one.
+    let mut fns = format!("/// `(name, address)` of every bound function.\npub fn all_functions() -> [(&'static str, *const ()); {}] {{\n    [\n", items.functions.len());
+    for f in &items.functions {
+        let _ = writeln!(fns, "        (\"{n}\", {n} as *const ()),", n = f.name);
+    }
+    fns.push_str("    ]\n}\n");
+
+    for (name, text) in [("abi_check.c", c), ("abi_check.rs", rs), ("functions.rs", fns)] {
         let path = header.out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
     }
