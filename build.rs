@@ -38,6 +38,8 @@ mod items;
 mod link;
 #[path = "build/renames.rs"]
 mod renames;
+#[path = "build/value_types.rs"]
+mod value_types;
 #[path = "build/version.rs"]
 mod version;
 
@@ -73,6 +75,8 @@ fn run() -> error::Result<()> {
     let aliases = renames::render(&renames.renames);
     let aliases_path = target.out_dir.join("renames.rs");
     std::fs::write(&aliases_path, aliases).map_err(|e| cpp::io_error(&aliases_path, e))?;
+    let value_types_path = target.out_dir.join("value_types.rs");
+    std::fs::write(&value_types_path, value_types::render(&items)).map_err(|e| cpp::io_error(&value_types_path, e))?;
     let abi_checks = abi::write(&header, &items, &renames.renames, &renames.preprocessed)?;
 
     let plain: Vec<String> = renames.renames.iter().map(|r| r.plain.clone()).collect();

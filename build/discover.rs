@@ -78,7 +78,7 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
         });
     }
 
-    let (roots, mut warnings) = root_vars();
+    let (roots, warnings) = root_vars();
     if let Some((name, root)) = roots.into_iter().next() {
         let include = include_dirs(target, &root).into_iter().find(|d| d.join("cuda.h").is_file());
         return match include {

@@ -7,6 +7,8 @@ use crate::error::{Error, Result};
 
 pub struct Function {
     pub name: String,
+    /// The header's documentation, as rustdoc will show it.
+    pub doc: String,
 }
 
 pub struct Record {
@@ -24,6 +26,7 @@ pub struct Record {
 pub struct Constant {
     pub name: String,
     pub owner: Option<String>,
+    pub doc: String,
 }
 
 #[derive(Default)]
@@ -46,7 +49,7 @@ pub fn read(code: &str) -> Result<Items> {
             syn::Item::ForeignMod(block) => {
                 for f in block.items {
                     if let syn::ForeignItem::Fn(f) = f {
-                        items.functions.push(Function { name: f.sig.ident.to_string() });
+                        items.functions.push(Function { name: f.sig.ident.to_string(), doc: doc(&f.attrs) });
                     }
                 }
             }
@@ -64,13 +67,13 @@ pub fn read(code: &str) -> Result<Items> {
                 fields: named_fields(u.fields.named.iter()),
             }),
             syn::Item::Type(t) => items.typedefs.push(t.ident.to_string()),
-            syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant { name: c.ident.to_string(), owner: None }),
+            syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant { name: c.ident.to_string(), owner: None, doc: doc(&c.attrs) }),
             syn::Item::Impl(imp) => {
                 let syn::Type::Path(owner) = &*imp.self_ty else { continue };
                 let owner = owner.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
                 for it in imp.items {
                     if let syn::ImplItem::Const(c) = it {
-                        items.constants.push(Constant { name: c.ident.to_string(), owner: Some(owner.clone()) });
+                        items.constants.push(Constant { name: c.ident.to_string(), owner: Some(owner.clone()), doc: doc(&c.attrs) });
                     }
                 }
             }
@@ -116,4 +119,12 @@ fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String
 fn is_integer(ty: &syn::Type) -> bool {
     let syn::Type::Path(p) = ty else { return false };
     p.path.segments.last().map(|s| INTEGER_TYPES.contains(&s.ident.to_string().as_str())).unwrap_or(false)
+}
+
+fn doc(attrs: &[syn::Attribute]) -> String {
+    let lines = attrs.iter().filter(|a| a.path().is_ident("doc")).filter_map(|a| match &a.meta {
+        syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => Some(s.value()),
+        _ => None,
+    });
+    lines.collect::<Vec<_>>().join("\n")
 }

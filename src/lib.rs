@@ -1,6 +1,125 @@
-//! Raw bindings to the CUDA driver API.
+//! Raw bindings to the CUDA driver API (`cuda.h`, `libcuda`), generated at build
+//! time from the CUDA headers found on the build machine.
+//!
+//! Every function, type and constant of `cuda.h` is here under its C name, with
+//! the header's documentation. C enums are newtype structs with associated
+//! constants (`CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`), never
+//! Rust `enum`s: a driver newer than the headers may return values the header
+//! does not list, and a Rust `enum` holding one would be undefined behaviour.
+//! `CUresult` is `#[must_use]`.
+//!
+//! # Plain names
+//!
+//! `cuda.h` renames many functions with macros (`#define cuMemAlloc
+//! cuMemAlloc_v2`, `#define cuCtxCreate cuCtxCreate_v4` in 13.x). libcuda
+//! still exports the plain names with their *legacy* ABI. This crate takes the
+//! renames from the preprocessor's own view of the header and exposes each plain
+//! name as an alias of the function a C call of it reaches: `cuMemAlloc` here
+//! *is* `cuMemAlloc_v2`. The versioned names are available too.
+//!
+//! With the `per-thread-default-stream` feature the header is read with
+//! `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, exactly as a C program compiled
+//! with that macro: `cuMemAllocAsync` binds `cuMemAllocAsync_ptsz`, blocking
+//! copies bind their `_ptds` symbols.
+//!
+//! # Value types
+//!
+//! [`VALUE_TYPES`] lists every enumerator whose documentation declares a value
+//! type (`(value type = cuuint64_t)`), derived from the header at build time,
+//! and enums that have them get a `value_type()` method:
+//!
+//! ```
+//! use libcuda_sys::*;
+//! let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD.value_type().unwrap();
+//! assert_eq!((t.c_name, t.size), ("cuuint64_t", Some(8)));
+//! let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC.value_type().unwrap();
+//! assert_eq!((t.c_name, t.size), ("int", Some(4)));
+//! ```
+//!
+//! # Finding the headers
+//!
+//! The build script takes the first of, in order:
+//!
+//! 1. `LIBCUDA_SYS_INCLUDE_DIR` (the directory that holds `cuda.h`);
+//! 2. `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR` (a toolkit
+//!    root; the first set wins, with a warning when another one disagrees);
+//! 3. `nvcc` on `PATH` (the root is two levels above it);
+//! 4. pkg-config (`cuda`, `cuda-X.Y`);
+//! 5. conda (`$CONDA_PREFIX`, `$CONDA_PREFIX/targets/<triple>`);
+//! 6. pip wheels on Python's `sys.path` (`nvidia/cu13/include` from
+//!    `pip install nvidia-cuda-runtime`, `nvidia/cuda_runtime/include` from the
+//!    `-cu12`/`-cu11` packages);
+//! 7. `/usr/local/cuda`, `/usr/local/cuda-X.Y` (newest first), `/opt/cuda`,
+//!    `/usr/lib/cuda`, `/usr` (and their `targets/<triple>` directories).
+//!
+//! `LIBCUDA_SYS_INCLUDE_DIR` and `LIBCUDA_SYS_LIB_DIR` may carry the target as
+//! a prefix (`X86_64_UNKNOWN_LINUX_GNU_LIBCUDA_SYS_INCLUDE_DIR`), which wins.
+//! A variable that is set but wrong is an error, never skipped. `cargo build -vv`
+//! shows every candidate and why it was taken or rejected. Headers older than
+//! 11.2 (no memory pools) are refused.
+//!
+//! # Linking
+//!
+//! libcuda ships with the NVIDIA driver, not with the toolkit. The build links
+//! `libcuda` from `LIBCUDA_SYS_LIB_DIR`, else the driver's directories
+//! (`ldconfig -p`, `/usr/lib/x86_64-linux-gnu`, `/usr/lib64`,
+//! `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`), else the toolkit's
+//! `lib64/stubs`. Where there is none (a CI machine), it builds a stand-in
+//! `libcuda.so.1` in `OUT_DIR` whose every function returns
+//! `CUDA_ERROR_STUB_LIBRARY`, and says so with a warning. Programs built against
+//! a stand-in run against the real driver wherever one is installed: the
+//! stand-in is never copied or put on a run path, only `cargo run`/`cargo test`
+//! find it (Cargo adds `OUT_DIR` directories to their library path).
+//!
+//! # cfgs
+//!
+//! `cuda_11_2`, `cuda_11_3`, ..., up to the header's version, are set for this
+//! crate (cumulative: with 12.4 headers `cuda_12_0` is set too). A dependent
+//! derives the same from `DEP_CUDA_VERSION` (`major * 1000 + minor * 10`).
+//!
+//! # Metadata for dependents
+//!
+//! With `links = "cuda"`, a direct dependent's build script sees:
+//!
+//! | variable | value |
+//! |---|---|
+//! | `DEP_CUDA_ROOT` | toolkit root (or the include directory when there is no root) |
+//! | `DEP_CUDA_INCLUDE` | the directory that holds the `cuda.h` these bindings come from |
+//! | `DEP_CUDA_INCLUDES` | the same, as a path list (the key Rust-CUDA's `cust_raw` uses) |
+//! | `DEP_CUDA_LIB_DIR` | the directory of the libcuda that was linked |
+//! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub` or `generated-stub` |
+//! | `DEP_CUDA_FOUND_BY` | how the headers were found (`CUDA_PATH`, `pip wheel`, ...) |
+//! | `DEP_CUDA_VERSION` | the header's `CUDA_VERSION`, e.g. `13000` |
+//! | `DEP_CUDA_VERSION_MAJOR`, `DEP_CUDA_VERSION_MINOR` | e.g. `13`, `0` |
+//! | `DEP_CUDA_DRIVER_VERSION`, `_MAJOR`, `_MINOR` | the same, under `cust_raw`'s names |
+//! | `DEP_CUDA_PER_THREAD_DEFAULT_STREAM` | `true` when the feature is on |
+//!
+//! A dependent that compiles C against the same header:
+//!
+//! ```ignore
+//! // build.rs of a crate that depends on libcuda-sys
+//! fn main() {
+//!     let include = std::env::var("DEP_CUDA_INCLUDE").unwrap();
+//!     let version: u32 = std::env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
+//!     if version >= 12020 {
+//!         println!("cargo::rustc-cfg=has_pool_max_size");
+//!     }
+//!     println!("cargo::rustc-check-cfg=cfg(has_pool_max_size)");
+//!     cc::Build::new().file("src/helper.c").include(include).compile("helper");
+//! }
+//! ```
 #![no_std]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+// The header's documentation is carried over as written; some of it is not
+// valid rustdoc markup.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls, rustdoc::invalid_rust_codeblocks)]
+
+mod value_type;
+pub use value_type::{typed_enumerator, TypedEnumerator, ValueType};
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 include!(concat!(env!("OUT_DIR"), "/renames.rs"));
+include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
+
+/// The `CUDA_VERSION` of the header the bindings were generated from.
+pub const HEADER_VERSION: u32 = CUDA_VERSION;
