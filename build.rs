@@ -69,9 +69,10 @@ fn run() -> error::Result<()> {
     };
     let version = version::read(&header)?;
 
-    let generated = bindings::generate(&header)?;
+    let macros = header.macros()?;
+    let generated = bindings::generate(&header, &macros)?;
     let items = items::read(&generated.code)?;
-    let renames = renames::find(&header, &items)?;
+    let renames = renames::find(&header, &macros, &items)?;
     let aliases = renames::render(&renames.renames);
     let aliases_path = target.out_dir.join("renames.rs");
     std::fs::write(&aliases_path, aliases).map_err(|e| cpp::io_error(&aliases_path, e))?;

@@ -1,6 +1,8 @@
 //! Step 3: bindgen over `wrapper.h`, written to `OUT_DIR/bindings.rs`.
 
-use bindgen::callbacks::ParseCallbacks;
+use std::collections::HashMap;
+
+use bindgen::callbacks::{IntKind, ParseCallbacks};
 
 use crate::cpp::Header;
 use crate::error::{Error, Result};
@@ -13,11 +15,20 @@ pub struct Bindings {
 }
 
 /// Doxygen to Markdown, so rustdoc shows `(value type = ...)`, parameters and
-/// return values as the header's authors wrote them.
+/// return values as the header's authors wrote them; and the C type of integer
+/// macros that bindgen's own evaluation gets wrong.
 #[derive(Debug)]
-struct Docs;
+struct Callbacks {
+    /// Macros whose expression is unsigned in C (`#define X (~0u)`), which
+    /// bindgen would otherwise declare as a signed `-1`.
+    unsigned: HashMap<String, IntKind>,
+}
 
-impl ParseCallbacks for Docs {
+impl ParseCallbacks for Callbacks {
+    fn int_macro(&self, name: &str, value: i64) -> Option<IntKind> {
+        self.unsigned.get(name).copied().filter(|_| value < 0)
+    }
+
     fn process_comment(&self, comment: &str) -> Option<String> {
         // The converter keeps text it does not understand; where it refuses,
         // the raw comment is still better than none.
@@ -70,7 +81,42 @@ fn load_libclang() -> Result<()> {
     })
 }
 
-pub fn generate(header: &Header) -> Result<Bindings> {
+/// Unsigned integer macros, judged from their text as the preprocessor dumped it:
+/// an integer literal with a `u` suffix or an `unsigned` cast makes the whole
+/// expression unsigned in C (`long long`/`ll` suffixes make it 64-bit).
+fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, IntKind> {
+    let is_unsigned_literal = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.to_ascii_lowercase().trim_end_matches('l').ends_with('u');
+    macros
+        .iter()
+        .filter(|(name, _)| name.starts_with("CU"))
+        .filter_map(|(name, body)| {
+            let words: Vec<&str> = body.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let unsigned = words.contains(&"unsigned") || words.iter().any(|w| is_unsigned_literal(w));
+            let wide = body.to_ascii_lowercase().contains("ll") || words.contains(&"long");
+            unsigned.then(|| (name.clone(), if wide { IntKind::ULongLong } else { IntKind::UInt }))
+        })
+        .collect()
+}
+
+/// bindgen writes a negative value it was told is `c_uint` as its 64-bit two's
+/// complement, which does not compile; C's value is the same bits modulo 2^32.
+fn wrap_unsigned(mut code: String, unsigned: &HashMap<String, IntKind>) -> String {
+    for (name, kind) in unsigned {
+        if !matches!(kind, IntKind::UInt) {
+            continue;
+        }
+        let prefix = format!("pub const {name}: ::core::ffi::c_uint = ");
+        let Some(at) = code.find(&prefix) else { continue };
+        let start = at + prefix.len();
+        let end = start + code[start..].find(';').unwrap_or(0);
+        if let Ok(value) = code[start..end].trim().parse::<u64>() {
+            code.replace_range(start..end, &(value & u64::from(u32::MAX)).to_string());
+        }
+    }
+    code
+}
+
+pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings> {
     load_libclang()?;
     // bindgen reads these itself; registered here so that a change re-runs the script.
     crate::env::var("BINDGEN_EXTRA_CLANG_ARGS");
@@ -95,7 +141,7 @@ pub fn generate(header: &Header) -> Result<Bindings> {
         .formatter(bindgen::Formatter::Prettyplease)
         .rust_target(bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1).map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?)
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
-        .parse_callbacks(Box::new(Docs));
+        .parse_callbacks(Box::new(Callbacks { unsigned: unsigned_macros(macros) }));
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }
@@ -111,7 +157,7 @@ pub fn generate(header: &Header) -> Result<Bindings> {
             ),
         )
     })?;
-    let code = bindings.to_string();
+    let code = wrap_unsigned(bindings.to_string(), &unsigned_macros(macros));
     let path = header.out_dir.join("bindings.rs");
     std::fs::write(&path, &code).map_err(|e| crate::cpp::io_error(&path, e))?;
     Ok(Bindings { code })

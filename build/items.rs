@@ -67,6 +67,14 @@ pub fn read(code: &str) -> Result<Items> {
                 fields: named_fields(u.fields.named.iter()),
             }),
             syn::Item::Type(t) => items.typedefs.push(t.ident.to_string()),
+            // `typedef enum X_enum { .. } X;` comes out as `pub use self::X_enum as X;`.
+            syn::Item::Use(u) => {
+                if let syn::UseTree::Path(syn::UsePath { tree, .. }) = &u.tree {
+                    if let syn::UseTree::Rename(r) = &**tree {
+                        items.typedefs.push(r.rename.to_string());
+                    }
+                }
+            }
             syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant { name: c.ident.to_string(), owner: None, doc: doc(&c.attrs) }),
             syn::Item::Impl(imp) => {
                 let syn::Type::Path(owner) = &*imp.self_ty else { continue };

@@ -21,8 +21,7 @@ pub struct Renames {
     pub preprocessed: String,
 }
 
-pub fn find(header: &Header, items: &Items) -> Result<Renames> {
-    let macros = header.macros()?;
+pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Result<Renames> {
     let names: Vec<&str> = macros
         .iter()
         .map(|(name, _)| name.as_str())
