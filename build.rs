@@ -26,6 +26,8 @@ mod bindings;
 mod cpp;
 #[path = "build/discover.rs"]
 mod discover;
+#[path = "build/dynamic.rs"]
+mod dynamic;
 #[path = "build/emit.rs"]
 mod emit;
 #[path = "build/env.rs"]
@@ -80,13 +82,23 @@ fn run() -> error::Result<()> {
     std::fs::write(&value_types_path, value_types::render(&items)).map_err(|e| cpp::io_error(&value_types_path, e))?;
     let abi_checks = abi::write(&header, &items, &renames.renames, &renames.preprocessed)?;
 
-    let plain: Vec<String> = renames.renames.iter().map(|r| r.plain.clone()).collect();
-    let link = link::choose(&target, &toolkit, &header, &items, &plain)?;
+    // Linked: the linker resolves every function against libcuda (or a stand-in).
+    // Dynamic loading: each function calls through a table filled at run time.
+    let link = if target.dynamic_loading() {
+        let code = dynamic::strip_extern_blocks(&generated.code) + &dynamic::render(&items);
+        bindings::write(&target.out_dir, &code)?;
+        let table = target.out_dir.join("dynamic_symbols.rs");
+        std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames)).map_err(|e| cpp::io_error(&table, e))?;
+        None
+    } else {
+        let plain: Vec<String> = renames.renames.iter().map(|r| r.plain.clone()).collect();
+        Some(link::choose(&target, &toolkit, &header, &items, &plain)?)
+    };
 
     emit::emit(&emit::Summary {
         toolkit: &toolkit,
         version,
-        link: &link,
+        link: link.as_ref(),
         renames: renames.renames.len(),
         functions: items.functions.len(),
         abi_checks,

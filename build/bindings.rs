@@ -158,7 +158,12 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
         )
     })?;
     let code = wrap_unsigned(bindings.to_string(), &unsigned_macros(macros));
-    let path = header.out_dir.join("bindings.rs");
-    std::fs::write(&path, &code).map_err(|e| crate::cpp::io_error(&path, e))?;
+    write(&header.out_dir, &code)?;
     Ok(Bindings { code })
+}
+
+/// `OUT_DIR/bindings.rs`, which `src/lib.rs` includes.
+pub fn write(out_dir: &std::path::Path, code: &str) -> Result<()> {
+    let path = out_dir.join("bindings.rs");
+    std::fs::write(&path, code).map_err(|e| crate::cpp::io_error(&path, e))
 }

@@ -7,7 +7,8 @@ use crate::version::{self, CudaVersion};
 pub struct Summary<'a> {
     pub toolkit: &'a Toolkit,
     pub version: CudaVersion,
-    pub link: &'a Link,
+    /// `None` in the dynamic-loading mode: nothing is linked.
+    pub link: Option<&'a Link>,
     pub renames: usize,
     pub functions: usize,
     pub abi_checks: usize,
@@ -20,22 +21,8 @@ pub fn emit(s: &Summary) {
         println!("cargo::warning={w}");
     }
 
-    // Linking.
-    println!("cargo::rustc-link-search=native={}", s.link.dir.display());
-    if s.link.lib == "cuda" {
-        println!("cargo::rustc-link-lib=dylib=cuda");
-    } else {
-        println!("cargo::rustc-link-lib=dylib:+verbatim={}", s.link.lib);
-    }
-    match s.link.kind {
-        Kind::Driver => {}
-        Kind::ToolkitStub => println!(
-            "cargo::warning=linking the CUDA toolkit's stub libcuda ({}): no driver found; programs built here get CUDA_ERROR_STUB_LIBRARY until run where the NVIDIA driver is installed",
-            s.link.dir.display()
-        ),
-        Kind::GeneratedStub => println!(
-            "cargo::warning=no libcuda (NVIDIA driver) found: linking a stand-in built in OUT_DIR; programs built here get CUDA_ERROR_STUB_LIBRARY and need the driver to run (set LIBCUDA_SYS_LIB_DIR to link a real one)"
-        ),
+    if let Some(link) = s.link {
+        emit_link(link);
     }
 
     // cfgs for this crate, declared for check-cfg.
@@ -47,9 +34,10 @@ pub fn emit(s: &Summary) {
     println!("cargo::rustc-env=LIBCUDA_SYS_CUDA_VERSION={}", s.version.number);
     println!("cargo::rustc-env=LIBCUDA_SYS_INCLUDE_DIR_USED={}", t.include_dir.display());
     println!("cargo::rustc-env=LIBCUDA_SYS_FOUND_BY={}", t.found_by);
-    println!("cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}", link_kind(&s.link.kind));
+    println!("cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}", link_kind(s.link));
 
     // Metadata for dependents: DEP_CUDA_<KEY>.
+    let lib_dir = s.link.map(|l| l.dir.display().to_string()).unwrap_or_default();
     let root = t.root.as_ref().unwrap_or(&t.include_dir);
     let v = s.version;
     let includes = std::env::join_paths([&t.include_dir]).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
@@ -57,8 +45,8 @@ pub fn emit(s: &Summary) {
         ("root", root.display().to_string()),
         ("include", t.include_dir.display().to_string()),
         ("includes", includes),
-        ("lib_dir", s.link.dir.display().to_string()),
-        ("link_kind", link_kind(&s.link.kind).to_string()),
+        ("lib_dir", lib_dir.clone()),
+        ("link_kind", link_kind(s.link).to_string()),
         ("found_by", t.found_by.clone()),
         ("version", v.number.to_string()),
         ("version_major", v.major().to_string()),
@@ -80,13 +68,33 @@ pub fn emit(s: &Summary) {
         s.functions,
         s.renames,
         s.abi_checks,
-        s.link.dir.display(),
-        link_kind(&s.link.kind)
+        lib_dir,
+        link_kind(s.link)
     ));
 }
 
-fn link_kind(kind: &Kind) -> &'static str {
-    match kind {
+fn emit_link(link: &Link) {
+    println!("cargo::rustc-link-search=native={}", link.dir.display());
+    if link.lib == "cuda" {
+        println!("cargo::rustc-link-lib=dylib=cuda");
+    } else {
+        println!("cargo::rustc-link-lib=dylib:+verbatim={}", link.lib);
+    }
+    match link.kind {
+        Kind::Driver => {}
+        Kind::ToolkitStub => println!(
+            "cargo::warning=linking the CUDA toolkit's stub libcuda ({}): no driver found; programs built here get CUDA_ERROR_STUB_LIBRARY until run where the NVIDIA driver is installed",
+            link.dir.display()
+        ),
+        Kind::GeneratedStub => println!(
+            "cargo::warning=no libcuda (NVIDIA driver) found: linking a stand-in built in OUT_DIR; programs built here get CUDA_ERROR_STUB_LIBRARY and need the driver to run (set LIBCUDA_SYS_LIB_DIR to link a real one)"
+        ),
+    }
+}
+
+fn link_kind(link: Option<&Link>) -> &'static str {
+    let Some(link) = link else { return "dynamic-loading" };
+    match link.kind {
         Kind::Driver => "driver",
         Kind::ToolkitStub => "toolkit-stub",
         Kind::GeneratedStub => "generated-stub",

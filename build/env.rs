@@ -96,6 +96,10 @@ impl Target {
         defines
     }
 
+    pub fn dynamic_loading(&self) -> bool {
+        std::env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some()
+    }
+
     pub fn is_windows(&self) -> bool {
         self.os == "windows"
     }

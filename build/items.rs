@@ -9,6 +9,8 @@ pub struct Function {
     pub name: String,
     /// The header's documentation, as rustdoc will show it.
     pub doc: String,
+    /// The declaration as bindgen wrote it.
+    pub item: syn::ForeignItemFn,
 }
 
 pub struct Record {
@@ -49,7 +51,7 @@ pub fn read(code: &str) -> Result<Items> {
             syn::Item::ForeignMod(block) => {
                 for f in block.items {
                     if let syn::ForeignItem::Fn(f) = f {
-                        items.functions.push(Function { name: f.sig.ident.to_string(), doc: doc(&f.attrs) });
+                        items.functions.push(Function { name: f.sig.ident.to_string(), doc: doc(&f.attrs), item: f });
                     }
                 }
             }

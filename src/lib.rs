@@ -114,6 +114,8 @@
 // valid rustdoc markup.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls, rustdoc::invalid_rust_codeblocks)]
 
+#[cfg(feature = "dynamic-loading")]
+pub mod dynamic;
 mod value_type;
 pub use value_type::{typed_enumerator, TypedEnumerator, ValueType};
 

@@ -36,16 +36,21 @@ fn every_bound_function_is_declared_by_the_header() {
     assert_eq!(common::c_side().get("functions").map(String::as_str), Some(FUNCTIONS.to_string().as_str()));
 }
 
+#[cfg(not(feature = "dynamic-loading"))]
 extern "C" {
     fn dlsym(handle: *mut core::ffi::c_void, symbol: *const core::ffi::c_char) -> *mut core::ffi::c_void;
 }
 
+#[cfg(not(feature = "dynamic-loading"))]
 fn symbol_address(name: &str) -> *const () {
     let name = std::ffi::CString::new(name).unwrap();
     // RTLD_DEFAULT (null on glibc): the loaded libcuda, driver or stand-in.
     unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as *const () }
 }
 
+// Linked mode: the address the loader bound. (The dynamic-loading mode checks
+// its resolution in tests/dynamic_loading.rs.)
+#[cfg(not(feature = "dynamic-loading"))]
 #[test]
 fn plain_names_resolve_to_the_symbol_c_calls() {
     let c = common::c_side();

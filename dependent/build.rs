@@ -1,0 +1,69 @@
+//! Build script of a crate that depends on libcuda-sys: what a real dependent
+//! does with the `links = "cuda"` metadata.
+//!
+//! - `DEP_CUDA_INCLUDE`: the directory of the `cuda.h` libcuda-sys generated its
+//!   bindings from. `src/pool_helper.c` is compiled against it, so C and Rust
+//!   agree on every type and constant.
+//! - `DEP_CUDA_VERSION`: that header's `CUDA_VERSION` (`major * 1000 + minor * 10`).
+//!   It becomes the cfg `has_pool_introspection_attrs` (13.2 and newer: the pool
+//!   attributes `CU_MEMPOOL_ATTR_ALLOCATION_TYPE` ... `_HW_DECOMPRESS_ENABLED`)
+//!   and the rustc-env `LIBCUDA_DEPENDENT_CUDA_VERSION`; the include directory is
+//!   passed on as `LIBCUDA_DEPENDENT_CUDA_INCLUDE`.
+
+use std::path::PathBuf;
+use std::process::exit;
+
+/// `CUDA_VERSION` from which `CU_MEMPOOL_ATTR_ALLOCATION_TYPE`,
+/// `_EXPORT_HANDLE_TYPES`, `_LOCATION_ID`, `_LOCATION_TYPE`, `_MAX_POOL_SIZE`
+/// and `_HW_DECOMPRESS_ENABLED` are in `cuda.h`.
+const POOL_INTROSPECTION: u32 = 13020;
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/pool_helper.c");
+    println!("cargo::rustc-check-cfg=cfg(has_pool_introspection_attrs)");
+
+    let include = PathBuf::from(require("DEP_CUDA_INCLUDE"));
+    let version_text = require("DEP_CUDA_VERSION");
+    let Ok(version) = version_text.trim().parse::<u32>() else {
+        fail(
+            &format!("DEP_CUDA_VERSION is `{version_text}`, not a number"),
+            "libcuda-sys sets it to the header's CUDA_VERSION, e.g. 13000 for CUDA 13.0.",
+        );
+    };
+    if !include.join("cuda.h").is_file() {
+        fail(
+            &format!("DEP_CUDA_INCLUDE is {}, which has no cuda.h", include.display()),
+            "libcuda-sys sets it to the directory of the cuda.h it generated its bindings from; \
+             the toolkit may have moved since it was built: run `cargo clean -p libcuda-sys`.",
+        );
+    }
+
+    if version >= POOL_INTROSPECTION {
+        println!("cargo::rustc-cfg=has_pool_introspection_attrs");
+    }
+    println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_VERSION={version}");
+    println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_INCLUDE={}", include.display());
+
+    cc::Build::new().file("src/pool_helper.c").include(&include).warnings(true).compile("pool_helper");
+}
+
+/// A `DEP_CUDA_*` variable, or a clear failure.
+fn require(name: &str) -> String {
+    match std::env::var(name) {
+        Ok(value) if !value.is_empty() => value,
+        _ => fail(
+            &format!("{name} is not set"),
+            "Cargo sets DEP_CUDA_* only for the build script of a crate that lists libcuda-sys \
+             (links = \"cuda\") directly under [dependencies], and only \
+             once libcuda-sys's own build script has succeeded. Check that libcuda-sys is a direct \
+             dependency of this crate and that its build succeeds (cargo build -p libcuda-sys -vv).",
+        ),
+    }
+}
+
+fn fail(summary: &str, detail: &str) -> ! {
+    println!("cargo::warning={summary}");
+    eprintln!("\nerror: {summary}\n\n{detail}\n");
+    exit(1);
+}

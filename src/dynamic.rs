@@ -1,0 +1,155 @@
+//! Run-time resolution of the driver's functions (feature `dynamic-loading`).
+//!
+//! The library is opened at the first call of any driver function, or by
+//! [`try_load`]: `LIBCUDA_SYS_DRIVER_PATH` if set (a full path), otherwise the
+//! system loader's `libcuda.so.1` (`nvcuda.dll` on Windows). Never `libcuda.so`:
+//! that name is the development link, and in a toolkit's `stubs` folder it is
+//! the stub.
+//!
+//! Each function is resolved at its first call, once: through the driver's
+//! `cuGetProcAddress` (`cuGetProcAddress_v2` on 12.0+ drivers), asking for the
+//! ABI of the headers' `CUDA_VERSION` (and the per-thread default stream when
+//! the `per-thread-default-stream` feature is on), falling back to the exact
+//! versioned symbol the header names (`cuMemAlloc_v2`, never the legacy plain
+//! `cuMemAlloc`). After that a call is one atomic load and an indirect call.
+//!
+//! Nothing panics:
+//! - if the library cannot be opened, every function returns
+//!   `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; [`try_load`] says why (path tried,
+//!   the loader's message);
+//! - a function the driver lacks returns `CUDA_ERROR_NOT_FOUND`, that call alone.
+
+use core::ffi::{c_char, c_int, c_void};
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+extern crate std;
+use std::string::String;
+use std::sync::OnceLock;
+
+use crate::{cuuint64_t, CUresult};
+
+include!(concat!(env!("OUT_DIR"), "/dynamic_symbols.rs"));
+
+/// Why the driver library could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The path or name handed to the system loader.
+    pub tried: String,
+    /// The loader's message (`dlerror`).
+    pub message: String,
+}
+
+impl core::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "cannot load the CUDA driver library {}: {}", self.tried, self.message)
+    }
+}
+
+struct Driver {
+    library: libloading::Library,
+    proc_address: ProcAddress,
+}
+
+enum ProcAddress {
+    /// 12.0+: `cuGetProcAddress_v2(symbol, pfn, version, flags, status)`.
+    V2(unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, cuuint64_t, *mut c_int) -> CUresult),
+    /// 11.3-11.8: `cuGetProcAddress(symbol, pfn, version, flags)`.
+    V1(unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, cuuint64_t) -> CUresult),
+    /// Older drivers: exact symbols only.
+    None,
+}
+
+static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
+
+/// `CU_GET_PROC_ADDRESS_LEGACY_STREAM` / `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
+const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
+
+/// Marks a function the driver does not have, so it is looked up once only.
+const ABSENT: *mut () = 1 as *mut ();
+
+static TABLE: [AtomicPtr<()>; SYMBOLS.len()] = [const { AtomicPtr::new(core::ptr::null_mut()) }; SYMBOLS.len()];
+
+fn library_name() -> String {
+    if let Some(path) = std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").filter(|p| !p.is_empty()) {
+        return path.to_string_lossy().into_owned();
+    }
+    String::from(if cfg!(windows) { "nvcuda.dll" } else { "libcuda.so.1" })
+}
+
+fn open(name: &str) -> Result<Driver, LoadError> {
+    // SAFETY: loading the driver runs its initialisers, as linking it would.
+    let library = unsafe { libloading::Library::new(name) }.map_err(|e| LoadError { tried: name.into(), message: std::string::ToString::to_string(&e) })?;
+    // SAFETY: the signatures are those of cuda.h for these exact symbols.
+    let proc_address = unsafe {
+        if let Ok(f) = library.get(b"cuGetProcAddress_v2\0") {
+            ProcAddress::V2(*f)
+        } else if let Ok(f) = library.get(b"cuGetProcAddress\0") {
+            ProcAddress::V1(*f)
+        } else {
+            ProcAddress::None
+        }
+    };
+    Ok(Driver { library, proc_address })
+}
+
+fn driver() -> &'static Result<Driver, LoadError> {
+    DRIVER.get_or_init(|| open(&library_name()))
+}
+
+/// Opens the driver library now (it is otherwise opened at the first call) and
+/// says why it could not be: the path tried and the loader's message.
+pub fn try_load() -> Result<(), LoadError> {
+    driver().as_ref().map(|_| ()).map_err(Clone::clone)
+}
+
+/// Whether the driver has the function `symbol` (a bound name, e.g.
+/// `"cuMemGetDefaultMemPool"`), resolving it if needed. `None` if no such
+/// function is bound.
+pub fn is_available(symbol: &str) -> Option<bool> {
+    let index = SYMBOLS.iter().position(|(s, _)| s.strip_suffix('\0') == Some(symbol))?;
+    Some(resolve(index).is_ok())
+}
+
+#[inline(always)]
+pub(crate) fn resolve(index: usize) -> Result<*const (), CUresult> {
+    let f = TABLE[index].load(Ordering::Acquire);
+    if !f.is_null() && f != ABSENT {
+        return Ok(f);
+    }
+    resolve_slow(index, f)
+}
+
+#[cold]
+#[inline(never)]
+fn resolve_slow(index: usize, cached: *mut ()) -> Result<*const (), CUresult> {
+    if cached == ABSENT {
+        return Err(CUresult::CUDA_ERROR_NOT_FOUND);
+    }
+    let Ok(driver) = driver() else { return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) };
+    let (symbol, query) = SYMBOLS[index];
+    let mut f: *mut c_void = core::ptr::null_mut();
+    let version = crate::CUDA_VERSION as c_int;
+    // SAFETY: both names are NUL-terminated; `f` is a valid out-pointer.
+    let found = unsafe {
+        match driver.proc_address {
+            ProcAddress::V2(get) => {
+                let mut status = 0;
+                get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS, &mut status) == CUresult::CUDA_SUCCESS && status == 0
+            }
+            ProcAddress::V1(get) => get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS) == CUresult::CUDA_SUCCESS,
+            ProcAddress::None => false,
+        }
+    };
+    if !found || f.is_null() {
+        // SAFETY: only the address is taken; it is called with the header's signature.
+        f = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }.map(|s| *s).unwrap_or(core::ptr::null_mut());
+    }
+    let f = f.cast::<()>();
+    // Racing first calls store the same answer; no lock needed.
+    TABLE[index].store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
+    if f.is_null() {
+        Err(CUresult::CUDA_ERROR_NOT_FOUND)
+    } else {
+        Ok(f)
+    }
+}

@@ -1,0 +1,108 @@
+//! The dynamic-loading mode against a library that is not there, and against a
+//! fake driver built here with the C compiler: it has some functions, lacks
+//! others, and answers `cuGetProcAddress_v2` for one name only.
+#![cfg(feature = "dynamic-loading")]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use libcuda_sys::*;
+
+const FAKE: &str = r#"
+#include <string.h>
+typedef unsigned long long u64;
+int cuInit(unsigned flags) { (void)flags; return 0; }
+int cuDriverGetVersion(int *v) { *v = 12345; return 0; }
+/* The legacy plain symbol: must never be reached through the alias. */
+int cuMemAlloc(unsigned *p, unsigned size) { (void)p; (void)size; return 999; }
+int cuMemAlloc_v2(u64 *p, u64 size) { *p = 0x1000 + size; return 0; }
+static int via_proc_address(u64 *p, u64 size) { *p = 0x2000 + size; return 0; }
+int cuMemFree_v2(u64 p) { (void)p; return 0; }
+/* Answers for cuMemFree with the header's version only; NOT_FOUND (500) otherwise. */
+int cuGetProcAddress_v2(const char *symbol, void **pfn, int version, u64 flags, int *status) {
+    if (strcmp(symbol, "cuMemAlloc") == 0 && version == LIBCUDA_SYS_EXPECT_VERSION && flags == LIBCUDA_SYS_EXPECT_FLAGS) {
+        *pfn = (void *)via_proc_address; if (status) *status = 0; return 0;
+    }
+    *pfn = 0; if (status) *status = 1; return 500;
+}
+"#;
+
+fn build_fake() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fake-driver");
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = dir.join("fake.c");
+    std::fs::write(&c, FAKE).unwrap();
+    let so = dir.join("libcuda-fake.so");
+    let cmd = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/abi_cc.txt")).unwrap();
+    let cmd: Vec<&str> = cmd.lines().collect();
+    let flags = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
+    let status = Command::new(cmd[0])
+        .args(&cmd[1..])
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&so)
+        .arg(&c)
+        .arg(format!("-DLIBCUDA_SYS_EXPECT_VERSION={}", CUDA_VERSION))
+        .arg(format!("-DLIBCUDA_SYS_EXPECT_FLAGS={flags}"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    so
+}
+
+#[test]
+fn binary_has_no_link_time_libcuda() {
+    let exe = std::env::current_exe().unwrap();
+    match Command::new("readelf").arg("-d").arg(&exe).output() {
+        Ok(out) => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("NEEDED"), "readelf printed no dynamic section: {text}");
+            assert!(!text.contains("libcuda"), "{text}");
+        }
+        Err(e) => common::skip("binary_has_no_link_time_libcuda", &format!("readelf not available: {e}")),
+    }
+}
+
+/// One test drives the process-wide loader: it is opened once, so the order of
+/// what this test does is the order a program would see.
+#[test]
+fn missing_library_then_fake_driver() {
+    // The library is opened at first use; point it at the fake driver, or (to
+    // see the failure) at a path that does not exist.
+    let fake = build_fake();
+    let missing = std::env::var_os("LIBCUDA_SYS_TEST_MISSING_DRIVER").is_some();
+    std::env::set_var("LIBCUDA_SYS_DRIVER_PATH", if missing { "/nonexistent/libcuda.so.1".into() } else { fake.clone() });
+    if missing {
+        let err = libcuda_sys::dynamic::try_load().unwrap_err();
+        assert!(err.tried.contains("/nonexistent/libcuda.so.1"), "{err}");
+        assert!(!err.message.is_empty());
+        println!("try_load: {err}");
+        assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+        let mut p = 0;
+        assert_eq!(unsafe { cuMemAlloc(&mut p, 1) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+        return;
+    }
+    libcuda_sys::dynamic::try_load().unwrap();
+    assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);
+    let mut v = 0;
+    assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUresult::CUDA_SUCCESS);
+    assert_eq!(v, 12345);
+    // The plain name goes to cuGetProcAddress as "cuMemAlloc" with the header's
+    // version and stream flag, which the fake answers with its own function.
+    let mut p: CUdeviceptr = 0;
+    assert_eq!(unsafe { cuMemAlloc(&mut p, 7) }, CUresult::CUDA_SUCCESS);
+    assert_eq!(p, 0x2000 + 7, "cuMemAlloc was not resolved through cuGetProcAddress_v2");
+    // cuMemFree_v2 is not answered by cuGetProcAddress: the exact symbol is used.
+    assert_eq!(unsafe { cuMemFree(p) }, CUresult::CUDA_SUCCESS);
+    // Functions the fake lacks fail alone, with CUDA_ERROR_NOT_FOUND, every time.
+    let mut pool = std::ptr::null_mut();
+    for _ in 0..2 {
+        assert_eq!(unsafe { cuDeviceGetDefaultMemPool(&mut pool, 0) }, CUresult::CUDA_ERROR_NOT_FOUND);
+    }
+    assert_eq!(libcuda_sys::dynamic::is_available("cuDeviceGetDefaultMemPool"), Some(false));
+    assert_eq!(libcuda_sys::dynamic::is_available("cuInit"), Some(true));
+    assert_eq!(libcuda_sys::dynamic::is_available("no_such_function"), None);
+    // And what was present still works afterwards.
+    assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);
+}
