@@ -71,6 +71,15 @@
 //! stand-in is never copied or put on a run path, only `cargo run`/`cargo test`
 //! find it (Cargo adds `OUT_DIR` directories to their library path).
 //!
+//! # Dynamic loading
+//!
+//! With the `dynamic-loading` feature nothing is linked: the same functions call
+//! through a table that opens `libcuda.so.1` at first use and resolves each
+//! function through the driver's `cuGetProcAddress`; see the `dynamic` module (present
+//! with the feature) for the search order and errors. Without a driver every
+//! call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; a function the driver
+//! lacks returns `CUDA_ERROR_NOT_FOUND`. Nothing panics.
+//!
 //! # cfgs
 //!
 //! `cuda_11_2`, `cuda_11_3`, ..., up to the header's version, are set for this
