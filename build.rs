@@ -79,7 +79,8 @@ fn run() -> error::Result<()> {
     let aliases_path = target.out_dir.join("renames.rs");
     std::fs::write(&aliases_path, aliases).map_err(|e| cpp::io_error(&aliases_path, e))?;
     let value_types_path = target.out_dir.join("value_types.rs");
-    std::fs::write(&value_types_path, value_types::render(&items)).map_err(|e| cpp::io_error(&value_types_path, e))?;
+    std::fs::write(&value_types_path, value_types::render(&items))
+        .map_err(|e| cpp::io_error(&value_types_path, e))?;
     let abi_checks = abi::write(&header, &items, &renames.renames, &renames.preprocessed)?;
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
@@ -88,7 +89,8 @@ fn run() -> error::Result<()> {
         let code = dynamic::strip_extern_blocks(&generated.code) + &dynamic::render(&items);
         bindings::write(&target.out_dir, &code)?;
         let table = target.out_dir.join("dynamic_symbols.rs");
-        std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames)).map_err(|e| cpp::io_error(&table, e))?;
+        std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames))
+            .map_err(|e| cpp::io_error(&table, e))?;
         None
     } else {
         let plain: Vec<String> = renames.renames.iter().map(|r| r.plain.clone()).collect();

@@ -46,7 +46,12 @@ fn c_type(tags: &HashSet<(String, String)>, kind: &str, name: &str) -> String {
     name.to_string()
 }
 
-pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &str) -> Result<usize> {
+pub fn write(
+    header: &Header,
+    items: &Items,
+    renames: &[Rename],
+    preprocessed: &str,
+) -> Result<usize> {
     let tags = tags(preprocessed);
     let mut c = String::new();
     let mut rs = String::from("/// `(check, rustc's value)`: compared with what `abi_check.c` prints.\npub const RUST_SIDE: &[(&str, i128)] = &[\n");
@@ -57,7 +62,11 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
         checks += 1;
     };
 
-    let _ = writeln!(c, "#include <stdio.h>\n#include <stddef.h>\n#include \"{}\"", header.wrapper.display());
+    let _ = writeln!(
+        c,
+        "#include <stdio.h>\n#include <stddef.h>\n#include \"{}\"",
+        header.wrapper.display()
+    );
     c.push_str(
         "#define STR(x) #x\n#define XSTR(x) STR(x)\n\
          /* Signed values print signed, the rest unsigned, so that 64-bit masks compare exactly. */\n\
@@ -65,21 +74,55 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
          int main(void) {\n",
     );
 
-    for r in items.records.iter().filter(|r| !r.opaque && !r.name.contains("__bindgen")) {
+    for r in items
+        .records
+        .iter()
+        .filter(|r| !r.opaque && !r.name.contains("__bindgen"))
+    {
         let ty = c_type(&tags, if r.is_union { "union" } else { "struct" }, &r.name);
-        both(&mut c, format!("size {}", r.name), &format!("sizeof({ty})"), &format!("core::mem::size_of::<{}>()", r.name));
-        both(&mut c, format!("align {}", r.name), &format!("_Alignof({ty})"), &format!("core::mem::align_of::<{}>()", r.name));
+        both(
+            &mut c,
+            format!("size {}", r.name),
+            &format!("sizeof({ty})"),
+            &format!("core::mem::size_of::<{}>()", r.name),
+        );
+        both(
+            &mut c,
+            format!("align {}", r.name),
+            &format!("_Alignof({ty})"),
+            &format!("core::mem::align_of::<{}>()", r.name),
+        );
         for (rust, cname) in &r.fields {
-            both(&mut c, format!("offset {}.{cname}", r.name), &format!("offsetof({ty}, {cname})"), &format!("core::mem::offset_of!({}, {rust})", r.name));
+            both(
+                &mut c,
+                format!("offset {}.{cname}", r.name),
+                &format!("offsetof({ty}, {cname})"),
+                &format!("core::mem::offset_of!({}, {rust})", r.name),
+            );
         }
     }
     for e in items.enums.iter().filter(|e| !e.contains("__bindgen")) {
         let ty = c_type(&tags, "enum", e);
-        both(&mut c, format!("size {e}"), &format!("sizeof({ty})"), &format!("core::mem::size_of::<{e}>()"));
+        both(
+            &mut c,
+            format!("size {e}"),
+            &format!("sizeof({ty})"),
+            &format!("core::mem::size_of::<{e}>()"),
+        );
     }
     for t in &items.typedefs {
-        both(&mut c, format!("size {t}"), &format!("sizeof({t})"), &format!("core::mem::size_of::<{t}>()"));
-        both(&mut c, format!("align {t}"), &format!("_Alignof({t})"), &format!("core::mem::align_of::<{t}>()"));
+        both(
+            &mut c,
+            format!("size {t}"),
+            &format!("sizeof({t})"),
+            &format!("core::mem::size_of::<{t}>()"),
+        );
+        both(
+            &mut c,
+            format!("align {t}"),
+            &format!("_Alignof({t})"),
+            &format!("core::mem::align_of::<{t}>()"),
+        );
     }
     for k in &items.constants {
         let rust = match &k.owner {
@@ -93,7 +136,12 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
     let mut seen = HashSet::new();
     for word in preprocessed.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
         if word.starts_with("CU_MEMPOOL_ATTR_") && seen.insert(word) {
-            both(&mut c, format!("mempool {word}"), word, &format!("CUmemPool_attribute::{word}.0"));
+            both(
+                &mut c,
+                format!("mempool {word}"),
+                word,
+                &format!("CUmemPool_attribute::{word}.0"),
+            );
         }
     }
     // Every bound function must be declared by the header under its own name:
@@ -102,10 +150,18 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
     for f in &items.functions {
         let _ = writeln!(c, "    (void)sizeof(&{});", f.name);
     }
-    let _ = writeln!(c, "    printf(\"functions %d\\n\", {});", items.functions.len());
+    let _ = writeln!(
+        c,
+        "    printf(\"functions %d\\n\", {});",
+        items.functions.len()
+    );
     // What a C call of each plain name resolves to, as the compiler sees it now.
     for r in renames {
-        let _ = writeln!(c, "    printf(\"symbol {p} %s\\n\", XSTR({p}));", p = r.plain);
+        let _ = writeln!(
+            c,
+            "    printf(\"symbol {p} %s\\n\", XSTR({p}));",
+            p = r.plain
+        );
     }
     c.push_str("    return 0;\n}\n");
     rs.push_str("];\n");
@@ -118,7 +174,11 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
         let _ = writeln!(rs, "        (\"{p}\", {p} as *const ()),", p = r.plain);
     }
     rs.push_str("    ]\n}\n");
-    let _ = writeln!(rs, "/// Bound functions, for the report.\npub const FUNCTIONS: usize = {};", items.functions.len());
+    let _ = writeln!(
+        rs,
+        "/// Bound functions, for the report.\npub const FUNCTIONS: usize = {};",
+        items.functions.len()
+    );
 
     // Every bound function by address: a program that includes this references
     // them all, so with full RELRO it starts only if the driver has every one.
@@ -128,7 +188,11 @@ pub fn write(header: &Header, items: &Items, renames: &[Rename], preprocessed: &
     }
     fns.push_str("    ]\n}\n");
 
-    for (name, text) in [("abi_check.c", c), ("abi_check.rs", rs), ("functions.rs", fns)] {
+    for (name, text) in [
+        ("abi_check.c", c),
+        ("abi_check.rs", rs),
+        ("functions.rs", fns),
+    ] {
         let path = header.out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
     }

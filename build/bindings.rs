@@ -41,15 +41,22 @@ impl ParseCallbacks for Callbacks {
 /// the first one in a "see also" list) become code spans: many name runtime-API
 /// or documentation-only items that have no Rust item to link to.
 fn code_spans(text: &str) -> String {
-    let text = text.replace("[`::", "`").replace(",`]", "`,").replace("`]", "`");
+    let text = text
+        .replace("[`::", "`")
+        .replace(",`]", "`,")
+        .replace("`]", "`");
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
     while let Some(at) = rest.find("::") {
         let (before, after) = rest.split_at(at);
-        let name_len = after[2..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len() - 2);
+        let name_len = after[2..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len() - 2);
         let name = &after[2..2 + name_len];
         out.push_str(before);
-        if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '`') {
+        if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '`')
+        {
             out.push('`');
             out.push_str(name);
             out.push('`');
@@ -85,15 +92,31 @@ fn load_libclang() -> Result<()> {
 /// an integer literal with a `u` suffix or an `unsigned` cast makes the whole
 /// expression unsigned in C (`long long`/`ll` suffixes make it 64-bit).
 fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, IntKind> {
-    let is_unsigned_literal = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.to_ascii_lowercase().trim_end_matches('l').ends_with('u');
+    let is_unsigned_literal = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_digit())
+            && w.to_ascii_lowercase().trim_end_matches('l').ends_with('u')
+    };
     macros
         .iter()
         .filter(|(name, _)| name.starts_with("CU"))
         .filter_map(|(name, body)| {
-            let words: Vec<&str> = body.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
-            let unsigned = words.contains(&"unsigned") || words.iter().any(|w| is_unsigned_literal(w));
+            let words: Vec<&str> = body
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            let unsigned =
+                words.contains(&"unsigned") || words.iter().any(|w| is_unsigned_literal(w));
             let wide = body.to_ascii_lowercase().contains("ll") || words.contains(&"long");
-            unsigned.then(|| (name.clone(), if wide { IntKind::ULongLong } else { IntKind::UInt }))
+            unsigned.then(|| {
+                (
+                    name.clone(),
+                    if wide {
+                        IntKind::ULongLong
+                    } else {
+                        IntKind::UInt
+                    },
+                )
+            })
         })
         .collect()
 }
@@ -106,7 +129,9 @@ fn wrap_unsigned(mut code: String, unsigned: &HashMap<String, IntKind>) -> Strin
             continue;
         }
         let prefix = format!("pub const {name}: ::core::ffi::c_uint = ");
-        let Some(at) = code.find(&prefix) else { continue };
+        let Some(at) = code.find(&prefix) else {
+            continue;
+        };
         let start = at + prefix.len();
         let end = start + code[start..].find(';').unwrap_or(0);
         if let Ok(value) = code[start..end].trim().parse::<u64>() {
@@ -120,7 +145,10 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
     load_libclang()?;
     // bindgen reads these itself; registered here so that a change re-runs the script.
     crate::env::var("BINDGEN_EXTRA_CLANG_ARGS");
-    crate::env::var(&format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple));
+    crate::env::var(&format!(
+        "BINDGEN_EXTRA_CLANG_ARGS_{}",
+        header.target_triple
+    ));
 
     let mut builder = bindgen::Builder::default()
         .header(header.wrapper.display().to_string())
@@ -130,7 +158,10 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
         .allowlist_var("CU.*|CUDA_.*")
         // A C enum value the Rust enum does not list would be undefined
         // behaviour, and newer drivers do return new values.
-        .default_enum_style(bindgen::EnumVariation::NewType { is_bitfield: false, is_global: false })
+        .default_enum_style(bindgen::EnumVariation::NewType {
+            is_bitfield: false,
+            is_global: false,
+        })
         .must_use_type("CUresult")
         .must_use_type("cudaError_enum")
         .derive_default(true)
@@ -139,9 +170,14 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
         .ctypes_prefix("::core::ffi")
         .generate_comments(true)
         .formatter(bindgen::Formatter::Prettyplease)
-        .rust_target(bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1).map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?)
+        .rust_target(
+            bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1)
+                .map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?,
+        )
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
-        .parse_callbacks(Box::new(Callbacks { unsigned: unsigned_macros(macros) }));
+        .parse_callbacks(Box::new(Callbacks {
+            unsigned: unsigned_macros(macros),
+        }));
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }

@@ -19,7 +19,12 @@ pub struct Header {
 impl Header {
     fn build(&self) -> cc::Build {
         let mut build = cc::Build::new();
-        build.include(&self.include_dir).cargo_metadata(false).cargo_warnings(false);
+        // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
+        // it prints link lines only from `compile()`, which is never called.
+        build
+            .include(&self.include_dir)
+            .cargo_metadata(true)
+            .cargo_warnings(false);
         for d in &self.defines {
             build.define(d, None);
         }
@@ -30,24 +35,37 @@ impl Header {
         let file = self.out_dir.join(name);
         let source = format!("#include \"{}\"\n{body}", self.wrapper.display());
         std::fs::write(&file, source).map_err(|e| io_error(&file, e))?;
-        let mut build = self.build();
-        build.file(&file);
-        for f in flags {
-            build.flag(f);
-        }
-        let out = build.try_expand().map_err(|e| {
+        let fail = |why: String| {
             Error::new(
                 format!("the C preprocessor failed on {}", self.include_dir.join("cuda.h").display()),
                 format!(
-                    "cuda.h does not preprocess with the C compiler cc selected ({}):\n{e}\n\n\
+                    "cuda.h does not preprocess with the C compiler cc selected ({}):\n{why}\n\n\
                      Fix: check that the directory holds a complete set of CUDA headers (cuda.h and the\n\
                      headers it includes), or point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit.\n\
                      CC and CFLAGS select the compiler and its flags.",
                     compiler_name(&self.build())
                 ),
             )
-        })?;
-        Ok(String::from_utf8_lossy(&out).into_owned())
+        };
+        // Run by hand rather than through cc's `expand`, which drops the
+        // compiler's diagnostics (the missing include, the line) on failure.
+        let compiler = self
+            .build()
+            .try_get_compiler()
+            .map_err(|e| no_compiler(&e.to_string()))?;
+        let mut cmd = compiler.to_command();
+        cmd.args(flags).arg("-E").arg(&file);
+        let out = cmd
+            .output()
+            .map_err(|e| no_compiler(&format!("{}: {e}", compiler.path().display())))?;
+        if !out.status.success() {
+            return Err(fail(format!(
+                "{cmd:?} failed ({}):\n{}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            )));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
     /// The macro dump (`-dM`): every `#define` in force after including the header.
@@ -56,9 +74,9 @@ impl Header {
         Ok(dump
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
-            .filter_map(|l| {
+            .map(|l| {
                 let (name, body) = l.split_once(' ').unwrap_or((l, ""));
-                Some((name.to_string(), body.trim().to_string()))
+                (name.to_string(), body.trim().to_string())
             })
             .collect())
     }
@@ -71,7 +89,9 @@ impl Header {
             body.push_str(&format!("\"{n}\" {n}\n"));
         }
         let text = self.run("expand.c", &body, &[])?;
-        let (header, tail) = text.split_once("LIBCUDA_SYS_BEGIN_EXPANSIONS").unwrap_or((&text, ""));
+        let (header, tail) = text
+            .split_once("LIBCUDA_SYS_BEGIN_EXPANSIONS")
+            .unwrap_or((&text, ""));
         let pairs = tail
             .lines()
             .filter_map(|l| {
@@ -86,15 +106,33 @@ impl Header {
     /// The compiler command line (path, then arguments) for compiling against
     /// this header; written down for the tests that compile C to compare with.
     pub fn compiler_command(&self) -> Result<Vec<String>> {
-        let compiler = self.build().try_get_compiler().map_err(|e| Error::new("no C compiler", format!("{e}\n\nFix: install a C compiler (apt install gcc) or set CC.")))?;
+        let compiler = self
+            .build()
+            .try_get_compiler()
+            .map_err(|e| no_compiler(&e.to_string()))?;
         let mut cmd = vec![compiler.path().display().to_string()];
-        cmd.extend(compiler.args().iter().map(|a| a.to_string_lossy().into_owned()));
+        cmd.extend(
+            compiler
+                .args()
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned()),
+        );
         Ok(cmd)
     }
 }
 
 fn compiler_name(build: &cc::Build) -> String {
-    build.try_get_compiler().map(|c| c.path().display().to_string()).unwrap_or_else(|_| "none found".into())
+    build
+        .try_get_compiler()
+        .map(|c| c.path().display().to_string())
+        .unwrap_or_else(|_| "none found".into())
+}
+
+fn no_compiler(why: &str) -> Error {
+    Error::new(
+        "no C compiler found",
+        format!("libcuda-sys runs the C preprocessor on cuda.h and needs a C compiler: {why}\n\nFix: install one (Debian/Ubuntu: apt-get install gcc) or set CC to its path."),
+    )
 }
 
 pub fn io_error(path: &Path, e: std::io::Error) -> Error {

@@ -51,7 +51,12 @@ impl Tried {
     }
 }
 
-const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
+const ROOT_VARS: [&str; 4] = [
+    "CUDA_PATH",
+    "CUDA_HOME",
+    "CUDA_ROOT",
+    "CUDA_TOOLKIT_ROOT_DIR",
+];
 
 pub fn discover(target: &Target) -> Result<Toolkit> {
     let mut tried = Tried { lines: Vec::new() };
@@ -69,7 +74,10 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
         tried.note(&name, &dir, "taken: holds cuda.h");
         let root = dir.parent().map(Path::to_path_buf);
         return Ok(Toolkit {
-            lib_dirs: root.iter().flat_map(|r| toolkit_lib_dirs(target, r)).collect(),
+            lib_dirs: root
+                .iter()
+                .flat_map(|r| toolkit_lib_dirs(target, r))
+                .collect(),
             root,
             include_dir: dir,
             lib_dir_override,
@@ -80,17 +88,27 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
 
     let (roots, warnings) = root_vars();
     if let Some((name, root)) = roots.into_iter().next() {
-        let include = include_dirs(target, &root).into_iter().find(|d| d.join("cuda.h").is_file());
+        let include = include_dirs(target, &root)
+            .into_iter()
+            .find(|d| d.join("cuda.h").is_file());
         return match include {
             Some(include_dir) => {
                 tried.note(&name, &include_dir, "taken: holds cuda.h");
-                Ok(found(target, root, include_dir, lib_dir_override, name, warnings))
+                Ok(found(
+                    target,
+                    root,
+                    include_dir,
+                    lib_dir_override,
+                    name,
+                    warnings,
+                ))
             }
             None => Err(explicit_error(&name, &root, &include_dirs(target, &root))),
         };
     }
 
-    let automatic: [(&str, fn(&Target) -> Vec<PathBuf>); 5] = [
+    type Source = fn(&Target) -> Vec<PathBuf>;
+    let automatic: [(&str, Source); 5] = [
         ("nvcc on PATH", nvcc_roots),
         ("pkg-config", pkg_config_roots),
         ("conda ($CONDA_PREFIX)", conda_roots),
@@ -105,7 +123,10 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
         for candidate in candidates {
             // pip wheels and pkg-config name an include directory; the others a root.
             let (root, includes) = if candidate.ends_with("include") {
-                (candidate.parent().map(Path::to_path_buf), vec![candidate.clone()])
+                (
+                    candidate.parent().map(Path::to_path_buf),
+                    vec![candidate.clone()],
+                )
             } else {
                 (Some(candidate.clone()), include_dirs(target, &candidate))
             };
@@ -113,9 +134,20 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
                 if include.join("cuda.h").is_file() {
                     tried.note(source, &include, "taken: holds cuda.h");
                     let root = root.unwrap_or_else(|| include.clone());
-                    return Ok(found(target, root, include, lib_dir_override, source.to_string(), warnings));
+                    return Ok(found(
+                        target,
+                        root,
+                        include,
+                        lib_dir_override,
+                        source.to_string(),
+                        warnings,
+                    ));
                 }
-                let why = if include.is_dir() { "no cuda.h" } else { "not a directory" };
+                let why = if include.is_dir() {
+                    "no cuda.h"
+                } else {
+                    "not a directory"
+                };
                 tried.note(source, &include, why);
             }
         }
@@ -146,7 +178,11 @@ fn found(
 fn root_vars() -> (Vec<(String, PathBuf)>, Vec<String>) {
     let set: Vec<(String, PathBuf)> = ROOT_VARS
         .iter()
-        .filter_map(|name| env::var(name).filter(|v| !v.is_empty()).map(|v| (name.to_string(), PathBuf::from(v))))
+        .filter_map(|name| {
+            env::var(name)
+                .filter(|v| !v.is_empty())
+                .map(|v| (name.to_string(), PathBuf::from(v)))
+        })
         .collect();
     let mut warnings = Vec::new();
     if let Some((winner, root)) = set.first() {
@@ -187,7 +223,10 @@ fn include_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
 /// Library directories of a toolkit root, stubs last.
 fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
     if target.is_windows() {
-        return vec![root.join("lib").join("x64"), root.join("Library").join("lib")];
+        return vec![
+            root.join("lib").join("x64"),
+            root.join("Library").join("lib"),
+        ];
     }
     let mut dirs = vec![root.join("lib64"), root.join("lib")];
     for t in target.toolkit_target_dirs() {
@@ -228,9 +267,15 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
     let (kind, example) = if name.contains("INCLUDE_DIR") {
         ("the directory that holds cuda.h", "/usr/local/cuda/include")
     } else {
-        ("a CUDA toolkit root (the directory above include/cuda.h)", "/usr/local/cuda")
+        (
+            "a CUDA toolkit root (the directory above include/cuda.h)",
+            "/usr/local/cuda",
+        )
     };
-    let list: Vec<String> = looked.iter().map(|p| format!("  {}", p.join("cuda.h").display())).collect();
+    let list: Vec<String> = looked
+        .iter()
+        .map(|p| format!("  {}", p.join("cuda.h").display()))
+        .collect();
     Error::new(
         format!("{name}={} {what}", given.display()),
         format!(
@@ -238,7 +283,7 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
              It is set to {}, which {what}. Looked for:\n{}\n\n\
              Fix one of:\n\
              - point {name} at a CUDA toolkit, e.g. {name}={example}\n\
-             - install the headers with pip (pip install nvidia-cuda-runtime) and point\n\
+             - install the headers with pip (pip install nvidia-cuda-runtime) and point\n  \
                LIBCUDA_SYS_INCLUDE_DIR at .../site-packages/nvidia/cu13/include\n\
              - unset {name} to let the build search the usual places: unset {name}",
             given.display(),
@@ -248,8 +293,14 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
 }
 
 fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
-    let exe = if target.is_windows() { "nvcc.exe" } else { "nvcc" };
-    let Some(path) = env::var("PATH") else { return Vec::new() };
+    let exe = if target.is_windows() {
+        "nvcc.exe"
+    } else {
+        "nvcc"
+    };
+    let Some(path) = env::var("PATH") else {
+        return Vec::new();
+    };
     std::env::split_paths(&path)
         .map(|dir| dir.join(exe))
         .filter(|nvcc| nvcc.is_file())
@@ -264,7 +315,10 @@ fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
 /// Every release with memory pools, newest first, for pkg-config's `cuda-X.Y`
 /// and `/usr/local/cuda-X.Y`.
 fn releases() -> impl Iterator<Item = (u32, u32)> {
-    (11..=13u32).rev().flat_map(|major| (0..=9u32).rev().map(move |minor| (major, minor))).filter(|&(a, b)| (a, b) >= (11, 2))
+    (11..=13u32)
+        .rev()
+        .flat_map(|major| (0..=9u32).rev().map(move |minor| (major, minor)))
+        .filter(|&(a, b)| (a, b) >= (11, 2))
 }
 
 fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
@@ -272,12 +326,20 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
         log("pkg-config skipped: cross-compiling without PKG_CONFIG_SYSROOT_DIR");
         return Vec::new();
     }
-    let names = std::iter::once("cuda".to_string()).chain(releases().map(|(a, b)| format!("cuda-{a}.{b}")));
+    let names =
+        std::iter::once("cuda".to_string()).chain(releases().map(|(a, b)| format!("cuda-{a}.{b}")));
     let mut dirs = Vec::new();
     for name in names {
-        match pkg_config::Config::new().cargo_metadata(false).env_metadata(true).probe(&name) {
+        match pkg_config::Config::new()
+            .cargo_metadata(false)
+            .env_metadata(true)
+            .probe(&name)
+        {
             Ok(lib) => {
-                log(format!("pkg-config {name}: include paths {:?}", lib.include_paths));
+                log(format!(
+                    "pkg-config {name}: include paths {:?}",
+                    lib.include_paths
+                ));
                 dirs.extend(lib.include_paths);
             }
             Err(pkg_config::Error::Command { .. }) => {
@@ -287,11 +349,21 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
             Err(_) => {}
         }
     }
-    dirs.into_iter().map(|d| if d.ends_with("include") { d } else { d.join("include") }).collect()
+    dirs.into_iter()
+        .map(|d| {
+            if d.ends_with("include") {
+                d
+            } else {
+                d.join("include")
+            }
+        })
+        .collect()
 }
 
 fn conda_roots(target: &Target) -> Vec<PathBuf> {
-    let Some(prefix) = env::var("CONDA_PREFIX").filter(|v| !v.is_empty()) else { return Vec::new() };
+    let Some(prefix) = env::var("CONDA_PREFIX").filter(|v| !v.is_empty()) else {
+        return Vec::new();
+    };
     let prefix = PathBuf::from(prefix);
     if target.is_windows() {
         vec![prefix.join("Library"), prefix]
@@ -312,11 +384,16 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     let script = "import sys\nfor p in sys.path:\n    print(p)";
     let mut dirs = Vec::new();
     for python in ["python3", "python"] {
-        let Ok(out) = Command::new(python).args(["-c", script]).output() else { continue };
+        let Ok(out) = Command::new(python).args(["-c", script]).output() else {
+            continue;
+        };
         if !out.status.success() {
             continue;
         }
-        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.is_empty()) {
+        for line in String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+        {
             for sub in ["nvidia/cu13/include", "nvidia/cuda_runtime/include"] {
                 let dir = Path::new(line).join(sub);
                 if dir.is_dir() && !dirs.contains(&dir) {
@@ -347,21 +424,31 @@ fn standard_roots(target: &Target) -> Vec<PathBuf> {
             Some(((a.parse().ok()?, b.parse().ok()?), e.path()))
         })
         .collect();
-    versioned.sort_by(|a, b| b.0.cmp(&a.0));
+    versioned.sort_by_key(|v| std::cmp::Reverse(v.0));
     roots.extend(versioned.into_iter().map(|(_, p)| p));
     roots.extend(["/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from));
     roots
 }
 
 fn not_found(target: &Target, tried: &Tried) -> Error {
-    let looked = if tried.lines.is_empty() { "  (no candidate)".to_string() } else { tried.lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n") };
+    let looked = if tried.lines.is_empty() {
+        "  (no candidate)".to_string()
+    } else {
+        tried
+            .lines
+            .iter()
+            .map(|l| format!("  {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let prefix = format!("{}_", target.triple.to_uppercase().replace('-', "_"));
     Error::new(
         "no CUDA headers (cuda.h) found",
         format!(
             "libcuda-sys generates its bindings from the cuda.h of a CUDA toolkit and found none.\n\
              $HOST = {}\n$TARGET = {}\n\n\
-             Variables consulted (all unset or empty): {prefix}LIBCUDA_SYS_INCLUDE_DIR, LIBCUDA_SYS_INCLUDE_DIR,\n\
-             {}, PATH (for nvcc), PKG_CONFIG_PATH, CONDA_PREFIX, VIRTUAL_ENV, PYTHONPATH.\n\n\
+             Variables consulted: {prefix}LIBCUDA_SYS_INCLUDE_DIR, LIBCUDA_SYS_INCLUDE_DIR,\n\
+             {} (all unset or empty), PATH (for nvcc), PKG_CONFIG_PATH, CONDA_PREFIX, VIRTUAL_ENV, PYTHONPATH.\n\n\
              Places tried:\n{looked}\n\n\
              Fix one of:\n\
              - install the headers alone with pip: pip install nvidia-cuda-runtime   (CUDA 13.x; nvidia-cuda-runtime-cu12 for 12.x)\n\
@@ -371,7 +458,6 @@ fn not_found(target: &Target, tried: &Tried) -> Error {
             target.host,
             target.triple,
             ROOT_VARS.join(", "),
-            prefix = format!("{}_", target.triple.to_uppercase().replace('-', "_")),
         ),
     )
 }

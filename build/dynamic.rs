@@ -19,7 +19,9 @@ pub fn strip_extern_blocks(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let mut inside = false;
     for line in code.lines() {
-        if !inside && (line.starts_with("unsafe extern \"C\" {") || line.starts_with("extern \"C\" {")) {
+        if !inside
+            && (line.starts_with("unsafe extern \"C\" {") || line.starts_with("extern \"C\" {"))
+        {
             inside = true;
             continue;
         }
@@ -37,10 +39,21 @@ pub fn strip_extern_blocks(code: &str) -> String {
 /// wrappers index it in the same order.
 pub fn render_symbols(items: &Items, renames: &[Rename]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "/// `(symbol, name to ask cuGetProcAddress for)` of every bound function.");
-    let _ = writeln!(out, "pub(crate) const SYMBOLS: [(&str, &str); {}] = [", items.functions.len());
+    let _ = writeln!(
+        out,
+        "/// `(symbol, name to ask cuGetProcAddress for)` of every bound function."
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) const SYMBOLS: [(&str, &str); {}] = [",
+        items.functions.len()
+    );
     for f in &items.functions {
-        let query = renames.iter().find(|r| r.target == f.name).map(|r| r.plain.as_str()).unwrap_or(&f.name);
+        let query = renames
+            .iter()
+            .find(|r| r.target == f.name)
+            .map(|r| r.plain.as_str())
+            .unwrap_or(&f.name);
         let _ = writeln!(out, "    (\"{}\\0\", \"{query}\\0\"),", f.name);
     }
     out.push_str("];\n");
@@ -49,7 +62,9 @@ pub fn render_symbols(items: &Items, renames: &[Rename]) -> String {
 
 /// One wrapper per bound function, same name, signature and documentation.
 pub fn render(items: &Items) -> String {
-    let mut out = String::from("\n// Dynamic loading: every function resolves through crate::dynamic at first use.\n");
+    let mut out = String::from(
+        "\n// Dynamic loading: every function resolves through crate::dynamic at first use.\n",
+    );
     for (index, f) in items.functions.iter().enumerate() {
         let sig = &f.item.sig;
         let args: Vec<String> = sig
@@ -68,7 +83,11 @@ pub fn render(items: &Items) -> String {
                 syn::FnArg::Receiver(_) => None,
             })
             .collect();
-        let params: Vec<String> = args.iter().zip(&types).map(|(a, t)| format!("{a}: {t}")).collect();
+        let params: Vec<String> = args
+            .iter()
+            .zip(&types)
+            .map(|(a, t)| format!("{a}: {t}"))
+            .collect();
         for attr in &f.item.attrs {
             let _ = writeln!(out, "{}", attr.to_token_stream());
         }

@@ -26,21 +26,38 @@ pub fn emit(s: &Summary) {
     }
 
     // cfgs for this crate, declared for check-cfg.
-    let names: Vec<String> = version::all_cfgs(s.version).into_iter().map(|(_, n)| n).collect();
+    let names: Vec<String> = version::all_cfgs(s.version)
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect();
     println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
     for cfg in version::cfgs(s.version) {
         println!("cargo::rustc-cfg={cfg}");
     }
-    println!("cargo::rustc-env=LIBCUDA_SYS_CUDA_VERSION={}", s.version.number);
-    println!("cargo::rustc-env=LIBCUDA_SYS_INCLUDE_DIR_USED={}", t.include_dir.display());
+    println!(
+        "cargo::rustc-env=LIBCUDA_SYS_CUDA_VERSION={}",
+        s.version.number
+    );
+    println!(
+        "cargo::rustc-env=LIBCUDA_SYS_INCLUDE_DIR_USED={}",
+        t.include_dir.display()
+    );
     println!("cargo::rustc-env=LIBCUDA_SYS_FOUND_BY={}", t.found_by);
-    println!("cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}", link_kind(s.link));
+    println!(
+        "cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}",
+        link_kind(s.link)
+    );
 
     // Metadata for dependents: DEP_CUDA_<KEY>.
-    let lib_dir = s.link.map(|l| l.dir.display().to_string()).unwrap_or_default();
+    let lib_dir = s
+        .link
+        .map(|l| l.dir.display().to_string())
+        .unwrap_or_default();
     let root = t.root.as_ref().unwrap_or(&t.include_dir);
     let v = s.version;
-    let includes = std::env::join_paths([&t.include_dir]).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let includes = std::env::join_paths([&t.include_dir])
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let meta = [
         ("root", root.display().to_string()),
         ("include", t.include_dir.display().to_string()),
@@ -54,7 +71,10 @@ pub fn emit(s: &Summary) {
         ("driver_version", v.number.to_string()),
         ("driver_version_major", v.major().to_string()),
         ("driver_version_minor", v.minor().to_string()),
-        ("per_thread_default_stream", s.per_thread_default_stream.to_string()),
+        (
+            "per_thread_default_stream",
+            s.per_thread_default_stream.to_string(),
+        ),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");
@@ -93,7 +113,9 @@ fn emit_link(link: &Link) {
 }
 
 fn link_kind(link: Option<&Link>) -> &'static str {
-    let Some(link) = link else { return "dynamic-loading" };
+    let Some(link) = link else {
+        return "dynamic-loading";
+    };
     match link.kind {
         Kind::Driver => "driver",
         Kind::ToolkitStub => "toolkit-stub",

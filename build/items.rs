@@ -44,14 +44,19 @@ pub struct Items {
 const INTEGER_TYPES: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
 
 pub fn read(code: &str) -> Result<Items> {
-    let file = syn::parse_file(code).map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
+    let file = syn::parse_file(code)
+        .map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
     let mut items = Items::default();
     for item in file.items {
         match item {
             syn::Item::ForeignMod(block) => {
                 for f in block.items {
                     if let syn::ForeignItem::Fn(f) = f {
-                        items.functions.push(Function { name: f.sig.ident.to_string(), doc: doc(&f.attrs), item: f });
+                        items.functions.push(Function {
+                            name: f.sig.ident.to_string(),
+                            doc: doc(&f.attrs),
+                            item: f,
+                        });
                     }
                 }
             }
@@ -59,7 +64,10 @@ pub fn read(code: &str) -> Result<Items> {
             syn::Item::Struct(s) => items.records.push(Record {
                 name: s.ident.to_string(),
                 is_union: false,
-                opaque: s.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == "_unused")),
+                opaque: s
+                    .fields
+                    .iter()
+                    .any(|f| f.ident.as_ref().is_some_and(|i| i == "_unused")),
                 fields: named_fields(s.fields.iter()),
             }),
             syn::Item::Union(u) => items.records.push(Record {
@@ -77,13 +85,28 @@ pub fn read(code: &str) -> Result<Items> {
                     }
                 }
             }
-            syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant { name: c.ident.to_string(), owner: None, doc: doc(&c.attrs) }),
+            syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant {
+                name: c.ident.to_string(),
+                owner: None,
+                doc: doc(&c.attrs),
+            }),
             syn::Item::Impl(imp) => {
-                let syn::Type::Path(owner) = &*imp.self_ty else { continue };
-                let owner = owner.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                let syn::Type::Path(owner) = &*imp.self_ty else {
+                    continue;
+                };
+                let owner = owner
+                    .path
+                    .segments
+                    .last()
+                    .map(|s| s.ident.to_string())
+                    .unwrap_or_default();
                 for it in imp.items {
                     if let syn::ImplItem::Const(c) = it {
-                        items.constants.push(Constant { name: c.ident.to_string(), owner: Some(owner.clone()), doc: doc(&c.attrs) });
+                        items.constants.push(Constant {
+                            name: c.ident.to_string(),
+                            owner: Some(owner.clone()),
+                            doc: doc(&c.attrs),
+                        });
                     }
                 }
             }
@@ -102,25 +125,40 @@ impl Items {
         self.function(name).is_some()
             || self.typedefs.iter().any(|t| t == name)
             || self.records.iter().any(|r| r.name == name)
-            || self.constants.iter().any(|c| c.owner.is_none() && c.name == name)
+            || self
+                .constants
+                .iter()
+                .any(|c| c.owner.is_none() && c.name == name)
     }
 }
 
 /// bindgen's newtype enums: `pub struct Name(pub c_uint);` with associated consts.
 fn is_newtype_enum(s: &syn::ItemStruct) -> bool {
     matches!(&s.fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1)
-        && s.attrs.iter().any(|a| a.path().is_ident("repr") && a.meta.require_list().map(|l| l.tokens.to_string() == "transparent").unwrap_or(false))
+        && s.attrs.iter().any(|a| {
+            a.path().is_ident("repr")
+                && a.meta
+                    .require_list()
+                    .map(|l| l.tokens.to_string() == "transparent")
+                    .unwrap_or(false)
+        })
 }
 
 /// Rust keywords bindgen renames by appending `_` (`type` becomes `type_`).
-const KEYWORDS: [&str; 12] = ["type", "ref", "fn", "match", "loop", "move", "mod", "impl", "use", "where", "crate", "self"];
+const KEYWORDS: [&str; 12] = [
+    "type", "ref", "fn", "match", "loop", "move", "mod", "impl", "use", "where", "crate", "self",
+];
 
 fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String, String)> {
     fields
         .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
         .filter(|n| !n.starts_with("__bindgen") && !n.starts_with("_bitfield") && n != "_unused")
         .map(|n| {
-            let c = n.strip_suffix('_').filter(|k| KEYWORDS.contains(k)).unwrap_or(&n).to_string();
+            let c = n
+                .strip_suffix('_')
+                .filter(|k| KEYWORDS.contains(k))
+                .unwrap_or(&n)
+                .to_string();
             (n, c)
         })
         .collect()
@@ -128,13 +166,27 @@ fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String
 
 fn is_integer(ty: &syn::Type) -> bool {
     let syn::Type::Path(p) = ty else { return false };
-    p.path.segments.last().map(|s| INTEGER_TYPES.contains(&s.ident.to_string().as_str())).unwrap_or(false)
+    p.path
+        .segments
+        .last()
+        .map(|s| INTEGER_TYPES.contains(&s.ident.to_string().as_str()))
+        .unwrap_or(false)
 }
 
 fn doc(attrs: &[syn::Attribute]) -> String {
-    let lines = attrs.iter().filter(|a| a.path().is_ident("doc")).filter_map(|a| match &a.meta {
-        syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => Some(s.value()),
-        _ => None,
-    });
+    let lines = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(syn::MetaNameValue {
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        });
     lines.collect::<Vec<_>>().join("\n")
 }

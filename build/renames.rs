@@ -30,23 +30,31 @@ pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Resu
     let (expansions, preprocessed) = header.expand(&names)?;
     let mut renames: Vec<Rename> = expansions
         .into_iter()
-        .filter(|(plain, target)| plain != target && items.function(target).is_some() && !items.has_item(plain))
+        .filter(|(plain, target)| {
+            plain != target && items.function(target).is_some() && !items.has_item(plain)
+        })
         .map(|(plain, target)| Rename { plain, target })
         .collect();
     renames.sort_by(|a, b| a.plain.cmp(&b.plain));
-    Ok(Renames { renames, preprocessed })
+    Ok(Renames {
+        renames,
+        preprocessed,
+    })
 }
 
 /// Object-like macros named like driver functions (`cuX`); function-like ones
 /// (`NAME(args)`) cannot rename a declaration.
 fn is_driver_name(name: &str) -> bool {
-    name.starts_with("cu") && name[2..].starts_with(|c: char| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    name.starts_with("cu")
+        && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `OUT_DIR/renames.rs`: one `pub use` per plain name, documented with the
 /// macro it mirrors. A `use` keeps the target's exact signature and symbol.
 pub fn render(renames: &[Rename]) -> String {
-    let mut out = String::from("// Plain names of renamed driver functions, from the header's own macros.\n");
+    let mut out =
+        String::from("// Plain names of renamed driver functions, from the header's own macros.\n");
     for r in renames {
         out.push_str(&format!(
             "/// Plain name of [`{t}`]: `cuda.h` has `#define {p} ... {t}`, so a C call to `{p}` calls `{t}`, and so does this.\n\

@@ -10,7 +10,11 @@ use crate::items::Items;
 
 /// `(value type = T)` at the start of a comment.
 fn declared_type(doc: &str) -> Option<(&str, &str)> {
-    let rest = doc.trim_start().strip_prefix("(value type")?.trim_start().strip_prefix('=')?;
+    let rest = doc
+        .trim_start()
+        .strip_prefix("(value type")?
+        .trim_start()
+        .strip_prefix('=')?;
     let (ty, description) = rest.split_once(')')?;
     Some((ty.trim(), description))
 }
@@ -45,12 +49,20 @@ pub fn render(items: &Items) -> String {
     let mut per_enum: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for k in &items.constants {
         let Some(owner) = &k.owner else { continue };
-        let Some((ty, description)) = declared_type(&k.doc) else { continue };
-        let size = size_of(items, ty).map(|s| format!("Some({s})")).unwrap_or_else(|| "None".into());
+        let Some((ty, description)) = declared_type(&k.doc) else {
+            continue;
+        };
+        let size = size_of(items, ty)
+            .map(|s| format!("Some({s})"))
+            .unwrap_or_else(|| "None".into());
         let setter = items
             .functions
             .iter()
-            .find(|f| f.name.contains("Set") && f.name.contains("Attribute") && f.doc.contains(&format!("`{}`", k.name)))
+            .find(|f| {
+                f.name.contains("Set")
+                    && f.name.contains("Attribute")
+                    && f.doc.contains(&format!("`{}`", k.name))
+            })
             .map(|f| format!("Some(\"{}\")", f.name))
             .unwrap_or_else(|| "None".into());
         let _ = writeln!(

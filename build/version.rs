@@ -27,7 +27,10 @@ pub fn read(header: &Header) -> Result<CudaVersion> {
     let raw = pairs.into_iter().next().map(|(_, v)| v).unwrap_or_default();
     let number: u32 = raw.trim().parse().map_err(|_| {
         Error::new(
-            format!("{} does not define CUDA_VERSION as a number (got `{raw}`)", header.include_dir.join("cuda.h").display()),
+            format!(
+                "{} does not define CUDA_VERSION as a number (got `{raw}`)",
+                header.include_dir.join("cuda.h").display()
+            ),
             "The header is not the CUDA driver API header, or is damaged.\n\
              Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer.",
         )
@@ -44,7 +47,7 @@ pub fn read(header: &Header) -> Result<CudaVersion> {
             "The stream-ordered memory pool API (cuMemPool*, cuMemAllocAsync) that this crate binds\n\
              first appeared in CUDA 11.2.\n\n\
              Fix one of:\n\
-             - install a newer toolkit, or only its headers: pip install nvidia-cuda-runtime (13.x)\n\
+             - install a newer toolkit, or only its headers: pip install nvidia-cuda-runtime (13.x)\n  \
                or pip install nvidia-cuda-runtime-cu12 (12.x)\n\
              - point CUDA_PATH or LIBCUDA_SYS_INCLUDE_DIR at a newer toolkit",
         ));
@@ -59,15 +62,27 @@ const RELEASES: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
 /// Cumulative cfgs: `cuda_11_2` ... up to and including the header's version.
 /// Pure, so dependents can compute the same from `DEP_CUDA_VERSION`.
 pub fn cfgs(version: CudaVersion) -> Vec<String> {
-    all_cfgs(version).into_iter().filter(|(n, _)| *n <= version.number).map(|(_, c)| c).collect()
+    all_cfgs(version)
+        .into_iter()
+        .filter(|(n, _)| *n <= version.number)
+        .map(|(_, c)| c)
+        .collect()
 }
 
 /// Every cfg name this crate may emit, for `rustc-check-cfg`.
 pub fn all_cfgs(version: CudaVersion) -> Vec<(u32, String)> {
     let mut out = Vec::new();
     for major in 11..=version.major().max(13) {
-        let last = RELEASES.iter().find(|(m, _)| *m == major).map(|r| r.1).unwrap_or(9);
-        let last = if major == version.major() { last.max(version.minor()) } else { last };
+        let last = RELEASES
+            .iter()
+            .find(|(m, _)| *m == major)
+            .map(|r| r.1)
+            .unwrap_or(9);
+        let last = if major == version.major() {
+            last.max(version.minor())
+        } else {
+            last
+        };
         for minor in 0..=last {
             let number = major * 1000 + minor * 10;
             if number >= MINIMUM {

@@ -33,7 +33,10 @@ fn main() {
     };
     if !include.join("cuda.h").is_file() {
         fail(
-            &format!("DEP_CUDA_INCLUDE is {}, which has no cuda.h", include.display()),
+            &format!(
+                "DEP_CUDA_INCLUDE is {}, which has no cuda.h",
+                include.display()
+            ),
             "libcuda-sys sets it to the directory of the cuda.h it generated its bindings from; \
              the toolkit may have moved since it was built: run `cargo clean -p libcuda-sys`.",
         );
@@ -43,9 +46,16 @@ fn main() {
         println!("cargo::rustc-cfg=has_pool_introspection_attrs");
     }
     println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_VERSION={version}");
-    println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_INCLUDE={}", include.display());
+    println!(
+        "cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_INCLUDE={}",
+        include.display()
+    );
 
-    cc::Build::new().file("src/pool_helper.c").include(&include).warnings(true).compile("pool_helper");
+    cc::Build::new()
+        .file("src/pool_helper.c")
+        .include(&include)
+        .warnings(true)
+        .compile("pool_helper");
 }
 
 /// A `DEP_CUDA_*` variable, or a clear failure.

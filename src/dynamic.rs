@@ -41,7 +41,11 @@ pub struct LoadError {
 
 impl core::fmt::Display for LoadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "cannot load the CUDA driver library {}: {}", self.tried, self.message)
+        write!(
+            f,
+            "cannot load the CUDA driver library {}: {}",
+            self.tried, self.message
+        )
     }
 }
 
@@ -52,7 +56,15 @@ struct Driver {
 
 enum ProcAddress {
     /// 12.0+: `cuGetProcAddress_v2(symbol, pfn, version, flags, status)`.
-    V2(unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, cuuint64_t, *mut c_int) -> CUresult),
+    V2(
+        unsafe extern "C" fn(
+            *const c_char,
+            *mut *mut c_void,
+            c_int,
+            cuuint64_t,
+            *mut c_int,
+        ) -> CUresult,
+    ),
     /// 11.3-11.8: `cuGetProcAddress(symbol, pfn, version, flags)`.
     V1(unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, cuuint64_t) -> CUresult),
     /// Older drivers: exact symbols only.
@@ -62,23 +74,35 @@ enum ProcAddress {
 static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
 
 /// `CU_GET_PROC_ADDRESS_LEGACY_STREAM` / `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
-const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
+const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") {
+    2
+} else {
+    1
+};
 
 /// Marks a function the driver does not have, so it is looked up once only.
 const ABSENT: *mut () = 1 as *mut ();
 
-static TABLE: [AtomicPtr<()>; SYMBOLS.len()] = [const { AtomicPtr::new(core::ptr::null_mut()) }; SYMBOLS.len()];
+static TABLE: [AtomicPtr<()>; SYMBOLS.len()] =
+    [const { AtomicPtr::new(core::ptr::null_mut()) }; SYMBOLS.len()];
 
 fn library_name() -> String {
     if let Some(path) = std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").filter(|p| !p.is_empty()) {
         return path.to_string_lossy().into_owned();
     }
-    String::from(if cfg!(windows) { "nvcuda.dll" } else { "libcuda.so.1" })
+    String::from(if cfg!(windows) {
+        "nvcuda.dll"
+    } else {
+        "libcuda.so.1"
+    })
 }
 
 fn open(name: &str) -> Result<Driver, LoadError> {
     // SAFETY: loading the driver runs its initialisers, as linking it would.
-    let library = unsafe { libloading::Library::new(name) }.map_err(|e| LoadError { tried: name.into(), message: std::string::ToString::to_string(&e) })?;
+    let library = unsafe { libloading::Library::new(name) }.map_err(|e| LoadError {
+        tried: name.into(),
+        message: std::string::ToString::to_string(&e),
+    })?;
     // SAFETY: the signatures are those of cuda.h for these exact symbols.
     let proc_address = unsafe {
         if let Ok(f) = library.get(b"cuGetProcAddress_v2\0") {
@@ -89,7 +113,10 @@ fn open(name: &str) -> Result<Driver, LoadError> {
             ProcAddress::None
         }
     };
-    Ok(Driver { library, proc_address })
+    Ok(Driver {
+        library,
+        proc_address,
+    })
 }
 
 fn driver() -> &'static Result<Driver, LoadError> {
@@ -106,7 +133,9 @@ pub fn try_load() -> Result<(), LoadError> {
 /// `"cuMemGetDefaultMemPool"`), resolving it if needed. `None` if no such
 /// function is bound.
 pub fn is_available(symbol: &str) -> Option<bool> {
-    let index = SYMBOLS.iter().position(|(s, _)| s.strip_suffix('\0') == Some(symbol))?;
+    let index = SYMBOLS
+        .iter()
+        .position(|(s, _)| s.strip_suffix('\0') == Some(symbol))?;
     Some(resolve(index).is_ok())
 }
 
@@ -125,7 +154,9 @@ fn resolve_slow(index: usize, cached: *mut ()) -> Result<*const (), CUresult> {
     if cached == ABSENT {
         return Err(CUresult::CUDA_ERROR_NOT_FOUND);
     }
-    let Ok(driver) = driver() else { return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) };
+    let Ok(driver) = driver() else {
+        return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+    };
     let (symbol, query) = SYMBOLS[index];
     let mut f: *mut c_void = core::ptr::null_mut();
     let version = crate::CUDA_VERSION as c_int;
@@ -134,15 +165,26 @@ fn resolve_slow(index: usize, cached: *mut ()) -> Result<*const (), CUresult> {
         match driver.proc_address {
             ProcAddress::V2(get) => {
                 let mut status = 0;
-                get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS, &mut status) == CUresult::CUDA_SUCCESS && status == 0
+                get(
+                    query.as_ptr().cast(),
+                    &mut f,
+                    version,
+                    PROC_FLAGS,
+                    &mut status,
+                ) == CUresult::CUDA_SUCCESS
+                    && status == 0
             }
-            ProcAddress::V1(get) => get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS) == CUresult::CUDA_SUCCESS,
+            ProcAddress::V1(get) => {
+                get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS) == CUresult::CUDA_SUCCESS
+            }
             ProcAddress::None => false,
         }
     };
     if !found || f.is_null() {
         // SAFETY: only the address is taken; it is called with the header's signature.
-        f = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }.map(|s| *s).unwrap_or(core::ptr::null_mut());
+        f = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }
+            .map(|s| *s)
+            .unwrap_or(core::ptr::null_mut());
     }
     let f = f.cast::<()>();
     // Racing first calls store the same answer; no lock needed.

@@ -121,16 +121,28 @@
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 // The header's documentation is carried over as written; some of it is not
 // valid rustdoc markup.
-#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls, rustdoc::invalid_rust_codeblocks)]
+#![allow(
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags,
+    rustdoc::bare_urls,
+    rustdoc::invalid_rust_codeblocks
+)]
 
 #[cfg(feature = "dynamic-loading")]
 pub mod dynamic;
 mod value_type;
 pub use value_type::{typed_enumerator, TypedEnumerator, ValueType};
 
-include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
-include!(concat!(env!("OUT_DIR"), "/renames.rs"));
-include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
+/// Everything generated from the header, re-exported at the crate root. Its
+/// text is bindgen's and the header's, so clippy's style lints do not apply.
+#[allow(clippy::all, clippy::pedantic)]
+mod generated {
+    use crate::{TypedEnumerator, ValueType};
+    include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+    include!(concat!(env!("OUT_DIR"), "/renames.rs"));
+    include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
+}
+pub use generated::*;
 
 /// The `CUDA_VERSION` of the header the bindings were generated from.
 pub const HEADER_VERSION: u32 = CUDA_VERSION;

@@ -24,21 +24,40 @@ fn rust_and_c_agree_on_every_item() {
             None => mismatches.push(format!("{check}: Rust {rust}, C printed nothing")),
         }
     }
-    assert!(mismatches.is_empty(), "{} of {} ABI checks differ:\n{}", mismatches.len(), RUST_SIDE.len(), mismatches.join("\n"));
-    println!("ABI checks: {} items agree ({counts:?}), {FUNCTIONS} functions declared", RUST_SIDE.len());
-    assert!(RUST_SIDE.len() > 1000, "suspiciously few items: {}", RUST_SIDE.len());
+    assert!(
+        mismatches.is_empty(),
+        "{} of {} ABI checks differ:\n{}",
+        mismatches.len(),
+        RUST_SIDE.len(),
+        mismatches.join("\n")
+    );
+    println!(
+        "ABI checks: {} items agree ({counts:?}), {FUNCTIONS} functions declared",
+        RUST_SIDE.len()
+    );
+    assert!(
+        RUST_SIDE.len() > 1000,
+        "suspiciously few items: {}",
+        RUST_SIDE.len()
+    );
 }
 
 #[test]
 fn every_bound_function_is_declared_by_the_header() {
     // abi_check.c takes `sizeof(&f)` of every bound function: it compiled, and
     // it says how many it checked.
-    assert_eq!(common::c_side().get("functions").map(String::as_str), Some(FUNCTIONS.to_string().as_str()));
+    assert_eq!(
+        common::c_side().get("functions").map(String::as_str),
+        Some(FUNCTIONS.to_string().as_str())
+    );
 }
 
 #[cfg(not(feature = "dynamic-loading"))]
 extern "C" {
-    fn dlsym(handle: *mut core::ffi::c_void, symbol: *const core::ffi::c_char) -> *mut core::ffi::c_void;
+    fn dlsym(
+        handle: *mut core::ffi::c_void,
+        symbol: *const core::ffi::c_char,
+    ) -> *mut core::ffi::c_void;
 }
 
 #[cfg(not(feature = "dynamic-loading"))]
@@ -57,16 +76,29 @@ fn plain_names_resolve_to_the_symbol_c_calls() {
     let aliases = plain_name_addresses();
     let mut wrong = Vec::new();
     for (plain, rust_address) in aliases {
-        let c_symbol = c.get(&format!("symbol {plain}")).unwrap_or_else(|| panic!("C side has no expansion for {plain}"));
-        assert_ne!(c_symbol, plain, "{plain} is not renamed in C, yet bound as an alias");
+        let c_symbol = c
+            .get(&format!("symbol {plain}"))
+            .unwrap_or_else(|| panic!("C side has no expansion for {plain}"));
+        assert_ne!(
+            c_symbol, plain,
+            "{plain} is not renamed in C, yet bound as an alias"
+        );
         let expected = symbol_address(c_symbol);
         assert!(!expected.is_null(), "libcuda has no {c_symbol}");
         if rust_address != expected {
-            wrong.push(format!("{plain}: Rust reaches {rust_address:?}, C calls {c_symbol} at {expected:?}"));
+            wrong.push(format!(
+                "{plain}: Rust reaches {rust_address:?}, C calls {c_symbol} at {expected:?}"
+            ));
         }
         let legacy = symbol_address(plain);
-        assert!(legacy.is_null() || legacy != rust_address, "{plain} reaches the legacy symbol");
+        assert!(
+            legacy.is_null() || legacy != rust_address,
+            "{plain} reaches the legacy symbol"
+        );
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    println!("{} plain names resolve to the symbols C calls", aliases.len());
+    println!(
+        "{} plain names resolve to the symbols C calls",
+        aliases.len()
+    );
 }

@@ -37,7 +37,11 @@ fn build_fake() -> PathBuf {
     let so = dir.join("libcuda-fake.so");
     let cmd = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/abi_cc.txt")).unwrap();
     let cmd: Vec<&str> = cmd.lines().collect();
-    let flags = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
+    let flags = if cfg!(feature = "per-thread-default-stream") {
+        2
+    } else {
+        1
+    };
     let status = Command::new(cmd[0])
         .args(&cmd[1..])
         .args(["-shared", "-fPIC", "-o"])
@@ -57,10 +61,16 @@ fn binary_has_no_link_time_libcuda() {
     match Command::new("readelf").arg("-d").arg(&exe).output() {
         Ok(out) => {
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(text.contains("NEEDED"), "readelf printed no dynamic section: {text}");
+            assert!(
+                text.contains("NEEDED"),
+                "readelf printed no dynamic section: {text}"
+            );
             assert!(!text.contains("libcuda"), "{text}");
         }
-        Err(e) => common::skip("binary_has_no_link_time_libcuda", &format!("readelf not available: {e}")),
+        Err(e) => common::skip(
+            "binary_has_no_link_time_libcuda",
+            &format!("readelf not available: {e}"),
+        ),
     }
 }
 
@@ -72,35 +82,61 @@ fn missing_library_then_fake_driver() {
     // see the failure) at a path that does not exist.
     let fake = build_fake();
     let missing = std::env::var_os("LIBCUDA_SYS_TEST_MISSING_DRIVER").is_some();
-    std::env::set_var("LIBCUDA_SYS_DRIVER_PATH", if missing { "/nonexistent/libcuda.so.1".into() } else { fake.clone() });
+    std::env::set_var(
+        "LIBCUDA_SYS_DRIVER_PATH",
+        if missing {
+            "/nonexistent/libcuda.so.1".into()
+        } else {
+            fake.clone()
+        },
+    );
     if missing {
         let err = libcuda_sys::dynamic::try_load().unwrap_err();
         assert!(err.tried.contains("/nonexistent/libcuda.so.1"), "{err}");
         assert!(!err.message.is_empty());
         println!("try_load: {err}");
-        assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+        assert_eq!(
+            unsafe { cuInit(0) },
+            CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
+        );
         let mut p = 0;
-        assert_eq!(unsafe { cuMemAlloc(&mut p, 1) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+        assert_eq!(
+            unsafe { cuMemAlloc(&mut p, 1) },
+            CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
+        );
         return;
     }
     libcuda_sys::dynamic::try_load().unwrap();
     assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);
     let mut v = 0;
-    assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUresult::CUDA_SUCCESS);
+    assert_eq!(
+        unsafe { cuDriverGetVersion(&mut v) },
+        CUresult::CUDA_SUCCESS
+    );
     assert_eq!(v, 12345);
     // The plain name goes to cuGetProcAddress as "cuMemAlloc" with the header's
     // version and stream flag, which the fake answers with its own function.
     let mut p: CUdeviceptr = 0;
     assert_eq!(unsafe { cuMemAlloc(&mut p, 7) }, CUresult::CUDA_SUCCESS);
-    assert_eq!(p, 0x2000 + 7, "cuMemAlloc was not resolved through cuGetProcAddress_v2");
+    assert_eq!(
+        p,
+        0x2000 + 7,
+        "cuMemAlloc was not resolved through cuGetProcAddress_v2"
+    );
     // cuMemFree_v2 is not answered by cuGetProcAddress: the exact symbol is used.
     assert_eq!(unsafe { cuMemFree(p) }, CUresult::CUDA_SUCCESS);
     // Functions the fake lacks fail alone, with CUDA_ERROR_NOT_FOUND, every time.
     let mut pool = std::ptr::null_mut();
     for _ in 0..2 {
-        assert_eq!(unsafe { cuDeviceGetDefaultMemPool(&mut pool, 0) }, CUresult::CUDA_ERROR_NOT_FOUND);
+        assert_eq!(
+            unsafe { cuDeviceGetDefaultMemPool(&mut pool, 0) },
+            CUresult::CUDA_ERROR_NOT_FOUND
+        );
     }
-    assert_eq!(libcuda_sys::dynamic::is_available("cuDeviceGetDefaultMemPool"), Some(false));
+    assert_eq!(
+        libcuda_sys::dynamic::is_available("cuDeviceGetDefaultMemPool"),
+        Some(false)
+    );
     assert_eq!(libcuda_sys::dynamic::is_available("cuInit"), Some(true));
     assert_eq!(libcuda_sys::dynamic::is_available("no_such_function"), None);
     // And what was present still works afterwards.

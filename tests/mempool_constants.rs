@@ -8,7 +8,11 @@ use libcuda_sys::*;
 const DOCUMENTED: &[(&str, i64, u32)] = &[
     ("CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES", 1, 11020),
     ("CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC", 2, 11020),
-    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES", 3, 11020),
+    (
+        "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES",
+        3,
+        11020,
+    ),
     ("CU_MEMPOOL_ATTR_RELEASE_THRESHOLD", 4, 11020),
     ("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT", 5, 11020),
     ("CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH", 6, 11020),
@@ -28,21 +32,42 @@ fn every_header_attribute_is_bound_with_the_c_value() {
     // abi_check.c prints `mempool NAME value` for every CU_MEMPOOL_ATTR_* found
     // in the header text; the Rust side names each through the bindings.
     let c = common::c_side();
-    let from_header: Vec<(&str, &str)> = c.iter().filter_map(|(k, v)| Some((k.strip_prefix("mempool ")?, v.as_str()))).collect();
-    assert!(from_header.len() >= 8, "the header declares at least 8 pool attributes, found {}", from_header.len());
+    let from_header: Vec<(&str, &str)> = c
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix("mempool ")?, v.as_str())))
+        .collect();
+    assert!(
+        from_header.len() >= 8,
+        "the header declares at least 8 pool attributes, found {}",
+        from_header.len()
+    );
     for (name, c_value) in &from_header {
         let entry = DOCUMENTED.iter().find(|d| d.0 == *name);
-        let rust = VALUE_TYPES.iter().find(|e| e.name == *name).map(|e| e.value);
-        assert_eq!(rust.map(|v| v.to_string()).as_deref(), Some(*c_value), "{name}: value table vs C");
+        let rust = VALUE_TYPES
+            .iter()
+            .find(|e| e.name == *name)
+            .map(|e| e.value);
+        assert_eq!(
+            rust.map(|v| v.to_string()).as_deref(),
+            Some(*c_value),
+            "{name}: value table vs C"
+        );
         if let Some((_, documented, _)) = entry {
             assert_eq!(c_value.parse::<i64>().unwrap(), *documented, "{name}");
         }
     }
     // The attributes this header version must have, with values 1..=15.
     for (name, value, since) in DOCUMENTED.iter().filter(|d| HEADER_VERSION >= d.2) {
-        assert_eq!(from_header.iter().find(|h| h.0 == *name).map(|h| h.1), Some(value.to_string().as_str()), "{name} missing from CUDA {HEADER_VERSION} (since {since})");
+        assert_eq!(
+            from_header.iter().find(|h| h.0 == *name).map(|h| h.1),
+            Some(value.to_string().as_str()),
+            "{name} missing from CUDA {HEADER_VERSION} (since {since})"
+        );
     }
-    println!("{} memory-pool attributes bound with the header's values", from_header.len());
+    println!(
+        "{} memory-pool attributes bound with the header's values",
+        from_header.len()
+    );
 }
 
 #[cfg(cuda_13_4)]
@@ -73,7 +98,23 @@ fn all_fifteen_attributes_of_13_4() {
 #[test]
 fn value_types_of_the_pool_attributes() {
     // The types NVIDIA's MemPoolAttribute page gives for 1-15.
-    let expected = ["int", "int", "int", "cuuint64_t", "cuuint64_t", "cuuint64_t", "cuuint64_t", "cuuint64_t", "CUmemAllocationType", "CUmemAllocationHandleType", "int", "CUmemLocationType", "cuuint64_t", "int", "int"];
+    let expected = [
+        "int",
+        "int",
+        "int",
+        "cuuint64_t",
+        "cuuint64_t",
+        "cuuint64_t",
+        "cuuint64_t",
+        "cuuint64_t",
+        "CUmemAllocationType",
+        "CUmemAllocationHandleType",
+        "int",
+        "CUmemLocationType",
+        "cuuint64_t",
+        "int",
+        "int",
+    ];
     let mut seen = 0;
     for (value, ty) in (1..).zip(expected) {
         match typed_enumerator("CUmemPool_attribute_enum", value) {
@@ -84,11 +125,18 @@ fn value_types_of_the_pool_attributes() {
                 assert!(!e.description.is_empty());
                 seen += 1;
             }
-            None => assert!(DOCUMENTED[value as usize - 1].2 > HEADER_VERSION, "attribute {value} has no value type"),
+            None => assert!(
+                DOCUMENTED[value as usize - 1].2 > HEADER_VERSION,
+                "attribute {value} has no value type"
+            ),
         }
     }
     // Settable per cuMemPoolSetAttribute's documentation: 1-4, 6, 8.
-    let settable: Vec<i64> = VALUE_TYPES.iter().filter(|e| e.enumeration == "CUmemPool_attribute_enum" && e.setter.is_some()).map(|e| e.value).collect();
+    let settable: Vec<i64> = VALUE_TYPES
+        .iter()
+        .filter(|e| e.enumeration == "CUmemPool_attribute_enum" && e.setter.is_some())
+        .map(|e| e.value)
+        .collect();
     assert_eq!(settable, [1, 2, 3, 4, 6, 8]);
     println!("{seen} pool attributes typed");
 }
@@ -97,11 +145,21 @@ fn value_types_of_the_pool_attributes() {
 fn value_type_table_agrees_with_the_header_text() {
     // Every typed entry's enumerator has a comment starting with its value type
     // in the header itself.
-    let header = std::fs::read_to_string(std::path::Path::new(env!("LIBCUDA_SYS_INCLUDE_DIR_USED")).join("cuda.h")).unwrap();
+    let header = std::fs::read_to_string(
+        std::path::Path::new(env!("LIBCUDA_SYS_INCLUDE_DIR_USED")).join("cuda.h"),
+    )
+    .unwrap();
     for e in VALUE_TYPES {
-        let at = header.find(&format!("    {}", e.name)).unwrap_or_else(|| panic!("{} not in cuda.h", e.name));
+        let at = header
+            .find(&format!("    {}", e.name))
+            .unwrap_or_else(|| panic!("{} not in cuda.h", e.name));
         let comment = &header[..at][header[..at].rfind("/**").unwrap()..];
-        assert!(comment.contains(&format!("(value type = {})", e.value_type.c_name)), "{}: {}", e.name, comment);
+        assert!(
+            comment.contains(&format!("(value type = {})", e.value_type.c_name)),
+            "{}: {}",
+            e.name,
+            comment
+        );
     }
     // And every enumerator comment that declares a type is in the table.
     let mut missing = Vec::new();
@@ -110,23 +168,35 @@ fn value_type_table_agrees_with_the_header_text() {
         rest = &rest[at..];
         // An enumerator's comment ends with `*/` followed by the enumerator name.
         let after = rest[rest.find("*/").unwrap() + 2..].trim_start();
-        let name: String = after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
         if name.starts_with("CU_") && !VALUE_TYPES.iter().any(|e| e.name == name) {
             missing.push(name);
         }
         rest = &rest[1..];
     }
-    assert!(missing.is_empty(), "declared in cuda.h but not in VALUE_TYPES: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "declared in cuda.h but not in VALUE_TYPES: {missing:?}"
+    );
 }
 
 #[test]
 fn pool_functions_are_declared_and_link() {
     let mut fns: Vec<(&str, *const ())> = vec![
-        ("cuDeviceGetDefaultMemPool", cuDeviceGetDefaultMemPool as *const ()),
+        (
+            "cuDeviceGetDefaultMemPool",
+            cuDeviceGetDefaultMemPool as *const (),
+        ),
         ("cuDeviceGetMemPool", cuDeviceGetMemPool as *const ()),
         ("cuDeviceSetMemPool", cuDeviceSetMemPool as *const ()),
         ("cuMemAllocAsync", cuMemAllocAsync as *const ()),
-        ("cuMemAllocFromPoolAsync", cuMemAllocFromPoolAsync as *const ()),
+        (
+            "cuMemAllocFromPoolAsync",
+            cuMemAllocFromPoolAsync as *const (),
+        ),
         ("cuMemFreeAsync", cuMemFreeAsync as *const ()),
         ("cuMemPoolCreate", cuMemPoolCreate as *const ()),
         ("cuMemPoolDestroy", cuMemPoolDestroy as *const ()),
@@ -135,14 +205,29 @@ fn pool_functions_are_declared_and_link() {
         ("cuMemPoolSetAccess", cuMemPoolSetAccess as *const ()),
         ("cuMemPoolGetAccess", cuMemPoolGetAccess as *const ()),
         ("cuMemPoolTrimTo", cuMemPoolTrimTo as *const ()),
-        ("cuMemPoolExportToShareableHandle", cuMemPoolExportToShareableHandle as *const ()),
-        ("cuMemPoolImportFromShareableHandle", cuMemPoolImportFromShareableHandle as *const ()),
-        ("cuMemPoolExportPointer", cuMemPoolExportPointer as *const ()),
-        ("cuMemPoolImportPointer", cuMemPoolImportPointer as *const ()),
+        (
+            "cuMemPoolExportToShareableHandle",
+            cuMemPoolExportToShareableHandle as *const (),
+        ),
+        (
+            "cuMemPoolImportFromShareableHandle",
+            cuMemPoolImportFromShareableHandle as *const (),
+        ),
+        (
+            "cuMemPoolExportPointer",
+            cuMemPoolExportPointer as *const (),
+        ),
+        (
+            "cuMemPoolImportPointer",
+            cuMemPoolImportPointer as *const (),
+        ),
     ];
     #[cfg(cuda_13_0)]
     fns.extend([
-        ("cuMemGetDefaultMemPool", cuMemGetDefaultMemPool as *const ()),
+        (
+            "cuMemGetDefaultMemPool",
+            cuMemGetDefaultMemPool as *const (),
+        ),
         ("cuMemGetMemPool", cuMemGetMemPool as *const ()),
         ("cuMemSetMemPool", cuMemSetMemPool as *const ()),
     ]);
@@ -150,6 +235,10 @@ fn pool_functions_are_declared_and_link() {
     assert!(addresses.iter().all(|a| !a.is_null()));
     addresses.sort();
     addresses.dedup();
-    assert_eq!(addresses.len(), fns.len(), "two pool functions bound to one symbol");
+    assert_eq!(
+        addresses.len(),
+        fns.len(),
+        "two pool functions bound to one symbol"
+    );
     println!("{} pool functions link", fns.len());
 }

@@ -15,8 +15,9 @@ use std::ffi::{c_int, c_ulonglong, c_void};
 use std::marker::PhantomData;
 
 use libcuda_sys::{
-    cuCtxSetCurrent, cuDeviceGet, cuDeviceGetDefaultMemPool, cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRetain, cuMemPoolGetAttribute,
-    cudaError_enum, CUcontext, CUdevice, CUmemPool_attribute, CUmemoryPool, CUresult,
+    cuCtxSetCurrent, cuDeviceGet, cuDeviceGetDefaultMemPool, cuDevicePrimaryCtxRelease,
+    cuDevicePrimaryCtxRetain, cuMemPoolGetAttribute, cudaError_enum, CUcontext, CUdevice,
+    CUmemPool_attribute, CUmemoryPool, CUresult,
 };
 
 mod ffi {
@@ -81,7 +82,10 @@ impl PrimaryContext {
         let mut context: CUcontext = std::ptr::null_mut();
         // SAFETY: `context` is a valid CUcontext for the driver to write.
         check(unsafe { cuDevicePrimaryCtxRetain(&mut context, device) })?;
-        let retained = PrimaryContext { device, _not_send: PhantomData };
+        let retained = PrimaryContext {
+            device,
+            _not_send: PhantomData,
+        };
         // SAFETY: `context` was just retained; on error, drop releases it.
         check(unsafe { cuCtxSetCurrent(context) })?;
         Ok(retained)
@@ -97,7 +101,10 @@ impl PrimaryContext {
         let mut pool: CUmemoryPool = std::ptr::null_mut();
         // SAFETY: `pool` is a valid CUmemoryPool for the driver to write.
         check(unsafe { cuDeviceGetDefaultMemPool(&mut pool, self.device) })?;
-        Ok(DefaultPool { pool, _context: PhantomData })
+        Ok(DefaultPool {
+            pool,
+            _context: PhantomData,
+        })
     }
 }
 
@@ -146,7 +153,11 @@ impl DefaultPool<'_> {
         let mut value = libcuda_sys::CUmemLocationType(0);
         // SAFETY: the value type is CUmemLocationType, the size of `value`.
         check(unsafe {
-            cuMemPoolGetAttribute(self.pool, CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_TYPE, (&mut value as *mut libcuda_sys::CUmemLocationType).cast())
+            cuMemPoolGetAttribute(
+                self.pool,
+                CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCATION_TYPE,
+                (&mut value as *mut libcuda_sys::CUmemLocationType).cast(),
+            )
         })?;
         Ok(value)
     }
@@ -161,7 +172,13 @@ pub unsafe fn used_mem_current_rust(pool: CUmemoryPool) -> Result<u64, CUresult>
     let mut value: u64 = 0;
     // SAFETY: the value type is cuuint64_t, the size of `value`; the caller
     // vouches for `pool`.
-    check(unsafe { cuMemPoolGetAttribute(pool, CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT, (&mut value as *mut u64).cast()) })?;
+    check(unsafe {
+        cuMemPoolGetAttribute(
+            pool,
+            CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+            (&mut value as *mut u64).cast(),
+        )
+    })?;
     Ok(value)
 }
 

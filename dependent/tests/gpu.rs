@@ -19,7 +19,9 @@ fn name(result: CUresult) -> String {
     // SAFETY: cuGetErrorName stores a pointer to a static string, or nothing.
     if unsafe { cuGetErrorName(result, &mut p) } == cudaError_enum::CUDA_SUCCESS && !p.is_null() {
         // SAFETY: a static NUL-terminated string from the driver.
-        return unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+        return unsafe { std::ffi::CStr::from_ptr(p) }
+            .to_string_lossy()
+            .into_owned();
     }
     if result == cudaError_enum::CUDA_ERROR_STUB_LIBRARY {
         return "CUDA_ERROR_STUB_LIBRARY".into();
@@ -32,7 +34,11 @@ fn no_gpu() -> Option<String> {
     // SAFETY: flags by value.
     let init = unsafe { cuInit(0) };
     if init != cudaError_enum::CUDA_SUCCESS {
-        return Some(format!("cuInit(0) returned {} ({}): no NVIDIA driver or no device", name(init), init.0));
+        return Some(format!(
+            "cuInit(0) returned {} ({}): no NVIDIA driver or no device",
+            name(init),
+            init.0
+        ));
     }
     let mut count = 0;
     // SAFETY: `count` is a valid int for the driver to write.
@@ -50,30 +56,56 @@ fn used_mem_current_agrees_between_rust_and_c() {
         skip(TEST, &reason);
         return;
     }
-    let ctx = PrimaryContext::retain(0).unwrap_or_else(|e| panic!("retaining device 0's primary context: {}", name(e)));
+    let ctx = PrimaryContext::retain(0)
+        .unwrap_or_else(|e| panic!("retaining device 0's primary context: {}", name(e)));
     let mut supported = 0;
     // SAFETY: `supported` is a valid int for the driver to write.
-    let r = unsafe { cuDeviceGetAttribute(&mut supported, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, ctx.device()) };
+    let r = unsafe {
+        cuDeviceGetAttribute(
+            &mut supported,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+            ctx.device(),
+        )
+    };
     assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "{}", name(r));
     if supported == 0 {
         skip(TEST, "device 0 does not support memory pools");
         return;
     }
-    let pool = ctx.default_mem_pool().unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
+    let pool = ctx
+        .default_mem_pool()
+        .unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
 
-    let before_rust = pool.used_mem_current().unwrap_or_else(|e| panic!("Rust read: {}", name(e)));
-    let before_c = pool.used_mem_current_from_c().unwrap_or_else(|e| panic!("C read: {}", name(e)));
-    assert_eq!(before_rust, before_c, "USED_MEM_CURRENT before allocating: Rust vs C");
+    let before_rust = pool
+        .used_mem_current()
+        .unwrap_or_else(|e| panic!("Rust read: {}", name(e)));
+    let before_c = pool
+        .used_mem_current_from_c()
+        .unwrap_or_else(|e| panic!("C read: {}", name(e)));
+    assert_eq!(
+        before_rust, before_c,
+        "USED_MEM_CURRENT before allocating: Rust vs C"
+    );
 
     // Allocate from the default pool so the value is not trivially 0.
     const SIZE: usize = 4 << 20;
     let mut ptr: CUdeviceptr = 0;
     // SAFETY: `ptr` is a valid CUdeviceptr for the driver to write; null stream.
     let r = unsafe { cuMemAllocAsync(&mut ptr, SIZE, std::ptr::null_mut()) };
-    assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "cuMemAllocAsync: {}", name(r));
+    assert_eq!(
+        r,
+        cudaError_enum::CUDA_SUCCESS,
+        "cuMemAllocAsync: {}",
+        name(r)
+    );
     // SAFETY: null stream.
     let r = unsafe { cuStreamSynchronize(std::ptr::null_mut()) };
-    assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "cuStreamSynchronize: {}", name(r));
+    assert_eq!(
+        r,
+        cudaError_enum::CUDA_SUCCESS,
+        "cuStreamSynchronize: {}",
+        name(r)
+    );
 
     let during_rust = pool.used_mem_current();
     let during_c = pool.used_mem_current_from_c();
@@ -85,11 +117,30 @@ fn used_mem_current_agrees_between_rust_and_c() {
 
     let during_rust = during_rust.unwrap_or_else(|e| panic!("Rust read: {}", name(e)));
     let during_c = during_c.unwrap_or_else(|e| panic!("C read: {}", name(e)));
-    assert_eq!(during_rust, during_c, "USED_MEM_CURRENT with {SIZE} bytes allocated: Rust vs C");
-    assert!(during_rust >= before_rust + SIZE as u64, "USED_MEM_CURRENT {during_rust} after allocating {SIZE} bytes (was {before_rust})");
-    assert_eq!(freed, cudaError_enum::CUDA_SUCCESS, "cuMemFreeAsync: {}", name(freed));
-    assert_eq!(synced, cudaError_enum::CUDA_SUCCESS, "cuStreamSynchronize: {}", name(synced));
-    let _ = writeln!(std::io::stderr(), "{TEST}: USED_MEM_CURRENT {before_rust} -> {during_rust} bytes, Rust and C agree");
+    assert_eq!(
+        during_rust, during_c,
+        "USED_MEM_CURRENT with {SIZE} bytes allocated: Rust vs C"
+    );
+    assert!(
+        during_rust >= before_rust + SIZE as u64,
+        "USED_MEM_CURRENT {during_rust} after allocating {SIZE} bytes (was {before_rust})"
+    );
+    assert_eq!(
+        freed,
+        cudaError_enum::CUDA_SUCCESS,
+        "cuMemFreeAsync: {}",
+        name(freed)
+    );
+    assert_eq!(
+        synced,
+        cudaError_enum::CUDA_SUCCESS,
+        "cuStreamSynchronize: {}",
+        name(synced)
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "{TEST}: USED_MEM_CURRENT {before_rust} -> {during_rust} bytes, Rust and C agree"
+    );
 }
 
 #[cfg(has_pool_introspection_attrs)]
@@ -107,8 +158,13 @@ fn default_pool_is_on_its_device() {
         skip(TEST, &format!("the driver supports CUDA {driver}, older than CU_MEMPOOL_ATTR_LOCATION_TYPE (13020)"));
         return;
     }
-    let ctx = PrimaryContext::retain(0).unwrap_or_else(|e| panic!("retaining device 0's primary context: {}", name(e)));
-    let pool = ctx.default_mem_pool().unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
-    let location = pool.location_type().unwrap_or_else(|e| panic!("CU_MEMPOOL_ATTR_LOCATION_TYPE: {}", name(e)));
+    let ctx = PrimaryContext::retain(0)
+        .unwrap_or_else(|e| panic!("retaining device 0's primary context: {}", name(e)));
+    let pool = ctx
+        .default_mem_pool()
+        .unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
+    let location = pool
+        .location_type()
+        .unwrap_or_else(|e| panic!("CU_MEMPOOL_ATTR_LOCATION_TYPE: {}", name(e)));
     assert_eq!(location, CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE);
 }

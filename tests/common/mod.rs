@@ -20,9 +20,11 @@ pub fn c_side() -> &'static BTreeMap<String, String> {
     static C: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     C.get_or_init(|| {
         let out_dir = PathBuf::from(env!("OUT_DIR"));
-        let cmd = std::fs::read_to_string(out_dir.join("abi_cc.txt")).expect("abi_cc.txt written by the build script");
+        let cmd = std::fs::read_to_string(out_dir.join("abi_cc.txt"))
+            .expect("abi_cc.txt written by the build script");
         let cmd: Vec<&str> = cmd.lines().collect();
-        let exe = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("abi_check_{}", std::process::id()));
+        let exe = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("abi_check_{}", std::process::id()));
         let status = Command::new(cmd[0])
             .args(&cmd[1..])
             .arg(out_dir.join("abi_check.c"))
@@ -30,7 +32,10 @@ pub fn c_side() -> &'static BTreeMap<String, String> {
             .arg(&exe)
             .status()
             .expect("run the C compiler");
-        assert!(status.success(), "abi_check.c does not compile against the header: a bound item is missing from C");
+        assert!(
+            status.success(),
+            "abi_check.c does not compile against the header: a bound item is missing from C"
+        );
         let out = Command::new(&exe).output().expect("run abi_check");
         let _ = std::fs::remove_file(&exe);
         assert!(out.status.success());

@@ -1,0 +1,1067 @@
+//! The build script, end to end: the compiled `build-script-build` binary is run
+//! directly, with a cleared environment that holds only what Cargo would set and
+//! what each case adds, against fake toolkit trees made under
+//! `CARGO_TARGET_TMPDIR`. `PATH` is a directory of symlinks to the C compiler
+//! (and whatever a case adds, such as `nvcc`, `python3` or `pkg-config`), so
+//! nothing of this machine's own setup is found unless a case puts it there.
+//!
+//! Each case checks the exit status, the `cargo::` lines on stdout and the
+//! explanation on stderr, and that nothing panicked. Successful cases use a fake
+//! toolkit whose headers are the ones this crate was built with (a symlink), so
+//! they run bindgen for real (about a second each).
+
+// The fake trees and the target name are Linux-only, as is the stand-in libcuda.
+#![cfg(all(
+    target_os = "linux",
+    target_env = "gnu",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The target (and host) the build script is told about: the one these tests
+/// were compiled for, so the build script behaves as in a native build.
+#[cfg(target_arch = "x86_64")]
+const TARGET: &str = "x86_64-unknown-linux-gnu";
+#[cfg(target_arch = "aarch64")]
+const TARGET: &str = "aarch64-unknown-linux-gnu";
+
+/// The toolkit's `targets/<dir>` name for [`TARGET`] (conda keeps headers there).
+#[cfg(target_arch = "x86_64")]
+const TOOLKIT_TARGET_DIR: &str = "x86_64-linux";
+#[cfg(target_arch = "aarch64")]
+const TOOLKIT_TARGET_DIR: &str = "sbsa-linux";
+
+/// The headers this crate itself was built with: every successful case links a
+/// fake toolkit's `include` to them.
+const REAL_INCLUDE: &str = env!("LIBCUDA_SYS_INCLUDE_DIR_USED");
+/// Their `CUDA_VERSION` (13000 for the 13.0 headers).
+const REAL_VERSION: &str = env!("LIBCUDA_SYS_CUDA_VERSION");
+
+/// What the C compiler needs on `PATH` (the driver, the assembler, the linker).
+const COMPILER_TOOLS: [&str; 4] = ["cc", "gcc", "as", "ld"];
+
+/// `X86_64_UNKNOWN_LINUX_GNU_<name>`.
+fn prefixed(name: &str) -> String {
+    format!("{}_{name}", TARGET.to_uppercase().replace('-', "_"))
+}
+
+/// The variables the build script reads first in every run.
+fn always_read() -> Vec<String> {
+    vec![
+        prefixed("LIBCUDA_SYS_LIB_DIR"),
+        "LIBCUDA_SYS_LIB_DIR".into(),
+        prefixed("LIBCUDA_SYS_INCLUDE_DIR"),
+        "LIBCUDA_SYS_INCLUDE_DIR".into(),
+    ]
+}
+
+const ROOT_VARS: [&str; 4] = [
+    "CUDA_PATH",
+    "CUDA_HOME",
+    "CUDA_ROOT",
+    "CUDA_TOOLKIT_ROOT_DIR",
+];
+
+/// The variables read on the way to bindgen, once a header was found.
+fn generation_vars() -> Vec<String> {
+    vec![
+        "LIBCLANG_PATH".into(),
+        "BINDGEN_EXTRA_CLANG_ARGS".into(),
+        format!("BINDGEN_EXTRA_CLANG_ARGS_{TARGET}"),
+    ]
+}
+
+/// `target/<profile>/build/libcuda-sys-*/build-script-build`, the newest one
+/// (Cargo builds the script before this test, so that is the current source).
+fn build_script() -> &'static Path {
+    static SCRIPT: OnceLock<PathBuf> = OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        // target/<profile>/deps/build_script-HASH
+        let exe = std::env::current_exe().expect("current_exe");
+        let profile_dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>");
+        let build = profile_dir.join("build");
+        let mut scripts: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(&build)
+            .unwrap_or_else(|e| panic!("{}: {e}", build.display()))
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("libcuda-sys-"))
+            .map(|e| e.path().join("build-script-build"))
+            .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+            .collect();
+        scripts.sort();
+        scripts
+            .pop()
+            .unwrap_or_else(|| panic!("no libcuda-sys-*/build-script-build in {}", build.display()))
+            .1
+    })
+}
+
+/// `name` on this process's own `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The real interpreter behind `python3` (not a pyenv or asdf shim, which would
+/// need its own setup on `PATH`).
+fn python3() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()?;
+    let exe = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    (out.status.success() && exe.is_file()).then_some(exe)
+}
+
+/// One run of the build script: its own directory (fake trees, `bin`, `OUT_DIR`)
+/// and the variables it adds to the base environment.
+struct Case {
+    name: &'static str,
+    dir: PathBuf,
+    bin: PathBuf,
+    vars: Vec<(String, OsString)>,
+    extra_path: Vec<PathBuf>,
+}
+
+impl Case {
+    fn new(name: &'static str) -> Case {
+        Case::with_tools(name, &COMPILER_TOOLS)
+    }
+
+    fn with_tools(name: &'static str, tools: &[&str]) -> Case {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("build_script")
+            .join(name);
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // Canonical, so that paths the script canonicalizes (nvcc) compare equal.
+        let dir = dir.canonicalize().unwrap();
+        let bin = dir.join("bin");
+        fs::create_dir_all(&bin).unwrap();
+        let case = Case {
+            name,
+            dir,
+            bin,
+            vars: Vec::new(),
+            extra_path: Vec::new(),
+        };
+        for tool in tools {
+            if let Some(path) = which(tool) {
+                case.tool(tool, &path);
+            }
+        }
+        case
+    }
+
+    /// A directory under the case's own, created.
+    fn mkdir(&self, rel: &str) -> PathBuf {
+        let dir = self.dir.join(rel);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// `rel/cuda.h` with `text`, returning the directory.
+    fn header(&self, rel: &str, text: &str) -> PathBuf {
+        let dir = self.mkdir(rel);
+        fs::write(dir.join("cuda.h"), text).unwrap();
+        dir
+    }
+
+    /// A fake toolkit root `rel` whose `include` is the real headers.
+    fn toolkit(&self, rel: &str) -> PathBuf {
+        let root = self.mkdir(rel);
+        symlink(REAL_INCLUDE, root.join("include")).unwrap();
+        root
+    }
+
+    /// `bin/name` -> `target`.
+    fn tool(&self, name: &str, target: &Path) {
+        symlink(target, self.bin.join(name)).unwrap();
+    }
+
+    fn env(&mut self, name: impl Into<String>, value: impl AsRef<OsStr>) -> &mut Case {
+        self.vars.push((name.into(), value.as_ref().to_os_string()));
+        self
+    }
+
+    /// Appends a directory to `PATH`, after `bin`.
+    fn path(&mut self, dir: &Path) -> &mut Case {
+        self.extra_path.push(dir.to_path_buf());
+        self
+    }
+
+    fn out_dir(&self) -> PathBuf {
+        self.dir.join("out")
+    }
+
+    fn run(&self) -> Outcome {
+        let out_dir = self.out_dir();
+        let _ = fs::remove_dir_all(&out_dir);
+        fs::create_dir_all(&out_dir).unwrap();
+        let path =
+            std::env::join_paths(std::iter::once(&self.bin).chain(&self.extra_path)).unwrap();
+        let mut cmd = Command::new(build_script());
+        cmd.env_clear()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("OUT_DIR", &out_dir)
+            .env("TARGET", TARGET)
+            .env("HOST", TARGET)
+            .env("CARGO_CFG_TARGET_OS", std::env::consts::OS)
+            .env("CARGO_CFG_TARGET_ARCH", std::env::consts::ARCH)
+            .env("CARGO_CFG_TARGET_ENV", "gnu")
+            .env("CARGO_CFG_TARGET_VENDOR", "unknown")
+            .env("CARGO_CFG_TARGET_POINTER_WIDTH", "64")
+            .env("CARGO_CFG_TARGET_ENDIAN", "little")
+            .env("CARGO_MANIFEST_DIR", env!("CARGO_MANIFEST_DIR"))
+            .env("CARGO_MANIFEST_LINKS", "cuda")
+            .env("CARGO_PKG_NAME", env!("CARGO_PKG_NAME"))
+            .env("CARGO_PKG_VERSION", env!("CARGO_PKG_VERSION"))
+            .env("OPT_LEVEL", "0")
+            .env("PROFILE", "debug")
+            .env("DEBUG", "false")
+            .env("PATH", &path);
+        if let Some(home) = std::env::var_os("HOME") {
+            cmd.env("HOME", home);
+        }
+        cmd.envs(self.vars.iter().map(|(k, v)| (k, v)));
+        let out = cmd
+            .output()
+            .unwrap_or_else(|e| panic!("run {}: {e}", build_script().display()));
+        let outcome = Outcome {
+            case: self.name,
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        outcome.assert_no_panic();
+        outcome.assert_consulted_vars_rerun();
+        outcome
+    }
+}
+
+/// What one run printed.
+struct Outcome {
+    case: &'static str,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Outcome {
+    /// Everything, for assertion messages (stdout without the long rerun list).
+    fn report(&self) -> String {
+        let stdout: Vec<&str> = self
+            .stdout
+            .lines()
+            .filter(|l| !l.contains("rerun-if-"))
+            .collect();
+        format!(
+            "case {}: exit {:?}\n--- stdout (rerun-if lines left out) ---\n{}\n--- stderr ---\n{}",
+            self.case,
+            self.code,
+            stdout.join("\n"),
+            self.stderr
+        )
+    }
+
+    fn assert_no_panic(&self) {
+        for text in [&self.stdout, &self.stderr] {
+            for bad in ["panicked", "RUST_BACKTRACE"] {
+                assert!(
+                    !text.contains(bad),
+                    "`{bad}` in the output\n{}",
+                    self.report()
+                );
+            }
+        }
+    }
+
+    /// `cargo::warning=` (or old-style `cargo:warning=`) lines, the text after `=`.
+    fn warnings(&self) -> Vec<&str> {
+        self.directive("warning")
+    }
+
+    fn directive(&self, name: &str) -> Vec<&str> {
+        let new = format!("cargo::{name}=");
+        let old = format!("cargo:{name}=");
+        self.stdout
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix(new.as_str())
+                    .or_else(|| l.strip_prefix(old.as_str()))
+            })
+            .collect()
+    }
+
+    /// The value of `cargo::metadata=key=...`.
+    fn metadata(&self, key: &str) -> &str {
+        let prefix = format!("{key}=");
+        let values: Vec<&str> = self
+            .directive("metadata")
+            .into_iter()
+            .filter_map(|m| m.strip_prefix(prefix.as_str()))
+            .collect();
+        assert_eq!(
+            values.len(),
+            1,
+            "metadata key {key}: {values:?}\n{}",
+            self.report()
+        );
+        values[0]
+    }
+
+    fn reruns(&self) -> BTreeSet<&str> {
+        self.directive("rerun-if-env-changed").into_iter().collect()
+    }
+
+    /// Every variable in `names` has a `rerun-if-env-changed` line.
+    fn assert_reruns<S: AsRef<str>>(&self, names: &[S]) {
+        let reruns = self.reruns();
+        let missing: Vec<&str> = names
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|n| !reruns.contains(n))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no rerun-if-env-changed for {missing:?}\n{}",
+            self.report()
+        );
+    }
+
+    /// The script logs each variable it reads (`libcuda-sys: NAME unset` or
+    /// `libcuda-sys: NAME = value`); each of those must re-run it when changed.
+    fn assert_consulted_vars_rerun(&self) {
+        let is_name = |w: &str| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        let consulted: Vec<&str> = self
+            .stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("libcuda-sys: "))
+            .filter_map(|l| {
+                l.strip_suffix(" unset")
+                    .or_else(|| l.split_once(" = ").map(|(name, _)| name))
+            })
+            .filter(|w| is_name(w))
+            .collect();
+        self.assert_reruns(&consulted);
+    }
+
+    /// Exit status 1, exactly one warning, which contains `summary` and is the
+    /// first line of the explanation on stderr.
+    fn failure(&self, summary: &str) {
+        assert_eq!(
+            self.code,
+            Some(1),
+            "the build script should fail\n{}",
+            self.report()
+        );
+        let warnings = self.warnings();
+        assert_eq!(
+            warnings.len(),
+            1,
+            "one cargo::warning line on failure, got {warnings:?}\n{}",
+            self.report()
+        );
+        assert!(
+            warnings[0].contains(summary),
+            "the warning should say `{summary}`\n{}",
+            self.report()
+        );
+        assert!(
+            self.stderr
+                .contains(&format!("\nlibcuda-sys: {}\n", warnings[0])),
+            "stderr should start the explanation with the summary\n{}",
+            self.report()
+        );
+        assert!(
+            self.directive("metadata").is_empty(),
+            "no metadata on failure\n{}",
+            self.report()
+        );
+    }
+
+    fn assert_stderr_has(&self, phrases: &[&str]) {
+        let missing: Vec<&&str> = phrases
+            .iter()
+            .filter(|p| !self.stderr.contains(**p))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "stderr lacks {missing:?}\n{}",
+            self.report()
+        );
+    }
+
+    /// Exit status 0 and the header found where expected, by `found_by`.
+    fn found(&self, include: &Path, found_by: &str) {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "the build script should succeed\n{}",
+            self.report()
+        );
+        assert_eq!(self.metadata("found_by"), found_by, "{}", self.report());
+        assert_eq!(
+            Path::new(self.metadata("include")),
+            include,
+            "{}",
+            self.report()
+        );
+        assert_eq!(self.metadata("version"), REAL_VERSION, "{}", self.report());
+        // The target-prefixed include variable, once set, makes the plain one moot.
+        self.assert_reruns(&always_read()[..3]);
+        self.assert_reruns(&generation_vars());
+    }
+}
+
+/// The standard locations of the last discovery step that hold a `cuda.h`: where
+/// there is one, "nothing found" cannot happen on this machine.
+fn installed_toolkit_headers() -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = ["/usr/local/cuda", "/opt/cuda", "/usr/lib/cuda", "/usr"]
+        .map(PathBuf::from)
+        .to_vec();
+    roots.extend(
+        fs::read_dir("/usr/local")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("cuda-"))
+            .map(|e| e.path()),
+    );
+    roots
+        .iter()
+        .flat_map(|r| {
+            [
+                r.join("include"),
+                r.join("targets").join(TOOLKIT_TARGET_DIR).join("include"),
+            ]
+        })
+        .map(|d| d.join("cuda.h"))
+        .filter(|h| h.is_file())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// 1. Nothing found.
+
+#[test]
+fn no_headers_anywhere_is_a_clear_error() {
+    let test = "no_headers_anywhere_is_a_clear_error";
+    let installed = installed_toolkit_headers();
+    if !installed.is_empty() {
+        return common::skip(test, &format!("this machine has CUDA headers in a standard location ({installed:?}), so the search cannot come up empty"));
+    }
+    let run = Case::new("no_headers").run();
+    if run.code == Some(0) {
+        return common::skip(
+            test,
+            &format!(
+                "the search found headers on this machine: {} ({})",
+                run.metadata("include"),
+                run.metadata("found_by")
+            ),
+        );
+    }
+    run.failure("no CUDA headers (cuda.h) found");
+    run.assert_stderr_has(&[
+        "found none",
+        &format!("$TARGET = {TARGET}"),
+        "Variables consulted",
+        "Places tried:",
+        "nvcc on PATH: nothing to try",
+        "pkg-config: nothing to try",
+        "conda ($CONDA_PREFIX): nothing to try",
+        "pip wheel: nothing to try",
+        "standard location: /usr/local/cuda/include (not a directory)",
+        "standard location: /usr/include (no cuda.h)",
+        "Fix one of:",
+        "pip install nvidia-cuda-runtime",
+        "set CUDA_PATH",
+        "set LIBCUDA_SYS_INCLUDE_DIR",
+    ]);
+    let mut vars = always_read();
+    vars.extend(ROOT_VARS.map(String::from));
+    vars.extend(
+        [
+            "PATH",
+            "PKG_CONFIG_PATH",
+            "CONDA_PREFIX",
+            "VIRTUAL_ENV",
+            "PYTHONPATH",
+        ]
+        .map(String::from),
+    );
+    run.assert_reruns(&vars);
+}
+
+// ---------------------------------------------------------------------------
+// 2.-4. Explicit settings that are wrong are errors, never silently replaced.
+
+#[test]
+fn include_dir_override_must_hold_cuda_h() {
+    let mut case = Case::new("include_dir_wrong");
+    // A valid toolkit elsewhere, which must not be used instead.
+    let other = case.toolkit("other");
+
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", "/nonexistent/include")
+        .env("CUDA_PATH", &other)
+        .run();
+    run.failure("LIBCUDA_SYS_INCLUDE_DIR=/nonexistent/include does not exist");
+    run.assert_stderr_has(&[
+        "LIBCUDA_SYS_INCLUDE_DIR must name the directory that holds cuda.h",
+        "Looked for:\n  /nonexistent/include/cuda.h",
+        "pip install nvidia-cuda-runtime",
+        "unset LIBCUDA_SYS_INCLUDE_DIR",
+    ]);
+
+    let mut case = Case::new("include_dir_empty");
+    let empty = case.mkdir("empty");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &empty).run();
+    run.failure(&format!(
+        "LIBCUDA_SYS_INCLUDE_DIR={} has no cuda.h",
+        empty.display()
+    ));
+    run.assert_stderr_has(&[
+        &format!("Looked for:\n  {}", empty.join("cuda.h").display()),
+        "e.g. LIBCUDA_SYS_INCLUDE_DIR=/usr/local/cuda/include",
+    ]);
+
+    // The header itself instead of its directory: a common slip.
+    let mut case = Case::new("include_dir_is_file");
+    let file = case
+        .header("inc", "#define CUDA_VERSION 13000\n")
+        .join("cuda.h");
+    let run = case.env(prefixed("LIBCUDA_SYS_INCLUDE_DIR"), &file).run();
+    run.failure(&format!(
+        "{}={} is not a directory",
+        prefixed("LIBCUDA_SYS_INCLUDE_DIR"),
+        file.display()
+    ));
+}
+
+#[test]
+fn cuda_path_without_cuda_h_is_an_error() {
+    let mut case = Case::new("cuda_path_wrong");
+    let empty = case.mkdir("not-a-toolkit");
+    // CUDA_HOME is valid but comes after CUDA_PATH: a wrong CUDA_PATH is not skipped.
+    let home = case.toolkit("home");
+    let run = case.env("CUDA_PATH", &empty).env("CUDA_HOME", &home).run();
+    run.failure(&format!("CUDA_PATH={} has no cuda.h", empty.display()));
+    run.assert_stderr_has(&[
+        "CUDA_PATH must name a CUDA toolkit root (the directory above include/cuda.h)",
+        &format!("  {}", empty.join("include/cuda.h").display()),
+        &format!(
+            "  {}",
+            empty
+                .join("targets")
+                .join(TOOLKIT_TARGET_DIR)
+                .join("include/cuda.h")
+                .display()
+        ),
+        "e.g. CUDA_PATH=/usr/local/cuda",
+        "unset CUDA_PATH",
+    ]);
+    run.assert_reruns(&ROOT_VARS);
+}
+
+#[test]
+fn lib_dir_override_that_does_not_exist_is_an_error() {
+    let run = Case::new("lib_dir_missing")
+        .env("LIBCUDA_SYS_LIB_DIR", "/nonexistent/lib64")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", REAL_INCLUDE)
+        .run();
+    run.failure("LIBCUDA_SYS_LIB_DIR=/nonexistent/lib64 is not a directory");
+    run.assert_stderr_has(&[
+        "holds libcuda.so",
+        "It is set to /nonexistent/lib64",
+        "Fix: point it at the driver's library directory",
+        "unset LIBCUDA_SYS_LIB_DIR",
+    ]);
+}
+
+#[test]
+fn lib_dir_override_without_libcuda_is_an_error() {
+    let mut case = Case::new("lib_dir_empty");
+    let lib = case.mkdir("lib");
+    let run = case
+        .env("LIBCUDA_SYS_LIB_DIR", &lib)
+        .env("LIBCUDA_SYS_INCLUDE_DIR", REAL_INCLUDE)
+        .run();
+    run.failure(&format!(
+        "LIBCUDA_SYS_LIB_DIR={} holds no libcuda",
+        lib.display()
+    ));
+    run.assert_stderr_has(&[
+        "Looked for libcuda.so, libcuda.so.1",
+        "ldconfig -p | grep libcuda",
+    ]);
+}
+
+// ---------------------------------------------------------------------------
+// 5.-6. Headers that are not usable.
+
+#[test]
+fn header_older_than_11_2_is_rejected() {
+    let mut case = Case::new("too_old");
+    let root = case.mkdir("cuda-11.0");
+    let include = case.header("cuda-11.0/include", "#define CUDA_VERSION 11000\n");
+    let run = case.env("CUDA_PATH", &root).run();
+    run.failure(&format!(
+        "cuda.h in {} is CUDA 11.0 (CUDA_VERSION 11000); libcuda-sys needs 11.2 or newer",
+        include.display()
+    ));
+    run.assert_stderr_has(&[
+        "first appeared in CUDA 11.2",
+        "pip install nvidia-cuda-runtime",
+        "point CUDA_PATH or LIBCUDA_SYS_INCLUDE_DIR at a newer toolkit",
+    ]);
+}
+
+#[test]
+fn header_without_cuda_version_is_rejected() {
+    let mut case = Case::new("no_version");
+    let include = case.header("include", "/* not the driver API */\n#define NOT_CUDA 1\n");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure(&format!(
+        "{} does not define CUDA_VERSION as a number",
+        include.join("cuda.h").display()
+    ));
+    run.assert_stderr_has(&["not the CUDA driver API header", "11.2 or newer"]);
+}
+
+#[test]
+fn header_that_does_not_preprocess_is_a_clear_error() {
+    let mut case = Case::new("no_preprocess");
+    let include = case.header(
+        "include",
+        "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n",
+    );
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure(&format!(
+        "the C preprocessor failed on {}",
+        include.join("cuda.h").display()
+    ));
+    run.assert_stderr_has(&[
+        "cuda.h does not preprocess with the C compiler",
+        "-E",
+        "complete set of CUDA headers",
+        "CC and CFLAGS",
+    ]);
+}
+
+#[test]
+fn header_that_bindgen_cannot_parse_is_a_clear_error() {
+    let mut case = Case::new("no_parse");
+    // Preprocesses (so CUDA_VERSION is read), but is not C.
+    let include = case.header("include", "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags) oops;\nint cuBroken = ;\n");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure(&format!(
+        "bindgen could not parse {}",
+        include.join("cuda.h").display()
+    ));
+    run.assert_stderr_has(&[
+        "cuda.h:3:",
+        "error:",
+        "The header did not parse with libclang",
+        "BINDGEN_EXTRA_CLANG_ARGS",
+    ]);
+}
+
+#[test]
+fn no_c_compiler_is_a_clear_error() {
+    let mut case = Case::with_tools("no_compiler", &[]);
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure("no C compiler found");
+    // cc's words for it differ between its versions; the fix does not.
+    run.assert_stderr_has(&["needs a C compiler", "apt-get install gcc", "set CC"]);
+}
+
+// Variables of the C compiler and the compiler's own diagnostics.
+
+#[test]
+fn c_compiler_variables_rerun_the_script() {
+    let mut case = Case::new("cc_vars");
+    // Fails right after the preprocessor has run: no bindgen needed.
+    let include = case.header("include", "#define CUDA_VERSION 11000\n");
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("CC", "cc")
+        .env("CFLAGS", "-DLIBCUDA_SYS_TEST=1")
+        .run();
+    run.failure("needs 11.2 or newer");
+    run.assert_reruns(&["CC", "CFLAGS"]);
+}
+
+#[test]
+fn preprocessor_error_shows_the_compiler_diagnostic() {
+    let mut case = Case::new("no_preprocess_diagnostic");
+    let include = case.header(
+        "include",
+        "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n",
+    );
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure("the C preprocessor failed");
+    run.assert_stderr_has(&["cuda_missing_part.h", "No such file or directory"]);
+}
+
+// ---------------------------------------------------------------------------
+// 7. libclang.
+
+#[test]
+fn libclang_that_cannot_be_loaded_is_a_clear_error() {
+    let test = "libclang_that_cannot_be_loaded_is_a_clear_error";
+    let mut case = Case::new("no_libclang");
+    // clang-sys searches only LIBCLANG_PATH when it is set, so an empty
+    // directory leaves it nothing to load.
+    let empty = case.mkdir("no-libclang-here");
+    let include = case.header(
+        "include",
+        "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags);\n",
+    );
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCLANG_PATH", &empty)
+        .run();
+    if run.code == Some(0) {
+        return common::skip(
+            test,
+            &format!(
+                "libclang was loaded although LIBCLANG_PATH={} is empty (exit {:?})",
+                empty.display(),
+                run.code
+            ),
+        );
+    }
+    run.failure("libclang not found (bindgen needs it to read cuda.h)");
+    run.assert_stderr_has(&[
+        "couldn't find any valid shared libraries matching",
+        "LIBCLANG_PATH",
+        "apt-get install libclang-dev",
+        "dnf install clang-devel",
+    ]);
+    run.assert_reruns(&["LIBCLANG_PATH"]);
+}
+
+// ---------------------------------------------------------------------------
+// 8. Discovery order, and 9. what a successful run emits.
+
+#[test]
+fn include_dir_beats_cuda_path_and_emits_everything() {
+    let mut case = Case::new("include_dir_wins");
+    let root = case.toolkit("toolkit");
+    let other = case.toolkit("other");
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", root.join("include"))
+        .env("CUDA_PATH", &other)
+        .run();
+    run.found(&root.join("include"), "LIBCUDA_SYS_INCLUDE_DIR");
+    assert!(
+        run.warnings().iter().all(|w| !w.contains("CUDA_PATH")),
+        "{}",
+        run.report()
+    );
+
+    // Version and the cust_raw-compatible keys.
+    let number: u32 = REAL_VERSION.parse().unwrap();
+    let (major, minor) = (number / 1000, number % 1000 / 10);
+    assert_eq!(run.metadata("version_major"), major.to_string());
+    assert_eq!(run.metadata("version_minor"), minor.to_string());
+    assert_eq!(run.metadata("driver_version"), REAL_VERSION);
+    assert_eq!(run.metadata("driver_version_major"), major.to_string());
+    assert_eq!(run.metadata("driver_version_minor"), minor.to_string());
+    assert_eq!(Path::new(run.metadata("includes")), root.join("include"));
+    assert_eq!(Path::new(run.metadata("root")), root);
+    assert_eq!(run.metadata("per_thread_default_stream"), "false");
+
+    // Cumulative cfgs, all declared.
+    let cfgs = run.directive("rustc-cfg");
+    let own = format!("cuda_{major}_{minor}");
+    for cfg in ["cuda_11_2", own.as_str()] {
+        assert!(cfgs.contains(&cfg), "no rustc-cfg={cfg}: {cfgs:?}");
+    }
+    let next = format!("cuda_{major}_{}", minor + 1);
+    assert!(
+        !cfgs.contains(&next.as_str()),
+        "rustc-cfg={next} for a {major}.{minor} header"
+    );
+    assert!(
+        !cfgs.contains(&"cuda_11_1"),
+        "no cfg below the 11.2 minimum"
+    );
+    let check = run.directive("rustc-check-cfg");
+    assert_eq!(check.len(), 1, "{}", run.report());
+    for cfg in cfgs.iter().chain([&next.as_str()]) {
+        assert!(check[0].contains(cfg), "{cfg} not declared in {}", check[0]);
+    }
+
+    // Link lines: wherever libcuda came from, it is there.
+    let lib_dir = PathBuf::from(run.metadata("lib_dir"));
+    assert_eq!(
+        run.directive("rustc-link-search"),
+        vec![format!("native={}", lib_dir.display())]
+    );
+    let libs = run.directive("rustc-link-lib");
+    assert!(
+        libs == ["dylib=cuda"] || libs == ["dylib:+verbatim=libcuda.so.1"],
+        "{libs:?}"
+    );
+    assert!(
+        lib_dir.join("libcuda.so").exists() || lib_dir.join("libcuda.so.1").exists(),
+        "no libcuda in {}",
+        lib_dir.display()
+    );
+    match run.metadata("link_kind") {
+        "generated-stub" => {
+            assert_eq!(lib_dir, case.out_dir().join("stub"));
+            assert!(
+                run.warnings().iter().any(|w| w.contains("stand-in")),
+                "{}",
+                run.report()
+            );
+        }
+        "driver" | "toolkit-stub" => {}
+        other => panic!("link_kind={other}"),
+    }
+    let env = run.directive("rustc-env");
+    for line in [
+        format!("LIBCUDA_SYS_CUDA_VERSION={REAL_VERSION}"),
+        format!(
+            "LIBCUDA_SYS_INCLUDE_DIR_USED={}",
+            root.join("include").display()
+        ),
+        "LIBCUDA_SYS_FOUND_BY=LIBCUDA_SYS_INCLUDE_DIR".into(),
+    ] {
+        assert!(env.contains(&line.as_str()), "no rustc-env={line}: {env:?}");
+    }
+    for file in ["bindings.rs", "renames.rs", "abi_check.c", "abi_check.rs"] {
+        let len = fs::metadata(case.out_dir().join(file))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        assert!(len > 0, "OUT_DIR/{file} missing or empty");
+    }
+}
+
+#[test]
+fn target_prefixed_include_dir_beats_plain_one() {
+    let mut case = Case::new("prefixed_wins");
+    let prefixed_root = case.toolkit("for-target");
+    let plain_root = case.toolkit("plain");
+    let name = prefixed("LIBCUDA_SYS_INCLUDE_DIR");
+    let run = case
+        .env(&name, prefixed_root.join("include"))
+        .env("LIBCUDA_SYS_INCLUDE_DIR", plain_root.join("include"))
+        .run();
+    run.found(&prefixed_root.join("include"), &name);
+}
+
+#[test]
+fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
+    let mut case = Case::new("cuda_path_wins");
+    let path_root = case.toolkit("cuda-path");
+    let home_root = case.toolkit("cuda-home");
+    // CUDA_ROOT names the same directory as CUDA_PATH (through a symlink): no warning for it.
+    let alias = case.dir.join("cuda-path-alias");
+    symlink(&path_root, &alias).unwrap();
+    let run = case
+        .env("CUDA_PATH", &path_root)
+        .env("CUDA_HOME", &home_root)
+        .env("CUDA_ROOT", &alias)
+        .run();
+    run.found(&path_root.join("include"), "CUDA_PATH");
+    assert_eq!(Path::new(run.metadata("root")), path_root);
+    let disagree: Vec<&str> = run
+        .warnings()
+        .into_iter()
+        .filter(|w| w.contains("disagree"))
+        .collect();
+    assert_eq!(
+        disagree.len(),
+        1,
+        "one warning, for CUDA_HOME only\n{}",
+        run.report()
+    );
+    for part in [
+        format!("CUDA_PATH={}", path_root.display()),
+        format!("CUDA_HOME={}", home_root.display()),
+        "is ignored".into(),
+    ] {
+        assert!(
+            disagree[0].contains(&part),
+            "warning lacks `{part}`: {}",
+            disagree[0]
+        );
+    }
+    run.assert_reruns(&ROOT_VARS);
+}
+
+#[test]
+fn nvcc_on_path_is_found() {
+    let mut case = Case::new("nvcc");
+    let root = case.toolkit("toolkit");
+    let nvcc = case.mkdir("toolkit/bin").join("nvcc");
+    fs::write(&nvcc, "#!/bin/sh\necho 'nvcc: fake' >&2\nexit 1\n").unwrap();
+    fs::set_permissions(&nvcc, fs::Permissions::from_mode(0o755)).unwrap();
+    let run = case.path(&root.join("bin")).run();
+    run.found(&root.join("include"), "nvcc on PATH");
+    assert_eq!(Path::new(run.metadata("root")), root);
+    let mut vars = ROOT_VARS.map(String::from).to_vec();
+    vars.push("PATH".into());
+    run.assert_reruns(&vars);
+}
+
+#[test]
+fn conda_prefix_is_found() {
+    let mut case = Case::new("conda");
+    // conda's cuda packages keep the headers under targets/<dir>/include only.
+    let prefix = case.mkdir("env");
+    let include = case.mkdir(&format!("env/targets/{TOOLKIT_TARGET_DIR}"));
+    symlink(REAL_INCLUDE, include.join("include")).unwrap();
+    // Empty values count as unset.
+    let run = case
+        .env("CONDA_PREFIX", &prefix)
+        .env("CUDA_PATH", "")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", "")
+        .run();
+    run.found(&include.join("include"), "conda ($CONDA_PREFIX)");
+    assert_eq!(Path::new(run.metadata("root")), prefix);
+    run.assert_reruns(&["CUDA_PATH", "PATH", "PKG_CONFIG_PATH", "CONDA_PREFIX"]);
+}
+
+#[test]
+fn pip_wheel_on_pythonpath_is_found() {
+    let test = "pip_wheel_on_pythonpath_is_found";
+    let Some(python) = python3() else {
+        return common::skip(test, "no python3 on PATH");
+    };
+    let mut case = Case::new("pip");
+    case.tool("python3", &python);
+    let site = case.mkdir("site-packages");
+    let wheel = case.mkdir("site-packages/nvidia/cu13");
+    symlink(REAL_INCLUDE, wheel.join("include")).unwrap();
+    let run = case.env("PYTHONPATH", &site).run();
+    run.found(&wheel.join("include"), "pip wheel");
+    run.assert_reruns(&["PATH", "CONDA_PREFIX", "VIRTUAL_ENV", "PYTHONPATH"]);
+}
+
+#[test]
+fn pkg_config_file_is_found() {
+    let test = "pkg_config_file_is_found";
+    let Some(pkg_config) = which("pkg-config") else {
+        return common::skip(test, "pkg-config is not installed");
+    };
+    let mut case = Case::new("pkg_config");
+    case.tool("pkg-config", &pkg_config);
+    let root = case.toolkit("cuda-13.0");
+    let pc = case.mkdir("pkgconfig");
+    fs::write(
+        pc.join("cuda-13.0.pc"),
+        format!(
+            "cudaroot={}\nlibdir=${{cudaroot}}/lib64\nincludedir=${{cudaroot}}/include\n\n\
+             Name: cuda\nDescription: CUDA Driver Library\nVersion: 13.0\nLibs: -L${{libdir}} -lcuda\nCflags: -I${{includedir}}\n",
+            root.display()
+        ),
+    )
+    .unwrap();
+    // PKG_CONFIG_LIBDIR replaces the system's own .pc directories, so a CUDA
+    // installed on this machine cannot answer first.
+    let system = case.mkdir("no-system-pc");
+    let run = case
+        .env("PKG_CONFIG_PATH", &pc)
+        .env("PKG_CONFIG_LIBDIR", &system)
+        .run();
+    run.found(&root.join("include"), "pkg-config");
+    run.assert_reruns(&["PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"]);
+}
+
+// ---------------------------------------------------------------------------
+// Which libcuda is linked.
+
+#[test]
+fn lib_dir_override_links_the_driver_library() {
+    let mut case = Case::new("lib_dir_driver");
+    // Driver installs often have only the versioned name, linked verbatim.
+    let lib = case.mkdir("driver");
+    fs::write(lib.join("libcuda.so.1"), "not really a library").unwrap();
+    let run = case
+        .env("LIBCUDA_SYS_LIB_DIR", &lib)
+        .env("LIBCUDA_SYS_INCLUDE_DIR", REAL_INCLUDE)
+        .run();
+    run.found(Path::new(REAL_INCLUDE), "LIBCUDA_SYS_INCLUDE_DIR");
+    assert_eq!(run.metadata("link_kind"), "driver");
+    assert_eq!(Path::new(run.metadata("lib_dir")), lib);
+    assert_eq!(
+        run.directive("rustc-link-search"),
+        vec![format!("native={}", lib.display())]
+    );
+    assert_eq!(
+        run.directive("rustc-link-lib"),
+        vec!["dylib:+verbatim=libcuda.so.1"]
+    );
+    assert!(
+        run.warnings().is_empty(),
+        "no warning when the driver is linked\n{}",
+        run.report()
+    );
+}
+
+#[test]
+fn toolkit_stub_is_copied_under_the_runtime_name() {
+    let test = "toolkit_stub_is_copied_under_the_runtime_name";
+    let mut case = Case::new("toolkit_stub");
+    let root = case.toolkit("toolkit");
+    let stubs = case.mkdir("toolkit/lib64/stubs");
+    fs::write(stubs.join("libcuda.so"), "toolkit stub").unwrap();
+    let run = case.env("CUDA_PATH", &root).run();
+    run.found(&root.join("include"), "CUDA_PATH");
+    if run.metadata("link_kind") == "driver" {
+        return common::skip(
+            test,
+            &format!(
+                "this machine has a libcuda driver library ({}), which comes before toolkit stubs",
+                run.metadata("lib_dir")
+            ),
+        );
+    }
+    assert_eq!(
+        run.metadata("link_kind"),
+        "toolkit-stub",
+        "{}",
+        run.report()
+    );
+    let stub_dir = case.out_dir().join("stub");
+    assert_eq!(Path::new(run.metadata("lib_dir")), stub_dir);
+    assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
+    for name in ["libcuda.so", "libcuda.so.1"] {
+        assert_eq!(
+            fs::read_to_string(stub_dir.join(name)).ok().as_deref(),
+            Some("toolkit stub"),
+            "{name}"
+        );
+    }
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.contains("stub libcuda") && w.contains("CUDA_ERROR_STUB_LIBRARY")),
+        "{}",
+        run.report()
+    );
+}
