@@ -44,6 +44,34 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// `name()` for every C enum: the enumerator's name for a value (the first one
+/// the header lists, where two share a value), `None` for a value the header
+/// does not list.
+fn render_names(items: &Items, out: &mut String) {
+    for owner in &items.enums {
+        let mut seen = Vec::new();
+        let _ = writeln!(
+            out,
+            "impl {owner} {{\n    /// The name of this value's enumerator in the header, `None` for a value\n    /// the header does not list (from a newer driver, say).\n    pub const fn name(self) -> Option<&'static str> {{\n        match self.0 {{"
+        );
+        for k in items
+            .constants
+            .iter()
+            .filter(|k| k.owner.as_deref() == Some(owner))
+        {
+            if !seen.contains(&k.name) {
+                let _ = writeln!(
+                    out,
+                    "            v if v == Self::{n}.0 => Some(\"{n}\"),",
+                    n = k.name
+                );
+                seen.push(k.name.clone());
+            }
+        }
+        out.push_str("            _ => None,\n        }\n    }\n}\n");
+    }
+}
+
 pub fn render(items: &Items) -> String {
     let mut out = String::from("/// Every enumerator whose header documentation declares `(value type = T)`.\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n");
     let mut per_enum: Vec<(String, Vec<(String, String)>)> = Vec::new();
@@ -88,5 +116,6 @@ pub fn render(items: &Items) -> String {
         }
         out.push_str("            _ => None,\n        }\n    }\n}\n");
     }
+    render_names(items, &mut out);
     out
 }

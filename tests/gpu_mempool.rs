@@ -890,6 +890,7 @@ fn explicit_pools() {
         default,
         "the default pool is current again"
     );
+    println!("cuDeviceSetMemPool/cuDeviceGetMemPool: explicit pool current, cuMemAllocAsync took from it, default restored");
 
     // Destroying a device's current pool makes the default pool current (documented).
     let doomed = Pool::on(gpu.dev);
@@ -1356,6 +1357,7 @@ fn peer_access_to_a_pool() {
     s.sync();
     grant(NO_ACCESS);
     assert_eq!(access(dev1), NO_ACCESS, "cuMemPoolGetAccess after revoking");
+    println!("device 1: no access, read/write after cuMemPoolSetAccess, {} MiB copied from device 0's pool and checked, no access after revoking", WORDS * 4 / MIB);
 }
 
 #[cfg(cuda_13_0)]
@@ -1395,6 +1397,7 @@ fn current_pool_by_location() {
         assert_eq!(get(&mut loc), default, "cuMemGetMemPool after restoring");
     }
     assert_eq!(current_pool(gpu.dev), default);
+    println!("cuMemGetDefaultMemPool = cuDeviceGetDefaultMemPool; cuMemSetMemPool seen by cuMemGetMemPool and cuDeviceGetMemPool; restored");
 }
 
 #[cfg(not(cuda_13_0))]

@@ -242,3 +242,24 @@ fn pool_functions_are_declared_and_link() {
     );
     println!("{} pool functions link", fns.len());
 }
+
+#[test]
+fn enumerator_names_from_values() {
+    assert_eq!(
+        CUresult::CUDA_ERROR_STUB_LIBRARY.name(),
+        Some("CUDA_ERROR_STUB_LIBRARY")
+    );
+    assert_eq!(CUresult::CUDA_SUCCESS.name(), Some("CUDA_SUCCESS"));
+    // A value the header does not list (a newer driver's) has no name, and is sound to hold.
+    assert_eq!(cudaError_enum(123_456).name(), None);
+    for e in VALUE_TYPES
+        .iter()
+        .filter(|e| e.enumeration == "CUmemPool_attribute_enum")
+    {
+        assert_eq!(CUmemPool_attribute(e.value as _).name(), Some(e.name));
+    }
+    assert_eq!(
+        CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED.name(),
+        Some("CU_MEM_ALLOCATION_TYPE_PINNED")
+    );
+}
