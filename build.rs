@@ -83,6 +83,10 @@ fn run() -> error::Result<()> {
         .map_err(|e| cpp::io_error(&value_types_path, e))?;
     let abi_checks = abi::write(&header, &items, &renames.renames, &renames.preprocessed)?;
 
+    // The symbol table of the dynamic-loading mode; tests/driver_symbols.rs uses it in both modes.
+    let table = target.out_dir.join("dynamic_symbols.rs");
+    std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames))
+        .map_err(|e| cpp::io_error(&table, e))?;
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
     let link = if target.dynamic_loading() {

@@ -95,6 +95,10 @@ fn driver() -> Result<c_int, String> {
                     Some("no NVIDIA driver: libcuda.so.1 is a stub")
                 }
                 CUresult::CUDA_ERROR_NO_DEVICE => Some("the driver sees no CUDA device"),
+                // dynamic-loading: libcuda.so.1 could not be opened.
+                CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED => {
+                    Some("no NVIDIA driver: libcuda.so.1 could not be loaded")
+                }
                 // The driver API's "insufficient driver": the kernel module and
                 // libcuda differ, or forward compatibility does not cover this GPU.
                 CUresult::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH

@@ -1,0 +1,77 @@
+//! Which bound functions the installed driver lacks. This binary references no
+//! driver function but `cuInit` and `cuDriverGetVersion` (present in every
+//! driver), so it starts where a binary built against newer headers would not,
+//! and lists what such a binary would miss: exact symbols in the linked mode,
+//! what the resolver finds in the dynamic-loading mode.
+
+mod common;
+
+use std::io::Write;
+
+use libcuda_sys::*;
+
+include!(concat!(env!("OUT_DIR"), "/dynamic_symbols.rs"));
+
+#[cfg(not(feature = "dynamic-loading"))]
+fn has(symbol: &str) -> bool {
+    extern "C" {
+        fn dlsym(
+            handle: *mut core::ffi::c_void,
+            symbol: *const core::ffi::c_char,
+        ) -> *mut core::ffi::c_void;
+    }
+    let name = std::ffi::CString::new(symbol).unwrap();
+    // RTLD_DEFAULT: libcuda is loaded with the program.
+    !unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) }.is_null()
+}
+
+#[cfg(feature = "dynamic-loading")]
+fn has(symbol: &str) -> bool {
+    libcuda_sys::dynamic::is_available(symbol) == Some(true)
+}
+
+#[test]
+fn driver_has_every_bound_function() {
+    const TEST: &str = "driver_has_every_bound_function";
+    let r = unsafe { cuInit(0) };
+    if r != CUresult::CUDA_SUCCESS {
+        return common::skip(
+            TEST,
+            &format!(
+                "no usable driver: cuInit(0) returned {} ({})",
+                r.name().unwrap_or("?"),
+                r.0
+            ),
+        );
+    }
+    let mut driver = 0;
+    assert_eq!(
+        unsafe { cuDriverGetVersion(&mut driver) },
+        CUresult::CUDA_SUCCESS
+    );
+    let missing: Vec<&str> = SYMBOLS
+        .iter()
+        .map(|(s, _)| s.trim_end_matches('\0'))
+        .filter(|s| !has(s))
+        .collect();
+    let line =
+        format!(
+        "{TEST}: driver {}.{}, headers {}.{}: {} of {} bound functions present; missing ({}): {}\n",
+        driver / 1000,
+        driver % 1000 / 10,
+        CUDA_VERSION / 1000,
+        CUDA_VERSION % 1000 / 10,
+        SYMBOLS.len() - missing.len(),
+        SYMBOLS.len(),
+        missing.len(),
+        if missing.is_empty() { "none".to_string() } else { missing.join(", ") }
+    );
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    // A driver at least as new as the headers must have all of them.
+    if driver >= CUDA_VERSION as i32 {
+        assert!(
+            missing.is_empty(),
+            "the driver is as new as the headers yet lacks {missing:?}"
+        );
+    }
+}
