@@ -6,12 +6,18 @@
 //! that name is the development link, and in a toolkit's `stubs` folder it is
 //! the stub.
 //!
-//! Each function is resolved at its first call, once: through the driver's
-//! `cuGetProcAddress` (`cuGetProcAddress_v2` on 12.0+ drivers), asking for the
-//! ABI of the headers' `CUDA_VERSION` (and the per-thread default stream when
-//! the `per-thread-default-stream` feature is on), falling back to the exact
-//! versioned symbol the header names (`cuMemAlloc_v2`, never the legacy plain
-//! `cuMemAlloc`). After that a call is one atomic load and an indirect call.
+//! Each function is resolved at its first call, once: the exact symbol the
+//! header names (`cuMemAlloc_v2`, never the legacy plain `cuMemAlloc`), which is
+//! the ABI these bindings declare; where the library does not export it and the
+//! header renames a plain name to it, the driver's `cuGetProcAddress`
+//! (`cuGetProcAddress_v2` on 12.0+ drivers) for that plain name at the
+//! headers' `CUDA_VERSION` (with the per-thread default stream when the
+//! `per-thread-default-stream` feature is on). `cuGetProcAddress` is not asked
+//! for names the header declares unrenamed: for those its answer at a given
+//! version can be a newer ABI than the header's (a 13.0 driver answers
+//! `cuCtxSynchronize` at 13000 with the variant that takes a context, while
+//! `cuda.h` declares `cuCtxSynchronize(void)`). After the first call a call is
+//! one atomic load and an indirect call.
 //!
 //! Nothing panics:
 //! - if the library cannot be opened, every function returns
@@ -158,33 +164,42 @@ fn resolve_slow(index: usize, cached: *mut ()) -> Result<*const (), CUresult> {
         return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
     };
     let (symbol, query) = SYMBOLS[index];
-    let mut f: *mut c_void = core::ptr::null_mut();
-    let version = crate::CUDA_VERSION as c_int;
-    // SAFETY: both names are NUL-terminated; `f` is a valid out-pointer.
-    let found = unsafe {
-        match driver.proc_address {
-            ProcAddress::V2(get) => {
-                let mut status = 0;
-                get(
-                    query.as_ptr().cast(),
-                    &mut f,
-                    version,
-                    PROC_FLAGS,
-                    &mut status,
-                ) == CUresult::CUDA_SUCCESS
-                    && status == 0
+    // The exact symbol the header names is the ABI these bindings declare.
+    // SAFETY: only the address is taken; it is called with the header's signature.
+    let mut f: *mut c_void = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }
+        .map(|s| *s)
+        .unwrap_or(core::ptr::null_mut());
+    // Where the library does not export it, ask cuGetProcAddress for the plain
+    // name the header renames to it, at the header's CUDA_VERSION. Not for names
+    // the header declares as they are: there the driver's answer for this
+    // version can be a newer ABI than the header's (13.0 drivers answer
+    // `cuCtxSynchronize` at 13000 with a function that takes a context).
+    if f.is_null() && query != symbol {
+        let version = crate::CUDA_VERSION as c_int;
+        // SAFETY: both names are NUL-terminated; `f` is a valid out-pointer.
+        let found = unsafe {
+            match driver.proc_address {
+                ProcAddress::V2(get) => {
+                    let mut status = 0;
+                    get(
+                        query.as_ptr().cast(),
+                        &mut f,
+                        version,
+                        PROC_FLAGS,
+                        &mut status,
+                    ) == CUresult::CUDA_SUCCESS
+                        && status == 0
+                }
+                ProcAddress::V1(get) => {
+                    get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS)
+                        == CUresult::CUDA_SUCCESS
+                }
+                ProcAddress::None => false,
             }
-            ProcAddress::V1(get) => {
-                get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS) == CUresult::CUDA_SUCCESS
-            }
-            ProcAddress::None => false,
+        };
+        if !found {
+            f = core::ptr::null_mut();
         }
-    };
-    if !found || f.is_null() {
-        // SAFETY: only the address is taken; it is called with the header's signature.
-        f = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }
-            .map(|s| *s)
-            .unwrap_or(core::ptr::null_mut());
     }
     let f = f.cast::<()>();
     // Racing first calls store the same answer; no lock needed.

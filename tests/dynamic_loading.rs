@@ -1,6 +1,6 @@
 //! The dynamic-loading mode against a library that is not there, and against a
 //! fake driver built here with the C compiler: it has some functions, lacks
-//! others, and answers `cuGetProcAddress_v2` for one name only.
+//! others, and answers `cuGetProcAddress_v2` for two names only.
 #![cfg(feature = "dynamic-loading")]
 
 mod common;
@@ -18,14 +18,17 @@ int cuDriverGetVersion(int *v) { *v = 12345; return 0; }
 /* The legacy plain symbol: must never be reached through the alias. */
 int cuMemAlloc(unsigned *p, unsigned size) { (void)p; (void)size; return 999; }
 int cuMemAlloc_v2(u64 *p, u64 size) { *p = 0x1000 + size; return 0; }
-static int via_proc_address(u64 *p, u64 size) { *p = 0x2000 + size; return 0; }
-int cuMemFree_v2(u64 p) { (void)p; return 0; }
-/* Answers for cuMemFree with the header's version only; NOT_FOUND (500) otherwise. */
+/* cuMemFree_v2 is not exported: only cuGetProcAddress knows it. */
+static int free_via_proc_address(u64 p) { return p == 0x1007 ? 0 : 1; }
+int cuCtxSynchronize(void) { return 0; }
+/* A newer ABI the driver would hand out for the header's own name. */
+static int synchronize_with_context(void *ctx) { (void)ctx; return 709; }
 int cuGetProcAddress_v2(const char *symbol, void **pfn, int version, u64 flags, int *status) {
-    if (strcmp(symbol, "cuMemAlloc") == 0 && version == LIBCUDA_SYS_EXPECT_VERSION && flags == LIBCUDA_SYS_EXPECT_FLAGS) {
-        *pfn = (void *)via_proc_address; if (status) *status = 0; return 0;
+    if (version == LIBCUDA_SYS_EXPECT_VERSION && flags == LIBCUDA_SYS_EXPECT_FLAGS) {
+        if (strcmp(symbol, "cuMemFree") == 0) { *pfn = (void *)free_via_proc_address; *status = 0; return 0; }
+        if (strcmp(symbol, "cuCtxSynchronize") == 0) { *pfn = (void *)synchronize_with_context; *status = 0; return 0; }
     }
-    *pfn = 0; if (status) *status = 1; return 500;
+    *pfn = 0; *status = 1; return 500;
 }
 "#;
 
@@ -114,17 +117,16 @@ fn missing_library_then_fake_driver() {
         CUresult::CUDA_SUCCESS
     );
     assert_eq!(v, 12345);
-    // The plain name goes to cuGetProcAddress as "cuMemAlloc" with the header's
-    // version and stream flag, which the fake answers with its own function.
+    // The plain name reaches the exact versioned symbol, not the legacy one.
     let mut p: CUdeviceptr = 0;
     assert_eq!(unsafe { cuMemAlloc(&mut p, 7) }, CUresult::CUDA_SUCCESS);
-    assert_eq!(
-        p,
-        0x2000 + 7,
-        "cuMemAlloc was not resolved through cuGetProcAddress_v2"
-    );
-    // cuMemFree_v2 is not answered by cuGetProcAddress: the exact symbol is used.
+    assert_eq!(p, 0x1000 + 7, "cuMemAlloc did not reach cuMemAlloc_v2");
+    // cuMemFree_v2 is not exported: it comes from cuGetProcAddress("cuMemFree")
+    // at the header's version and stream flag.
     assert_eq!(unsafe { cuMemFree(p) }, CUresult::CUDA_SUCCESS);
+    // A name the header declares unrenamed keeps the header's ABI even where
+    // cuGetProcAddress would answer with a newer one.
+    assert_eq!(unsafe { cuCtxSynchronize() }, CUresult::CUDA_SUCCESS);
     // Functions the fake lacks fail alone, with CUDA_ERROR_NOT_FOUND, every time.
     let mut pool = std::ptr::null_mut();
     for _ in 0..2 {
