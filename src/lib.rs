@@ -75,8 +75,9 @@
 //!
 //! With the `dynamic-loading` feature nothing is linked: the same functions call
 //! through a table that opens `libcuda.so.1` at first use and resolves each
-//! function through the driver's `cuGetProcAddress`; see the `dynamic` module (present
-//! with the feature) for the search order and errors. Without a driver every
+//! function at its first call (the header's exact symbol, else the driver's
+//! `cuGetProcAddress` for a renamed plain name); see the `dynamic` module
+//! (present with the feature) for the search order and errors. Without a driver every
 //! call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; a function the driver
 //! lacks returns `CUDA_ERROR_NOT_FOUND`. Nothing panics.
 //!
