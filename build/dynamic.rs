@@ -67,22 +67,17 @@ pub fn render(items: &Items) -> String {
     );
     for (index, f) in items.functions.iter().enumerate() {
         let sig = &f.item.sig;
-        let args: Vec<String> = sig
+        let (args, types): (Vec<String>, Vec<String>) = sig
             .inputs
             .iter()
             .filter_map(|a| match a {
-                syn::FnArg::Typed(t) => Some(t.pat.to_token_stream().to_string()),
+                syn::FnArg::Typed(t) => Some((
+                    t.pat.to_token_stream().to_string(),
+                    t.ty.to_token_stream().to_string(),
+                )),
                 syn::FnArg::Receiver(_) => None,
             })
-            .collect();
-        let types: Vec<String> = sig
-            .inputs
-            .iter()
-            .filter_map(|a| match a {
-                syn::FnArg::Typed(t) => Some(t.ty.to_token_stream().to_string()),
-                syn::FnArg::Receiver(_) => None,
-            })
-            .collect();
+            .unzip();
         let params: Vec<String> = args
             .iter()
             .zip(&types)
