@@ -143,6 +143,7 @@ fn wrap_unsigned(mut code: String, unsigned: &HashMap<String, IntKind>) -> Strin
 
 pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings> {
     load_libclang()?;
+    let unsigned = unsigned_macros(macros);
     // bindgen reads these itself; registered here so that a change re-runs the script.
     crate::env::var("BINDGEN_EXTRA_CLANG_ARGS");
     crate::env::var(&format!(
@@ -176,7 +177,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
         )
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
         .parse_callbacks(Box::new(Callbacks {
-            unsigned: unsigned_macros(macros),
+            unsigned: unsigned.clone(),
         }));
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
@@ -193,7 +194,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
             ),
         )
     })?;
-    let code = wrap_unsigned(bindings.to_string(), &unsigned_macros(macros));
+    let code = wrap_unsigned(bindings.to_string(), &unsigned);
     write(&header.out_dir, &code)?;
     Ok(Bindings { code })
 }
