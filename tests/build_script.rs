@@ -95,7 +95,12 @@ fn build_script() -> &'static Path {
         let mut scripts: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(&build)
             .unwrap_or_else(|e| panic!("{}: {e}", build.display()))
             .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with("libcuda-sys-"))
+            .filter(|e| {
+                // `libcuda-sys-<hash>`, not another package whose name starts the same.
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.strip_prefix("libcuda-sys-")
+                    .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
+            })
             .map(|e| e.path().join("build-script-build"))
             .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
             .collect();
