@@ -60,20 +60,26 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=build");
     println!("cargo::rerun-if-changed=wrapper.h");
     let target = env::Target::from_cargo();
+    let mut clock = env::Clock::start();
 
     let toolkit = discover::discover(&target)?;
-    let header = cpp::Header {
-        wrapper: target.manifest_dir.join("wrapper.h"),
-        include_dir: toolkit.include_dir.clone(),
-        defines: target.defines(),
-        out_dir: target.out_dir.clone(),
-        target_triple: target.triple.clone(),
-    };
+    clock.step("discovery");
+    let header = cpp::Header::new(
+        target.manifest_dir.join("wrapper.h"),
+        toolkit.include_dir.clone(),
+        target.defines(),
+        target.out_dir.clone(),
+        target.triple.clone(),
+    )?;
     let version = version::read(&header)?;
+    clock.step("version");
 
     let macros = header.macros()?;
+    clock.step("macros");
     let generated = bindings::generate(&header, &macros)?;
+    clock.step("bindgen");
     let items = items::read(&generated.code)?;
+    clock.step("read-back");
     let renames = renames::find(&header, &macros, &items)?;
     let aliases = renames::render(&renames.renames);
     let aliases_path = target.out_dir.join("renames.rs");
@@ -81,12 +87,14 @@ fn run() -> error::Result<()> {
     let value_types_path = target.out_dir.join("value_types.rs");
     std::fs::write(&value_types_path, value_types::render(&items))
         .map_err(|e| cpp::io_error(&value_types_path, e))?;
+    clock.step("renames-value-types");
     let abi_checks = abi::write(&header, &items, &renames.renames, &renames.preprocessed)?;
 
     // The symbol table of the dynamic-loading mode; tests/driver_symbols.rs uses it in both modes.
     let table = target.out_dir.join("dynamic_symbols.rs");
     std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames))
         .map_err(|e| cpp::io_error(&table, e))?;
+    clock.step("abi-sources");
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
     let link = if target.dynamic_loading() {
@@ -101,6 +109,11 @@ fn run() -> error::Result<()> {
         Some(link::choose(&target, &toolkit, &header, &items, &plain)?)
     };
 
+    clock.step(if link.is_some() {
+        "link"
+    } else {
+        "dynamic-wrappers"
+    });
     emit::emit(&emit::Summary {
         toolkit: &toolkit,
         version,

@@ -14,21 +14,40 @@ pub struct Header {
     pub defines: Vec<&'static str>,
     pub out_dir: PathBuf,
     pub target_triple: String,
+    /// The compiler cc selects, with the include directory and defines; asked
+    /// for once, since cc probes the compiler (three runs) every time.
+    compiler: cc::Tool,
 }
 
 impl Header {
-    fn build(&self) -> cc::Build {
+    pub fn new(
+        wrapper: PathBuf,
+        include_dir: PathBuf,
+        defines: Vec<&'static str>,
+        out_dir: PathBuf,
+        target_triple: String,
+    ) -> Result<Header> {
         let mut build = cc::Build::new();
         // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
         // it prints link lines only from `compile()`, which is never called.
         build
-            .include(&self.include_dir)
+            .include(&include_dir)
             .cargo_metadata(true)
             .cargo_warnings(false);
-        for d in &self.defines {
+        for d in &defines {
             build.define(d, None);
         }
-        build
+        let compiler = build
+            .try_get_compiler()
+            .map_err(|e| no_compiler(&e.to_string()))?;
+        Ok(Header {
+            wrapper,
+            include_dir,
+            defines,
+            out_dir,
+            target_triple,
+            compiler,
+        })
     }
 
     fn run(&self, name: &str, body: &str, flags: &[&str]) -> Result<String> {
@@ -43,16 +62,13 @@ impl Header {
                      Fix: check that the directory holds a complete set of CUDA headers (cuda.h and the\n\
                      headers it includes), or point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit.\n\
                      CC and CFLAGS select the compiler and its flags.",
-                    compiler_name(&self.build())
+                    self.compiler.path().display()
                 ),
             )
         };
         // Run by hand rather than through cc's `expand`, which drops the
         // compiler's diagnostics (the missing include, the line) on failure.
-        let compiler = self
-            .build()
-            .try_get_compiler()
-            .map_err(|e| no_compiler(&e.to_string()))?;
+        let compiler = &self.compiler;
         let mut cmd = compiler.to_command();
         cmd.args(flags).arg("-E").arg(&file);
         let out = cmd
@@ -106,10 +122,7 @@ impl Header {
     /// The compiler command line (path, then arguments) for compiling against
     /// this header; written down for the tests that compile C to compare with.
     pub fn compiler_command(&self) -> Result<Vec<String>> {
-        let compiler = self
-            .build()
-            .try_get_compiler()
-            .map_err(|e| no_compiler(&e.to_string()))?;
+        let compiler = &self.compiler;
         let mut cmd = vec![compiler.path().display().to_string()];
         cmd.extend(
             compiler
@@ -119,13 +132,6 @@ impl Header {
         );
         Ok(cmd)
     }
-}
-
-fn compiler_name(build: &cc::Build) -> String {
-    build
-        .try_get_compiler()
-        .map(|c| c.path().display().to_string())
-        .unwrap_or_else(|_| "none found".into())
 }
 
 fn no_compiler(why: &str) -> Error {

@@ -28,6 +28,26 @@ pub fn log(message: impl AsRef<str>) {
     eprintln!("libcuda-sys: {}", message.as_ref());
 }
 
+/// Wall time of each step of the script, logged as `libcuda-sys: step <name>
+/// <ms> ms` (shown by `cargo build -vv`; `scripts/bench-build` reads it).
+pub struct Clock(std::time::Instant);
+
+impl Clock {
+    pub fn start() -> Clock {
+        Clock(std::time::Instant::now())
+    }
+
+    /// Logs the time since the previous step (or the start) under `name`.
+    pub fn step(&mut self, name: &str) {
+        let now = std::time::Instant::now();
+        log(format!(
+            "step {name} {:.1} ms",
+            (now - self.0).as_secs_f64() * 1e3
+        ));
+        self.0 = now;
+    }
+}
+
 /// The platform the bindings are generated for.
 pub struct Target {
     pub triple: String,
