@@ -89,81 +89,6 @@ const LINK_KIND: &str = env!("LIBCUDA_SYS_LINK_KIND");
 /// The enum of the pool attributes, as `VALUE_TYPES` names it.
 const POOL_ENUM: &str = "CUmemPool_attribute_enum";
 
-/// `[(value, "NAME")]` for the listed constants of a bound C enum. A constant
-/// newer than 11.2 is gated by the `cuda_X_Y` cfg of the oldest header checked
-/// to have it (11.8, 12.0, 12.4, 12.9, 13.0, 13.2 and 13.5 were): with headers
-/// in between, such a value prints as a number instead of a name.
-macro_rules! named {
-    ($ty:ident: $($(#[$attr:meta])* $name:ident),* $(,)?) => {
-        &[$($(#[$attr])* ($ty::$name.0 as u64, stringify!($name))),*]
-    };
-}
-
-/// Names for the codes this report may meet, for when `cuGetErrorName` cannot
-/// name them: the stand-in libcuda returns `CUDA_ERROR_STUB_LIBRARY` from
-/// `cuGetErrorName` too.
-const ERRORS: &[(u64, &str)] = named!(cudaError_enum:
-    CUDA_SUCCESS,
-    CUDA_ERROR_INVALID_VALUE,
-    CUDA_ERROR_OUT_OF_MEMORY,
-    CUDA_ERROR_NOT_INITIALIZED,
-    CUDA_ERROR_DEINITIALIZED,
-    CUDA_ERROR_STUB_LIBRARY,
-    #[cfg(cuda_13_0)]
-    CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER,
-    CUDA_ERROR_DEVICE_UNAVAILABLE,
-    CUDA_ERROR_NO_DEVICE,
-    CUDA_ERROR_INVALID_DEVICE,
-    CUDA_ERROR_DEVICE_NOT_LICENSED,
-    CUDA_ERROR_INVALID_CONTEXT,
-    CUDA_ERROR_OPERATING_SYSTEM,
-    CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
-    CUDA_ERROR_INVALID_HANDLE,
-    CUDA_ERROR_NOT_PERMITTED,
-    CUDA_ERROR_NOT_SUPPORTED,
-    CUDA_ERROR_SYSTEM_NOT_READY,
-    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH,
-    CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE,
-    CUDA_ERROR_UNKNOWN,
-);
-
-/// `CUmemAllocationType`, the value type of `CU_MEMPOOL_ATTR_ALLOCATION_TYPE`.
-const ALLOCATION_TYPES: &[(u64, &str)] = named!(CUmemAllocationType:
-    CU_MEM_ALLOCATION_TYPE_INVALID,
-    CU_MEM_ALLOCATION_TYPE_PINNED,
-    #[cfg(cuda_13_0)]
-    CU_MEM_ALLOCATION_TYPE_MANAGED,
-);
-
-/// `CUmemLocationType`, the value type of `CU_MEMPOOL_ATTR_LOCATION_TYPE`.
-/// `CU_MEM_LOCATION_TYPE_NONE` (13.0) shares the value 0 with `_INVALID`.
-const LOCATION_TYPES: &[(u64, &str)] = named!(CUmemLocationType:
-    CU_MEM_LOCATION_TYPE_INVALID,
-    CU_MEM_LOCATION_TYPE_DEVICE,
-    #[cfg(cuda_12_4)]
-    CU_MEM_LOCATION_TYPE_HOST,
-    #[cfg(cuda_12_4)]
-    CU_MEM_LOCATION_TYPE_HOST_NUMA,
-    #[cfg(cuda_12_4)]
-    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT,
-    #[cfg(cuda_13_2)]
-    CU_MEM_LOCATION_TYPE_INVISIBLE,
-    #[cfg(cuda_13_5)]
-    CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN,
-);
-
-/// `CUmemAllocationHandleType`: bit flags, the value type of
-/// `CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES` and of the device attribute
-/// `CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES`.
-const HANDLE_TYPES: &[(u64, &str)] = named!(CUmemAllocationHandleType:
-    CU_MEM_HANDLE_TYPE_NONE,
-    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
-    CU_MEM_HANDLE_TYPE_WIN32,
-    CU_MEM_HANDLE_TYPE_WIN32_KMT,
-    #[cfg(cuda_12_4)]
-    CU_MEM_HANDLE_TYPE_FABRIC,
-);
-
 fn main() -> ExitCode {
     let mut json = false;
     for arg in std::env::args_os().skip(1) {
@@ -251,25 +176,26 @@ fn error_name(result: CUresult) -> String {
             .to_string_lossy()
             .into_owned();
     }
-    lookup(ERRORS, u64::from(result.0))
+    // The stand-in libcuda's cuGetErrorName fails too; the header names the code.
+    result
+        .name()
         .map(str::to_owned)
         .unwrap_or_else(|| format!("CUresult {}", result.0))
 }
 
-fn lookup(table: &[(u64, &'static str)], value: u64) -> Option<&'static str> {
-    table.iter().find(|(v, _)| *v == value).map(|(_, n)| *n)
-}
-
 /// Bit flags by name: `A | B`, unknown bits as hex, `NONE`'s name for 0.
-fn flag_names(table: &[(u64, &'static str)], value: u64) -> String {
+/// `CUmemAllocationHandleType` bit flags by name, `0x..` for bits the header
+/// does not name.
+fn flag_names(value: u64) -> String {
+    let name = |v: u64| CUmemAllocationHandleType(v as _).name();
     if value == 0 {
-        return lookup(table, 0).unwrap_or("0").to_owned();
+        return name(0).unwrap_or("0").to_owned();
     }
     let mut names = Vec::new();
     let mut rest = value;
-    for (bit, name) in table.iter().filter(|(v, _)| *v != 0 && v.is_power_of_two()) {
-        if value & bit != 0 {
-            names.push((*name).to_owned());
+    for bit in (0..32).map(|b| 1u64 << b).filter(|bit| value & bit != 0) {
+        if let Some(n) = name(bit) {
+            names.push(n.to_owned());
             rest &= !bit;
         }
     }
@@ -385,9 +311,11 @@ impl Value {
             _ => return None,
         };
         match c_name {
-            "CUmemAllocationType" => lookup(ALLOCATION_TYPES, enum_value).map(str::to_owned),
-            "CUmemLocationType" => lookup(LOCATION_TYPES, enum_value).map(str::to_owned),
-            "CUmemAllocationHandleType" => Some(flag_names(HANDLE_TYPES, enum_value)),
+            "CUmemAllocationType" => CUmemAllocationType(enum_value as _)
+                .name()
+                .map(str::to_owned),
+            "CUmemLocationType" => CUmemLocationType(enum_value as _).name().map(str::to_owned),
+            "CUmemAllocationHandleType" => Some(flag_names(enum_value)),
             _ => None,
         }
     }
@@ -952,9 +880,7 @@ fn device_text(out: &mut String, d: &Device) {
             "unknown (CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES is not in these headers)"
                 .to_owned()
         }
-        Some(v) => or_error(v, |v| {
-            format!("{v:#x} = {}", flag_names(HANDLE_TYPES, *v as u32 as u64))
-        }),
+        Some(v) => or_error(v, |v| format!("{v:#x} = {}", flag_names(*v as u32 as u64))),
     };
     let _ = writeln!(out, "  pool handle types:       {handle_types}");
     match &d.pool {
@@ -1255,10 +1181,7 @@ fn device_json(d: &Device) -> Json {
                 Some(v) => result_json(v, |v| {
                     Json::Object(vec![
                         ("raw", Json::num(v)),
-                        (
-                            "names",
-                            Json::str(flag_names(HANDLE_TYPES, *v as u32 as u64)),
-                        ),
+                        ("names", Json::str(flag_names(*v as u32 as u64))),
                     ])
                 }),
             },
@@ -1283,13 +1206,10 @@ mod tests {
 
     #[test]
     fn handle_type_flags_by_name() {
-        assert_eq!(flag_names(HANDLE_TYPES, 0), "CU_MEM_HANDLE_TYPE_NONE");
+        assert_eq!(flag_names(0), "CU_MEM_HANDLE_TYPE_NONE");
+        assert_eq!(flag_names(1), "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
         assert_eq!(
-            flag_names(HANDLE_TYPES, 1),
-            "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"
-        );
-        assert_eq!(
-            flag_names(HANDLE_TYPES, 0x1 | 0x100),
+            flag_names(0x1 | 0x100),
             "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | 0x100"
         );
     }
