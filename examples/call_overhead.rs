@@ -55,18 +55,7 @@ fn check(r: CUresult, call: &str) -> Result<(), String> {
 include!("../benches/shared/call_overhead_harness.rs");
 
 fn run() -> Result<(), Failure> {
-    let cfg = Config {
-        batch: env_usize("BENCH_BATCH", 1000),
-        batches: env_usize("BENCH_BATCHES", 200),
-        warmup: std::env::var("BENCH_WARMUP")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20),
-    };
-    let ordinal = std::env::var("BENCH_DEVICE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let (cfg, ordinal) = settings();
 
     #[cfg(feature = "dynamic-loading")]
     if let Err(e) = libcuda_sys::dynamic::try_load() {

@@ -239,3 +239,21 @@ unsafe fn run_on_device(cfg: &Config, ordinal: c_int, api: &str, non_blocking: u
     }
     Ok(())
 }
+
+/// The batch sizes (`BENCH_BATCH`, `BENCH_BATCHES`, `BENCH_WARMUP`) and the
+/// device ordinal (`BENCH_DEVICE`) from the environment.
+fn settings() -> (Config, c_int) {
+    let cfg = Config {
+        batch: env_usize("BENCH_BATCH", 1000),
+        batches: env_usize("BENCH_BATCHES", 200),
+        warmup: std::env::var("BENCH_WARMUP")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20),
+    };
+    let ordinal = std::env::var("BENCH_DEVICE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    (cfg, ordinal)
+}
