@@ -1,49 +1,66 @@
 //! Build script of libcuda-sys.
 //!
 //! `main` runs the steps in order, each a module under `build/` that returns a
-//! plain value or an error: discover (find `cuda.h`) -> version (`CUDA_VERSION`)
-//! -> bindings (bindgen, plain-name aliases, ABI check sources) -> link (which
-//! libcuda) -> emit (every `cargo::` line). Nothing else prints.
+//! plain value or an error: mode (where the bindings come from) -> discover
+//! (find `cuda.h`) -> the bindings, either generated (version, bindgen,
+//! plain-name aliases, value types, dynamic-loading wrappers) or the shipped set
+//! (`pregenerated/`) -> link (which libcuda) -> emit (every `cargo::` line).
+//! Besides `emit`, only the env helper prints: each variable read with its
+//! `rerun-if-env-changed`, and the `-vv` log on stderr.
 //!
 //! Environment variables read (each re-runs the script when it changes):
-//! `LIBCUDA_SYS_INCLUDE_DIR`, `LIBCUDA_SYS_LIB_DIR` (both also prefixed with
-//! the target, e.g. `X86_64_UNKNOWN_LINUX_GNU_LIBCUDA_SYS_INCLUDE_DIR`),
-//! `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `PATH`,
-//! `CONDA_PREFIX`, `VIRTUAL_ENV`, `PYTHONPATH`, `LIBCLANG_PATH`,
-//! `BINDGEN_EXTRA_CLANG_ARGS` (and pkg-config's and cc's own variables).
+//! `LIBCUDA_SYS_BINDINGS`, `DOCS_RS`, `LIBCUDA_SYS_INCLUDE_DIR`,
+//! `LIBCUDA_SYS_LIB_DIR` (both also prefixed with the target, e.g.
+//! `X86_64_UNKNOWN_LINUX_GNU_LIBCUDA_SYS_INCLUDE_DIR`), `CUDA_PATH`,
+//! `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, `PATH`, `CONDA_PREFIX`,
+//! `VIRTUAL_ENV`, `PYTHONPATH`, `LIBCLANG_PATH`, `BINDGEN_EXTRA_CLANG_ARGS`
+//! (and pkg-config's and cc's own variables).
 //!
 //! Metadata for dependents (`DEP_CUDA_<KEY>`): `ROOT`, `INCLUDE`, `INCLUDES`,
 //! `LIB_DIR`, `LINK_KIND`, `FOUND_BY`, `VERSION`, `VERSION_MAJOR`,
 //! `VERSION_MINOR`, `DRIVER_VERSION`, `DRIVER_VERSION_MAJOR`,
 //! `DRIVER_VERSION_MINOR` (the last three are the names Rust-CUDA's `cust_raw`
-//! uses), `PER_THREAD_DEFAULT_STREAM`.
+//! uses), `PER_THREAD_DEFAULT_STREAM`, `BINDINGS_DIR`.
 
-#[path = "build/abi.rs"]
-mod abi;
-#[path = "build/bindings.rs"]
-mod bindings;
 #[path = "build/cpp.rs"]
 mod cpp;
 #[path = "build/discover.rs"]
 mod discover;
-#[path = "build/dynamic.rs"]
-mod dynamic;
 #[path = "build/emit.rs"]
 mod emit;
 #[path = "build/env.rs"]
 mod env;
 #[path = "build/error.rs"]
 mod error;
-#[path = "build/items.rs"]
-mod items;
 #[path = "build/link.rs"]
 mod link;
-#[path = "build/renames.rs"]
-mod renames;
-#[path = "build/value_types.rs"]
-mod value_types;
+#[path = "build/mode.rs"]
+mod mode;
+#[path = "build/output.rs"]
+mod output;
+#[path = "build/shipped.rs"]
+mod shipped;
 #[path = "build/version.rs"]
 mod version;
+
+#[cfg(feature = "bindgen")]
+#[path = "build/bindings.rs"]
+mod bindings;
+#[cfg(feature = "bindgen")]
+#[path = "build/dynamic.rs"]
+mod dynamic;
+#[cfg(feature = "bindgen")]
+#[path = "build/items.rs"]
+mod items;
+#[cfg(feature = "bindgen")]
+#[path = "build/renames.rs"]
+mod renames;
+#[cfg(feature = "bindgen")]
+#[path = "build/value_types.rs"]
+mod value_types;
+
+use mode::Mode;
+use output::Output;
 
 fn main() {
     if let Err(e) = run() {
@@ -59,11 +76,60 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=build");
     println!("cargo::rerun-if-changed=wrapper.h");
+    println!("cargo::rerun-if-changed=pregenerated");
     let target = env::Target::from_cargo();
     let mut clock = env::Clock::start();
 
-    let toolkit = discover::discover(&target)?;
+    let mode = mode::choose()?;
+    // Checked in every mode: a typo in a variable is never hidden by the fallback.
+    let lib_dir_override = discover::lib_dir_override(&target)?;
+    let search = discover::discover(&target, mode.searches())?;
     clock.step("discovery");
+
+    let output = match (mode, search) {
+        (Mode::Shipped(reason), search) => {
+            shipped::load(&target, reason, search.found(), &mut clock)?
+        }
+        (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
+        (Mode::Generate, discover::Search::Found(toolkit)) => {
+            generate(&target, toolkit, &mut clock)?
+        }
+        (Mode::Auto, discover::Search::NotFound(e)) => {
+            shipped::load(&target, mode::fallback(&e), None, &mut clock)?
+        }
+        (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
+            Ok(()) => generate(&target, toolkit, &mut clock)?,
+            Err(e) => shipped::load(&target, mode::fallback(&e), Some(toolkit), &mut clock)?,
+        },
+    };
+    output.write(&target.out_dir)?;
+    clock.step("write");
+
+    // Linked: the linker resolves every function against libcuda (or a stand-in).
+    // Dynamic loading: each function calls through a table filled at run time.
+    let link = if target.dynamic_loading() {
+        None
+    } else {
+        let stub_dirs = output.toolkit().map(|t| t.lib_dirs.as_slice());
+        Some(link::choose(
+            &target,
+            lib_dir_override.as_deref(),
+            stub_dirs.unwrap_or_default(),
+            &output,
+        )?)
+    };
+    clock.step("link");
+    emit::emit(&target, &output, link.as_ref());
+    Ok(())
+}
+
+/// The bindings from the headers found, through bindgen.
+#[cfg(feature = "bindgen")]
+fn generate(
+    target: &env::Target,
+    toolkit: discover::Toolkit,
+    clock: &mut env::Clock,
+) -> error::Result<Output> {
     let header = cpp::Header::new(
         target.manifest_dir.join("wrapper.h"),
         toolkit.include_dir.clone(),
@@ -71,57 +137,54 @@ fn run() -> error::Result<()> {
         target.out_dir.clone(),
         target.triple.clone(),
     )?;
-    let version = version::read(&header)?;
-    clock.step("version");
-
     let macros = header.macros()?;
-    clock.step("macros");
-    let generated = bindings::generate(&header, &macros)?;
+    let version = version::from_macros(&header, &macros)?;
+    clock.step("version-macros");
+    let file = bindings::generate(&header, &macros)?;
     clock.step("bindgen");
-    let items = items::read(&generated.code)?;
+    let items = items::read(file)?;
     clock.step("read-back");
     let renames = renames::find(&header, &macros, &items)?;
-    let aliases = renames::render(&renames.renames);
-    let aliases_path = target.out_dir.join("renames.rs");
-    std::fs::write(&aliases_path, aliases).map_err(|e| cpp::io_error(&aliases_path, e))?;
-    let value_types_path = target.out_dir.join("value_types.rs");
-    std::fs::write(&value_types_path, value_types::render(&items))
-        .map_err(|e| cpp::io_error(&value_types_path, e))?;
-    clock.step("renames-value-types");
-    let abi_checks = abi::write(&header, &items, &renames.renames, &renames.preprocessed)?;
-
-    // The symbol table of the dynamic-loading mode; tests/driver_symbols.rs uses it in both modes.
-    let table = target.out_dir.join("dynamic_symbols.rs");
-    std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames))
-        .map_err(|e| cpp::io_error(&table, e))?;
-    clock.step("abi-sources");
-    // Linked: the linker resolves every function against libcuda (or a stand-in).
-    // Dynamic loading: each function calls through a table filled at run time.
-    let link = if target.dynamic_loading() {
-        let code = dynamic::strip_extern_blocks(&generated.code) + &dynamic::render(&items);
-        bindings::write(&target.out_dir, &code)?;
-        let table = target.out_dir.join("dynamic_symbols.rs");
-        std::fs::write(&table, dynamic::render_symbols(&items, &renames.renames))
-            .map_err(|e| cpp::io_error(&table, e))?;
-        None
+    let functions = if target.dynamic_loading() {
+        dynamic::render(&items)
     } else {
-        let plain: Vec<String> = renames.renames.iter().map(|r| r.plain.clone()).collect();
-        Some(link::choose(&target, &toolkit, &header, &items, &plain)?)
+        items.render_extern()
     };
-
-    clock.step(if link.is_some() {
-        "link"
-    } else {
-        "dynamic-wrappers"
-    });
-    emit::emit(&emit::Summary {
-        toolkit: &toolkit,
+    let files = vec![
+        (output::BINDINGS, items.render_types()),
+        (output::FUNCTIONS, functions),
+        (output::RENAMES, renames::render(&renames)),
+        (output::VALUE_TYPES, value_types::render(&items)),
+        (output::SYMBOLS, dynamic::render_symbols(&items, &renames)),
+        (output::FUNCTION_LIST, items.render_function_list()),
+        (
+            output::LINK_SYMBOLS,
+            output::link_symbols(
+                items.functions.iter().map(|f| f.name.as_str()),
+                renames.iter().map(|r| r.plain.as_str()),
+            ),
+        ),
+    ];
+    clock.step("render");
+    Ok(Output {
         version,
-        link: link.as_ref(),
-        renames: renames.renames.len(),
+        files,
         functions: items.functions.len(),
-        abi_checks,
-        per_thread_default_stream: !header.defines.is_empty(),
-    });
-    Ok(())
+        renames: renames.len(),
+        origin: output::Origin::Generated {
+            toolkit,
+            compiler: header.compiler_command(),
+        },
+    })
+}
+
+/// Without the `bindgen` feature `mode::choose` never asks for generation;
+/// should it ever, the build says so instead of panicking.
+#[cfg(not(feature = "bindgen"))]
+fn generate(
+    _: &env::Target,
+    _: discover::Toolkit,
+    _: &mut env::Clock,
+) -> error::Result<Output> {
+    Err(mode::needs_bindgen_feature())
 }

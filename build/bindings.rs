@@ -1,4 +1,4 @@
-//! Step 3: bindgen over `wrapper.h`, written to `OUT_DIR/bindings.rs`.
+//! Step 3: bindgen over `wrapper.h`, read back as a syntax tree.
 
 use std::collections::HashMap;
 
@@ -9,10 +9,6 @@ use crate::error::{Error, Result};
 
 /// The crate's MSRV; the generated code uses nothing newer.
 const RUST_TARGET: (u64, u64) = (82, 0);
-
-pub struct Bindings {
-    pub code: String,
-}
 
 /// Doxygen to Markdown, so rustdoc shows `(value type = ...)`, parameters and
 /// return values as the header's authors wrote them; and the C type of integer
@@ -72,7 +68,7 @@ fn code_spans(text: &str) -> String {
 
 /// libclang is loaded here, before bindgen, because bindgen panics when it
 /// cannot load it; this way the user gets the places searched and the fix.
-fn load_libclang() -> Result<()> {
+pub fn load_libclang() -> Result<()> {
     crate::env::var("LIBCLANG_PATH");
     clang_sys::load().map_err(|e| {
         Error::new(
@@ -123,25 +119,26 @@ fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, IntKind> {
 
 /// bindgen writes a negative value it was told is `c_uint` as its 64-bit two's
 /// complement, which does not compile; C's value is the same bits modulo 2^32.
-fn wrap_unsigned(mut code: String, unsigned: &HashMap<String, IntKind>) -> String {
-    for (name, kind) in unsigned {
-        if !matches!(kind, IntKind::UInt) {
+fn wrap_unsigned(file: &mut syn::File, unsigned: &HashMap<String, IntKind>) {
+    for item in &mut file.items {
+        let syn::Item::Const(c) = item else { continue };
+        if !matches!(unsigned.get(&c.ident.to_string()), Some(IntKind::UInt)) {
             continue;
         }
-        let prefix = format!("pub const {name}: ::core::ffi::c_uint = ");
-        let Some(at) = code.find(&prefix) else {
-            continue;
-        };
-        let start = at + prefix.len();
-        let end = start + code[start..].find(';').unwrap_or(0);
-        if let Ok(value) = code[start..end].trim().parse::<u64>() {
-            code.replace_range(start..end, &(value & u64::from(u32::MAX)).to_string());
+        if let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) = &mut *c.expr
+        {
+            if let Ok(value) = int.base10_parse::<u64>() {
+                let wrapped = (value & u64::from(u32::MAX)).to_string();
+                *int = syn::LitInt::new(&wrapped, int.span());
+            }
         }
     }
-    code
 }
 
-pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings> {
+pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::File> {
     load_libclang()?;
     let unsigned = unsigned_macros(macros);
     // bindgen reads these itself; registered here so that a change re-runs the script.
@@ -170,7 +167,8 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
         .use_core()
         .ctypes_prefix("::core::ffi")
         .generate_comments(true)
-        .formatter(bindgen::Formatter::Prettyplease)
+        // Nobody reads the file: the compiler does. (The shipped set is formatted by xtask.)
+        .formatter(bindgen::Formatter::None)
         .rust_target(
             bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1)
                 .map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?,
@@ -194,13 +192,8 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<Bindings
             ),
         )
     })?;
-    let code = wrap_unsigned(bindings.to_string(), &unsigned);
-    write(&header.out_dir, &code)?;
-    Ok(Bindings { code })
-}
-
-/// `OUT_DIR/bindings.rs`, which `src/lib.rs` includes.
-pub fn write(out_dir: &std::path::Path, code: &str) -> Result<()> {
-    let path = out_dir.join("bindings.rs");
-    std::fs::write(&path, code).map_err(|e| crate::cpp::io_error(&path, e))
+    let mut file = syn::parse_file(&bindings.to_string())
+        .map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
+    wrap_unsigned(&mut file, &unsigned);
+    Ok(file)
 }

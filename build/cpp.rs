@@ -2,6 +2,9 @@
 //! user's `CC`, `CFLAGS` and cross compiler apply). Used for `CUDA_VERSION` and
 //! for the rename macros: the header decides, not a list kept here.
 
+// The header is read only to generate; the shipped bindings use the compiler alone.
+#![cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -27,19 +30,7 @@ impl Header {
         out_dir: PathBuf,
         target_triple: String,
     ) -> Result<Header> {
-        let mut build = cc::Build::new();
-        // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
-        // it prints link lines only from `compile()`, which is never called.
-        build
-            .include(&include_dir)
-            .cargo_metadata(true)
-            .cargo_warnings(false);
-        for d in &defines {
-            build.define(d, None);
-        }
-        let compiler = build
-            .try_get_compiler()
-            .map_err(|e| no_compiler(&e.to_string()))?;
+        let compiler = compiler(Some(&include_dir), &defines)?;
         Ok(Header {
             wrapper,
             include_dir,
@@ -75,8 +66,10 @@ impl Header {
             .output()
             .map_err(|e| no_compiler(&format!("{}: {e}", compiler.path().display())))?;
         if !out.status.success() {
+            // The command without its environment: a CI's secrets stay out of the log.
             return Err(fail(format!(
-                "{cmd:?} failed ({}):\n{}",
+                "{} failed ({}):\n{}",
+                shown(&cmd),
                 out.status,
                 String::from_utf8_lossy(&out.stderr).trim_end()
             )));
@@ -119,19 +112,50 @@ impl Header {
         Ok((pairs, header.to_string()))
     }
 
-    /// The compiler command line (path, then arguments) for compiling against
-    /// this header; written down for the tests that compile C to compare with.
-    pub fn compiler_command(&self) -> Result<Vec<String>> {
-        let compiler = &self.compiler;
-        let mut cmd = vec![compiler.path().display().to_string()];
-        cmd.extend(
-            compiler
-                .args()
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned()),
-        );
-        Ok(cmd)
+    /// The compiler command line (path, then arguments, include directory and
+    /// defines) for compiling against this header.
+    pub fn compiler_command(&self) -> Vec<String> {
+        command_line(&self.compiler)
     }
+}
+
+/// The C compiler cc selects for the target, with the user's `CC`/`CFLAGS`,
+/// and `include`/`defines` where given.
+pub fn compiler(include: Option<&Path>, defines: &[&str]) -> Result<cc::Tool> {
+    let mut build = cc::Build::new();
+    // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
+    // it prints link lines only from `compile()`, which is never called.
+    build.cargo_metadata(true).cargo_warnings(false);
+    if let Some(dir) = include {
+        build.include(dir);
+    }
+    for d in defines {
+        build.define(d, None);
+    }
+    build
+        .try_get_compiler()
+        .map_err(|e| no_compiler(&e.to_string()))
+}
+
+/// Path, then arguments.
+pub fn command_line(compiler: &cc::Tool) -> Vec<String> {
+    let mut cmd = vec![compiler.path().display().to_string()];
+    cmd.extend(
+        compiler
+            .args()
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned()),
+    );
+    cmd
+}
+
+/// A command as a user would type it, without the environment it runs in.
+pub fn shown(cmd: &std::process::Command) -> String {
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn no_compiler(why: &str) -> Error {

@@ -1,5 +1,9 @@
 //! Step 1: find `cuda.h`.
 //!
+//! Variables that are set are checked in every mode: set but wrong is an error,
+//! never skipped and never hidden by the shipped bindings. The automatic search
+//! (3-7 below) runs only when the bindings are to be generated.
+//!
 //! The order (first hit wins; every candidate is logged with the reason it was
 //! taken or rejected):
 //!
@@ -30,8 +34,6 @@ pub struct Toolkit {
     pub include_dir: PathBuf,
     /// Library directories of the toolkit (for `lib64/stubs`), in search order.
     pub lib_dirs: Vec<PathBuf>,
-    /// `LIBCUDA_SYS_LIB_DIR`, when the user named the driver directory.
-    pub lib_dir_override: Option<PathBuf>,
     /// How it was found, for the log and the `DEP_CUDA_FOUND_BY` key.
     pub found_by: String,
     /// Warnings to pass on to the user (disagreeing variables).
@@ -58,13 +60,42 @@ const ROOT_VARS: [&str; 4] = [
     "CUDA_TOOLKIT_ROOT_DIR",
 ];
 
-pub fn discover(target: &Target) -> Result<Toolkit> {
-    let mut tried = Tried { lines: Vec::new() };
+/// How far to look.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every place in the order above.
+    Everywhere,
+    /// Only the variables that name a directory (1 and 2), to check them.
+    ExplicitOnly,
+}
 
-    let lib_dir_override = match target.target_var("LIBCUDA_SYS_LIB_DIR") {
-        Some((name, dir)) => Some(explicit_lib_dir(&name, dir)?),
-        None => None,
-    };
+/// The outcome of a search that did not fail: a toolkit, or the error that
+/// says where nothing was found (an error only when generation was asked for).
+pub enum Search {
+    Found(Toolkit),
+    NotFound(Error),
+}
+
+impl Search {
+    pub fn found(self) -> Option<Toolkit> {
+        match self {
+            Search::Found(t) => Some(t),
+            Search::NotFound(_) => None,
+        }
+    }
+}
+
+/// `LIBCUDA_SYS_LIB_DIR` (also target-prefixed), when the user named the
+/// driver directory; it must be a directory.
+pub fn lib_dir_override(target: &Target) -> Result<Option<PathBuf>> {
+    match target.target_var("LIBCUDA_SYS_LIB_DIR") {
+        Some((name, dir)) => explicit_lib_dir(&name, dir).map(Some),
+        None => Ok(None),
+    }
+}
+
+pub fn discover(target: &Target, scope: Scope) -> Result<Search> {
+    let mut tried = Tried { lines: Vec::new() };
 
     if let Some((name, dir)) = target.target_var("LIBCUDA_SYS_INCLUDE_DIR") {
         let dir = PathBuf::from(dir);
@@ -73,17 +104,16 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
         }
         tried.note(&name, &dir, "taken: holds cuda.h");
         let root = dir.parent().map(Path::to_path_buf);
-        return Ok(Toolkit {
+        return Ok(Search::Found(Toolkit {
             lib_dirs: root
                 .iter()
                 .flat_map(|r| toolkit_lib_dirs(target, r))
                 .collect(),
             root,
             include_dir: dir,
-            lib_dir_override,
             found_by: name,
             warnings: Vec::new(),
-        });
+        }));
     }
 
     let (roots, warnings) = root_vars();
@@ -94,17 +124,21 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
         return match include {
             Some(include_dir) => {
                 tried.note(&name, &include_dir, "taken: holds cuda.h");
-                Ok(found(
+                Ok(Search::Found(found(
                     target,
                     root,
                     include_dir,
-                    lib_dir_override,
                     name,
                     warnings,
-                ))
+                )))
             }
             None => Err(explicit_error(&name, &root, &include_dirs(target, &root))),
         };
+    }
+
+    if scope == Scope::ExplicitOnly {
+        log("no toolkit variable is set; the shipped bindings need no search");
+        return Ok(Search::NotFound(not_found(target, &tried)));
     }
 
     type Source = fn(&Target) -> Vec<PathBuf>;
@@ -134,14 +168,13 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
                 if include.join("cuda.h").is_file() {
                     tried.note(source, &include, "taken: holds cuda.h");
                     let root = root.unwrap_or_else(|| include.clone());
-                    return Ok(found(
+                    return Ok(Search::Found(found(
                         target,
                         root,
                         include,
-                        lib_dir_override,
                         source.to_string(),
                         warnings,
-                    ));
+                    )));
                 }
                 let why = if include.is_dir() {
                     "no cuda.h"
@@ -152,14 +185,13 @@ pub fn discover(target: &Target) -> Result<Toolkit> {
             }
         }
     }
-    Err(not_found(target, &tried))
+    Ok(Search::NotFound(not_found(target, &tried)))
 }
 
 fn found(
     target: &Target,
     root: PathBuf,
     include_dir: PathBuf,
-    lib_dir_override: Option<PathBuf>,
     found_by: String,
     warnings: Vec<String>,
 ) -> Toolkit {
@@ -167,7 +199,6 @@ fn found(
         lib_dirs: toolkit_lib_dirs(target, &root),
         root: Some(root),
         include_dir,
-        lib_dir_override,
         found_by,
         warnings,
     }
@@ -454,7 +485,8 @@ fn not_found(target: &Target, tried: &Tried) -> Error {
              - install the headers alone with pip: pip install nvidia-cuda-runtime   (CUDA 13.x; nvidia-cuda-runtime-cu12 for 12.x)\n\
              - install a CUDA toolkit (Debian/Ubuntu: apt install nvidia-cuda-toolkit, or NVIDIA's cuda-toolkit-13-0 package)\n\
              - set CUDA_PATH to the toolkit root (the directory above include/cuda.h)\n\
-             - set LIBCUDA_SYS_INCLUDE_DIR to the directory that holds cuda.h",
+             - set LIBCUDA_SYS_INCLUDE_DIR to the directory that holds cuda.h\n\
+             - or use the bindings shipped with the crate: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
             target.host,
             target.triple,
             ROOT_VARS.join(", "),

@@ -13,28 +13,6 @@ use quote::ToTokens;
 use crate::items::Items;
 use crate::renames::Rename;
 
-/// The bindings without their `extern "C"` blocks (bindgen's pretty-printed
-/// output puts each in its own `unsafe extern "C" { ... }` at column 0).
-pub fn strip_extern_blocks(code: &str) -> String {
-    let mut out = String::with_capacity(code.len());
-    let mut inside = false;
-    for line in code.lines() {
-        if !inside
-            && (line.starts_with("unsafe extern \"C\" {") || line.starts_with("extern \"C\" {"))
-        {
-            inside = true;
-            continue;
-        }
-        if inside {
-            inside = line != "}";
-            continue;
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
-}
-
 /// `OUT_DIR/dynamic_symbols.rs`, the table `src/dynamic.rs` resolves from; the
 /// wrappers index it in the same order.
 pub fn render_symbols(items: &Items, renames: &[Rename]) -> String {

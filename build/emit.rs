@@ -1,70 +1,65 @@
 //! Step 5: every `cargo::` line, in one place.
 
-use crate::discover::Toolkit;
+use crate::env::Target;
 use crate::link::{Kind, Link};
-use crate::version::{self, CudaVersion};
+use crate::output::{Origin, Output};
+use crate::version;
 
-pub struct Summary<'a> {
-    pub toolkit: &'a Toolkit,
-    pub version: CudaVersion,
-    /// `None` in the dynamic-loading mode: nothing is linked.
-    pub link: Option<&'a Link>,
-    pub renames: usize,
-    pub functions: usize,
-    pub abi_checks: usize,
-    pub per_thread_default_stream: bool,
-}
-
-pub fn emit(s: &Summary) {
-    let t = s.toolkit;
-    for w in &t.warnings {
+pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
+    let headers = bindings.headers();
+    for w in bindings.toolkit().map(|t| t.warnings.as_slice()).unwrap_or_default() {
+        println!("cargo::warning={w}");
+    }
+    if let Some(w) = shipped_warning(bindings) {
         println!("cargo::warning={w}");
     }
 
-    if let Some(link) = s.link {
+    if let Some(link) = link {
         emit_link(link);
     }
 
     // cfgs for this crate, declared for check-cfg.
-    let names: Vec<String> = version::all_cfgs(s.version)
-        .into_iter()
-        .map(|(_, n)| n)
-        .collect();
+    let v = bindings.version;
+    let names: Vec<String> = version::all_cfgs(v).into_iter().map(|(_, n)| n).collect();
     println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
-    for cfg in version::cfgs(s.version) {
+    for cfg in version::cfgs(v) {
         println!("cargo::rustc-cfg={cfg}");
     }
-    println!(
-        "cargo::rustc-env=LIBCUDA_SYS_CUDA_VERSION={}",
-        s.version.number
-    );
-    println!(
-        "cargo::rustc-env=LIBCUDA_SYS_INCLUDE_DIR_USED={}",
-        t.include_dir.display()
-    );
-    println!("cargo::rustc-env=LIBCUDA_SYS_FOUND_BY={}", t.found_by);
-    println!(
-        "cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}",
-        link_kind(s.link)
-    );
 
-    // Metadata for dependents: DEP_CUDA_<KEY>.
-    let lib_dir = s
-        .link
-        .map(|l| l.dir.display().to_string())
+    // Shipped bindings have no headers: the include keys are empty, so that a
+    // dependent that compiles C against them fails with its own message rather
+    // than against headers the bindings do not come from.
+    let include = headers
+        .map(|t| t.include_dir.display().to_string())
         .unwrap_or_default();
-    let root = t.root.as_ref().unwrap_or(&t.include_dir);
-    let v = s.version;
-    let includes = std::env::join_paths([&t.include_dir])
+    let root = headers
+        .map(|t| t.root.as_ref().unwrap_or(&t.include_dir).display().to_string())
+        .unwrap_or_default();
+    let includes = headers
+        .and_then(|t| std::env::join_paths([&t.include_dir]).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let found_by = match &bindings.origin {
+        Origin::Generated { toolkit, .. } => toolkit.found_by.clone(),
+        Origin::Shipped { .. } => "pregenerated".to_string(),
+    };
+    let lib_dir = link
+        .map(|l| l.dir.display().to_string())
+        .unwrap_or_default();
+
+    println!("cargo::rustc-env=LIBCUDA_SYS_CUDA_VERSION={}", v.number);
+    println!("cargo::rustc-env=LIBCUDA_SYS_INCLUDE_DIR_USED={include}");
+    println!("cargo::rustc-env=LIBCUDA_SYS_FOUND_BY={found_by}");
+    println!("cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}", link_kind(link));
+
+    // Metadata for dependents: DEP_CUDA_<KEY>.
     let meta = [
-        ("root", root.display().to_string()),
-        ("include", t.include_dir.display().to_string()),
+        ("root", root),
+        ("include", include.clone()),
         ("includes", includes),
         ("lib_dir", lib_dir.clone()),
-        ("link_kind", link_kind(s.link).to_string()),
-        ("found_by", t.found_by.clone()),
+        ("link_kind", link_kind(link).to_string()),
+        ("found_by", found_by.clone()),
         ("version", v.number.to_string()),
         ("version_major", v.major().to_string()),
         ("version_minor", v.minor().to_string()),
@@ -73,24 +68,55 @@ pub fn emit(s: &Summary) {
         ("driver_version_minor", v.minor().to_string()),
         (
             "per_thread_default_stream",
-            s.per_thread_default_stream.to_string(),
+            target.per_thread_default_stream().to_string(),
         ),
+        ("bindings_dir", target.out_dir.display().to_string()),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");
     }
     crate::env::log(format!(
-        "CUDA {}.{} headers from {} ({}); {} functions, {} plain-name aliases, {} ABI checks; libcuda: {} ({})",
+        "CUDA {}.{} bindings from {} ({found_by}); {} functions, {} plain-name aliases; libcuda: {} ({})",
         v.major(),
         v.minor(),
-        t.include_dir.display(),
-        t.found_by,
-        s.functions,
-        s.renames,
-        s.abi_checks,
+        if include.is_empty() { "the shipped set" } else { &include },
+        bindings.functions,
+        bindings.renames,
         lib_dir,
-        link_kind(s.link)
+        link_kind(link)
     ));
+}
+
+/// The one line that says the shipped bindings are used where the user did not
+/// ask for them, or that headers a variable names are not what the bindings
+/// come from.
+fn shipped_warning(bindings: &Output) -> Option<String> {
+    let Origin::Shipped { why, dir, ignored } = &bindings.origin else {
+        return None;
+    };
+    let v = bindings.version;
+    if why.warn {
+        return Some(format!(
+            "using the bindings shipped with libcuda-sys (CUDA {}.{}, {dir}) because {}; for bindings of \
+             your own CUDA headers install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang \
+             (apt-get install libclang-dev), then rebuild; LIBCUDA_SYS_BINDINGS=pregenerated silences this, \
+             LIBCUDA_SYS_BINDINGS=generate makes it an error",
+            v.major(),
+            v.minor(),
+            why.reason
+        ));
+    }
+    ignored.as_ref().map(|t| {
+        format!(
+            "{}={} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {}.{}) are; \
+             enable the `bindgen` feature (or unset LIBCUDA_SYS_BINDINGS) for bindings of those headers",
+            t.found_by,
+            t.include_dir.display(),
+            why.reason,
+            v.major(),
+            v.minor()
+        )
+    })
 }
 
 fn emit_link(link: &Link) {

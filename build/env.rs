@@ -110,10 +110,14 @@ impl Target {
     /// bindgen, the preprocessor and the ABI check alike.
     pub fn defines(&self) -> Vec<&'static str> {
         let mut defines = Vec::new();
-        if std::env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some() {
+        if self.per_thread_default_stream() {
             defines.push("CUDA_API_PER_THREAD_DEFAULT_STREAM");
         }
         defines
+    }
+
+    pub fn per_thread_default_stream(&self) -> bool {
+        std::env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some()
     }
 
     pub fn dynamic_loading(&self) -> bool {

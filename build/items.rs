@@ -1,7 +1,10 @@
 //! The generated bindings read back with `syn`: the functions, constants and
 //! types that were bound. Everything derived from the bindings (plain-name
-//! aliases, the stand-in library, the ABI check) starts from this one list, so
-//! it can never name an item that was not generated.
+//! aliases, value types, the dynamic-loading wrappers, the stand-in library,
+//! and systest's ABI check) starts from this one list, so it can never name an
+//! item that was not generated.
+
+use quote::ToTokens;
 
 use crate::error::{Error, Result};
 
@@ -13,6 +16,8 @@ pub struct Function {
     pub item: syn::ForeignItemFn,
 }
 
+// systest's ABI check, which shares this file, reads the layout fields.
+#[allow(dead_code)]
 pub struct Record {
     pub name: String,
     pub is_union: bool,
@@ -33,6 +38,8 @@ pub struct Constant {
 
 #[derive(Default)]
 pub struct Items {
+    /// Every item but the functions, as bound.
+    pub types: Vec<syn::Item>,
     pub functions: Vec<Function>,
     pub records: Vec<Record>,
     pub constants: Vec<Constant>,
@@ -43,12 +50,29 @@ pub struct Items {
 
 const INTEGER_TYPES: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
 
-pub fn read(code: &str) -> Result<Items> {
-    let file = syn::parse_file(code)
-        .map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
+/// Parses Rust source (the build script's own output, read again by systest).
+#[allow(dead_code)]
+pub fn parse(code: &str) -> Result<syn::File> {
+    syn::parse_file(code)
+        .map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))
+}
+
+pub fn read(file: syn::File) -> Result<Items> {
     let mut items = Items::default();
     for item in file.items {
         match item {
+            // The dynamic-loading wrappers, as systest reads them back.
+            syn::Item::Fn(f) => items.functions.push(Function {
+                name: f.sig.ident.to_string(),
+                doc: doc(&f.attrs),
+                item: syn::ForeignItemFn {
+                    attrs: f.attrs,
+                    vis: f.vis,
+                    modifiers: Default::default(),
+                    sig: f.sig,
+                    semi_token: Default::default(),
+                },
+            }),
             syn::Item::ForeignMod(block) => {
                 for f in block.items {
                     if let syn::ForeignItem::Fn(f) = f {
@@ -60,8 +84,21 @@ pub fn read(code: &str) -> Result<Items> {
                     }
                 }
             }
-            syn::Item::Struct(s) if is_newtype_enum(&s) => items.enums.push(s.ident.to_string()),
-            syn::Item::Struct(s) => items.records.push(Record {
+            other => {
+                items.classify(&other);
+                items.types.push(other);
+            }
+        }
+    }
+    Ok(items)
+}
+
+impl Items {
+    /// Records what a non-function item declares.
+    fn classify(&mut self, item: &syn::Item) {
+        match item {
+            syn::Item::Struct(s) if is_newtype_enum(s) => self.enums.push(s.ident.to_string()),
+            syn::Item::Struct(s) => self.records.push(Record {
                 name: s.ident.to_string(),
                 is_union: false,
                 opaque: s
@@ -70,29 +107,29 @@ pub fn read(code: &str) -> Result<Items> {
                     .any(|f| f.ident.as_ref().is_some_and(|i| i == "_unused")),
                 fields: named_fields(s.fields.iter()),
             }),
-            syn::Item::Union(u) => items.records.push(Record {
+            syn::Item::Union(u) => self.records.push(Record {
                 name: u.ident.to_string(),
                 is_union: true,
                 opaque: false,
                 fields: named_fields(u.fields.named.iter()),
             }),
-            syn::Item::Type(t) => items.typedefs.push(t.ident.to_string()),
+            syn::Item::Type(t) => self.typedefs.push(t.ident.to_string()),
             // `typedef enum X_enum { .. } X;` comes out as `pub use self::X_enum as X;`.
             syn::Item::Use(u) => {
                 if let syn::UseTree::Path(syn::UsePath { tree, .. }) = &u.tree {
                     if let syn::UseTree::Rename(r) = &**tree {
-                        items.typedefs.push(r.rename.to_string());
+                        self.typedefs.push(r.rename.to_string());
                     }
                 }
             }
-            syn::Item::Const(c) if is_integer(&c.ty) => items.constants.push(Constant {
+            syn::Item::Const(c) if is_integer(&c.ty) => self.constants.push(Constant {
                 name: c.ident.to_string(),
                 owner: None,
                 doc: doc(&c.attrs),
             }),
             syn::Item::Impl(imp) => {
                 let syn::Type::Path(owner) = &*imp.self_ty else {
-                    continue;
+                    return;
                 };
                 let owner = owner
                     .path
@@ -100,9 +137,9 @@ pub fn read(code: &str) -> Result<Items> {
                     .last()
                     .map(|s| s.ident.to_string())
                     .unwrap_or_default();
-                for it in imp.items {
+                for it in &imp.items {
                     if let syn::ImplItem::Const(c) = it {
-                        items.constants.push(Constant {
+                        self.constants.push(Constant {
                             name: c.ident.to_string(),
                             owner: Some(owner.clone()),
                             doc: doc(&c.attrs),
@@ -113,10 +150,43 @@ pub fn read(code: &str) -> Result<Items> {
             _ => {}
         }
     }
-    Ok(items)
-}
 
-impl Items {
+    /// `bindings.rs`: everything but the functions.
+    pub fn render_types(&self) -> String {
+        let mut out = String::new();
+        for item in &self.types {
+            out.push_str(&item.to_token_stream().to_string());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// `functions.rs` of the linked mode: the `extern "C"` declarations.
+    pub fn render_extern(&self) -> String {
+        let mut out = String::from("unsafe extern \"C\" {\n");
+        for f in &self.functions {
+            out.push_str(&f.item.to_token_stream().to_string());
+            out.push('\n');
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// `function_list.rs`: every bound function by address. A program that
+    /// includes it references them all, so with full RELRO it starts only if
+    /// the driver has every one.
+    pub fn render_function_list(&self) -> String {
+        let mut out = format!(
+            "/// `(name, address)` of every bound function.\npub fn all_functions() -> [(&'static str, *const ()); {}] {{\n    [\n",
+            self.functions.len()
+        );
+        for f in &self.functions {
+            out.push_str(&format!("        (\"{n}\", {n} as *const ()),\n", n = f.name));
+        }
+        out.push_str("    ]\n}\n");
+        out
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }

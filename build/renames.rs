@@ -15,19 +15,13 @@ pub struct Rename {
     pub target: String,
 }
 
-pub struct Renames {
-    pub renames: Vec<Rename>,
-    /// The preprocessed header, for the ABI check's struct/union tag names.
-    pub preprocessed: String,
-}
-
-pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Result<Renames> {
+pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Result<Vec<Rename>> {
     let names: Vec<&str> = macros
         .iter()
         .map(|(name, _)| name.as_str())
         .filter(|n| is_driver_name(n))
         .collect();
-    let (expansions, preprocessed) = header.expand(&names)?;
+    let (expansions, _) = header.expand(&names)?;
     let mut renames: Vec<Rename> = expansions
         .into_iter()
         .filter(|(plain, target)| {
@@ -36,10 +30,7 @@ pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Resu
         .map(|(plain, target)| Rename { plain, target })
         .collect();
     renames.sort_by(|a, b| a.plain.cmp(&b.plain));
-    Ok(Renames {
-        renames,
-        preprocessed,
-    })
+    Ok(renames)
 }
 
 /// Object-like macros named like driver functions (`cuX`); function-like ones

@@ -1,6 +1,9 @@
 //! Step 2: the header's `CUDA_VERSION`, read through the preprocessor, and the
 //! cumulative `cuda_X_Y` cfgs derived from it.
 
+// The header is read only to generate; the shipped bindings carry their version.
+#![cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+
 use crate::cpp::Header;
 use crate::error::{Error, Result};
 
@@ -22,9 +25,13 @@ impl CudaVersion {
     }
 }
 
-pub fn read(header: &Header) -> Result<CudaVersion> {
-    let (pairs, _) = header.expand(&["CUDA_VERSION"])?;
-    let raw = pairs.into_iter().next().map(|(_, v)| v).unwrap_or_default();
+/// `CUDA_VERSION` from the preprocessor's macro dump of the header.
+pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaVersion> {
+    let raw = macros
+        .iter()
+        .find(|(name, _)| name == "CUDA_VERSION")
+        .map(|(_, body)| body.as_str())
+        .unwrap_or_default();
     let number: u32 = raw.trim().parse().map_err(|_| {
         Error::new(
             format!(
@@ -49,7 +56,8 @@ pub fn read(header: &Header) -> Result<CudaVersion> {
              Fix one of:\n\
              - install a newer toolkit, or only its headers: pip install nvidia-cuda-runtime (13.x)\n  \
                or pip install nvidia-cuda-runtime-cu12 (12.x)\n\
-             - point CUDA_PATH or LIBCUDA_SYS_INCLUDE_DIR at a newer toolkit",
+             - point CUDA_PATH or LIBCUDA_SYS_INCLUDE_DIR at a newer toolkit\n\
+             - use the bindings shipped with the crate: LIBCUDA_SYS_BINDINGS=pregenerated",
         ));
     }
     Ok(version)

@@ -140,6 +140,7 @@ pub use value_type::{typed_enumerator, TypedEnumerator, ValueType};
 mod generated {
     use crate::{TypedEnumerator, ValueType};
     include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+    include!(concat!(env!("OUT_DIR"), "/functions.rs"));
     include!(concat!(env!("OUT_DIR"), "/renames.rs"));
     include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
 }
