@@ -22,6 +22,8 @@
 //! `DRIVER_VERSION_MINOR` (the last three are the names Rust-CUDA's `cust_raw`
 //! uses), `PER_THREAD_DEFAULT_STREAM`, `BINDINGS_DIR`.
 
+// The header is read only to generate: the shipped bindings use the compiler alone.
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 #[path = "build/cpp.rs"]
 mod cpp;
 #[path = "build/discover.rs"]
@@ -40,6 +42,7 @@ mod mode;
 mod output;
 #[path = "build/shipped.rs"]
 mod shipped;
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 #[path = "build/version.rs"]
 mod version;
 
@@ -181,10 +184,6 @@ fn generate(
 /// Without the `bindgen` feature `mode::choose` never asks for generation;
 /// should it ever, the build says so instead of panicking.
 #[cfg(not(feature = "bindgen"))]
-fn generate(
-    _: &env::Target,
-    _: discover::Toolkit,
-    _: &mut env::Clock,
-) -> error::Result<Output> {
+fn generate(_: &env::Target, _: discover::Toolkit, _: &mut env::Clock) -> error::Result<Output> {
     Err(mode::needs_bindgen_feature())
 }

@@ -2,9 +2,6 @@
 //! user's `CC`, `CFLAGS` and cross compiler apply). Used for `CUDA_VERSION` and
 //! for the rename macros: the header decides, not a list kept here.
 
-// The header is read only to generate; the shipped bindings use the compiler alone.
-#![cfg_attr(not(feature = "bindgen"), allow(dead_code))]
-
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};

@@ -7,7 +7,11 @@ use crate::version;
 
 pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
     let headers = bindings.headers();
-    for w in bindings.toolkit().map(|t| t.warnings.as_slice()).unwrap_or_default() {
+    for w in bindings
+        .toolkit()
+        .map(|t| t.warnings.as_slice())
+        .unwrap_or_default()
+    {
         println!("cargo::warning={w}");
     }
     if let Some(w) = shipped_warning(bindings) {
@@ -25,6 +29,10 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
     for cfg in version::cfgs(v) {
         println!("cargo::rustc-cfg={cfg}");
     }
+    println!("cargo::rustc-check-cfg=cfg(libcuda_sys_pregenerated)");
+    if headers.is_none() {
+        println!("cargo::rustc-cfg=libcuda_sys_pregenerated");
+    }
 
     // Shipped bindings have no headers: the include keys are empty, so that a
     // dependent that compiles C against them fails with its own message rather
@@ -33,7 +41,13 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
         .map(|t| t.include_dir.display().to_string())
         .unwrap_or_default();
     let root = headers
-        .map(|t| t.root.as_ref().unwrap_or(&t.include_dir).display().to_string())
+        .map(|t| {
+            t.root
+                .as_ref()
+                .unwrap_or(&t.include_dir)
+                .display()
+                .to_string()
+        })
         .unwrap_or_default();
     let includes = headers
         .and_then(|t| std::env::join_paths([&t.include_dir]).ok())

@@ -107,7 +107,8 @@ impl Target {
     }
 
     /// Defines for the header that the crate's features ask for, applied to
-    /// bindgen, the preprocessor and the ABI check alike.
+    /// bindgen and the preprocessor alike.
+    #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
     pub fn defines(&self) -> Vec<&'static str> {
         let mut defines = Vec::new();
         if self.per_thread_default_stream() {

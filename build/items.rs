@@ -181,7 +181,10 @@ impl Items {
             self.functions.len()
         );
         for f in &self.functions {
-            out.push_str(&format!("        (\"{n}\", {n} as *const ()),\n", n = f.name));
+            out.push_str(&format!(
+                "        (\"{n}\", {n} as *const ()),\n",
+                n = f.name
+            ));
         }
         out.push_str("    ]\n}\n");
         out

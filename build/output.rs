@@ -25,6 +25,8 @@ pub const FUNCTION_LIST: &str = "function_list.rs";
 /// One symbol a line: what a stand-in libcuda must export.
 pub const LINK_SYMBOLS: &str = "link_symbols.txt";
 
+// Without the `bindgen` feature only the shipped set exists.
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 pub enum Origin {
     /// From the headers of `toolkit`; `compiler` is the C compiler command
     /// that read them (with the include directory and defines).
@@ -88,6 +90,7 @@ impl Output {
 /// The text of [`LINK_SYMBOLS`]: every bound function, then every plain name
 /// (a stand-in exports those too, so that a wrong alias links and is caught by
 /// the tests instead of hidden).
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 pub fn link_symbols<'a>(
     functions: impl Iterator<Item = &'a str>,
     plain: impl Iterator<Item = &'a str>,

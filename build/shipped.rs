@@ -50,7 +50,10 @@ pub fn load(
     let version = CudaVersion {
         number: number.trim().parse().map_err(|_| {
             Error::new(
-                format!("{DIR}/version is not a CUDA_VERSION number: `{}`", number.trim()),
+                format!(
+                    "{DIR}/version is not a CUDA_VERSION number: `{}`",
+                    number.trim()
+                ),
                 "The shipped bindings are damaged: fetch the crate again.",
             )
         })?,
@@ -66,11 +69,18 @@ pub fn load(
         (output::FUNCTIONS, read(&variant, functions)?),
         (output::RENAMES, read(&variant, output::RENAMES)?),
         (output::SYMBOLS, read(&variant, output::SYMBOLS)?),
-        (output::FUNCTION_LIST, read(&variant, output::FUNCTION_LIST)?),
+        (
+            output::FUNCTION_LIST,
+            read(&variant, output::FUNCTION_LIST)?,
+        ),
         (output::LINK_SYMBOLS, read(&variant, output::LINK_SYMBOLS)?),
     ];
     clock.step("shipped");
-    let renames = files[3].1.lines().filter(|l| l.starts_with("pub use ")).count();
+    let renames = files[3]
+        .1
+        .lines()
+        .filter(|l| l.starts_with("pub use "))
+        .count();
     let symbols = files[6].1.lines().count();
     Ok(Output {
         version,

@@ -1,9 +1,6 @@
 //! Step 2: the header's `CUDA_VERSION`, read through the preprocessor, and the
 //! cumulative `cuda_X_Y` cfgs derived from it.
 
-// The header is read only to generate; the shipped bindings carry their version.
-#![cfg_attr(not(feature = "bindgen"), allow(dead_code))]
-
 use crate::cpp::Header;
 use crate::error::{Error, Result};
 

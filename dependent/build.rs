@@ -9,6 +9,9 @@
 //!   attributes `CU_MEMPOOL_ATTR_ALLOCATION_TYPE` ... `_HW_DECOMPRESS_ENABLED`)
 //!   and the rustc-env `LIBCUDA_DEPENDENT_CUDA_VERSION`; the include directory is
 //!   passed on as `LIBCUDA_DEPENDENT_CUDA_INCLUDE`.
+//! - `DEP_CUDA_FOUND_BY=pregenerated`: libcuda-sys uses the bindings shipped with
+//!   it and `DEP_CUDA_INCLUDE` is empty; with no header to compile against, this
+//!   crate stops with a message that says so.
 
 use std::path::PathBuf;
 use std::process::exit;
@@ -23,6 +26,16 @@ fn main() {
     println!("cargo::rerun-if-changed=src/pool_helper.c");
     println!("cargo::rustc-check-cfg=cfg(has_pool_introspection_attrs)");
 
+    if std::env::var("DEP_CUDA_FOUND_BY").as_deref() == Ok("pregenerated") {
+        fail(
+            "libcuda-sys uses its shipped bindings: there is no cuda.h to compile src/pool_helper.c against",
+            "DEP_CUDA_FOUND_BY is `pregenerated` and DEP_CUDA_INCLUDE is empty: libcuda-sys found no CUDA \
+             headers or no libclang, or was told to use the bindings shipped with it. This crate \
+             compiles C against the same cuda.h as the bindings, so it needs generated ones: install \
+             the headers (pip install nvidia-cuda-runtime, or a toolkit) and libclang \
+             (apt-get install libclang-dev), or set LIBCUDA_SYS_BINDINGS=generate to see what is missing.",
+        );
+    }
     let include = PathBuf::from(require("DEP_CUDA_INCLUDE"));
     let version_text = require("DEP_CUDA_VERSION");
     let Ok(version) = version_text.trim().parse::<u32>() else {

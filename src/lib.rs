@@ -148,3 +148,9 @@ pub use generated::*;
 
 /// The `CUDA_VERSION` of the header the bindings were generated from.
 pub const HEADER_VERSION: u32 = CUDA_VERSION;
+
+/// `true` when these are the bindings shipped with the crate (no CUDA headers
+/// or no libclang at build time, `DOCS_RS`, `LIBCUDA_SYS_BINDINGS=pregenerated`,
+/// or no `bindgen` feature): the same declarations, without the header's
+/// documentation and with empty [`TypedEnumerator::description`]s.
+pub const PREGENERATED: bool = cfg!(libcuda_sys_pregenerated);

@@ -17,8 +17,6 @@
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
@@ -45,6 +43,27 @@ const TOOLKIT_TARGET_DIR: &str = "sbsa-linux";
 const REAL_INCLUDE: &str = env!("LIBCUDA_SYS_INCLUDE_DIR_USED");
 /// Their `CUDA_VERSION` (13000 for the 13.0 headers).
 const REAL_VERSION: &str = env!("LIBCUDA_SYS_CUDA_VERSION");
+
+/// Where this crate was itself built from its shipped bindings (no headers or
+/// no libclang here), the cases that run bindgen to the end cannot run: says
+/// `skipped` and returns true.
+fn generation_unavailable(test: &str) -> bool {
+    if libcuda_sys::PREGENERATED {
+        testkit::skip(
+            test,
+            "libcuda-sys was built from its shipped bindings on this machine (no CUDA headers or no libclang): nothing to generate with",
+        );
+    }
+    libcuda_sys::PREGENERATED
+}
+
+/// The shipped set, as committed.
+fn shipped(rel: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("pregenerated/cuda-13.5")
+        .join(rel);
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
 
 /// What the C compiler needs on `PATH` (the driver, the assembler, the linker).
 const COMPILER_TOOLS: [&str; 4] = ["cc", "gcc", "as", "ld"];
@@ -156,11 +175,13 @@ impl Case {
         let dir = dir.canonicalize().unwrap();
         let bin = dir.join("bin");
         fs::create_dir_all(&bin).unwrap();
+        // Generation unless a case asks for another mode: the cases below test
+        // it, and its errors must not turn into the automatic fallback.
         let case = Case {
             name,
             dir,
             bin,
-            vars: Vec::new(),
+            vars: vec![("LIBCUDA_SYS_BINDINGS".into(), "generate".into())],
             extra_path: Vec::new(),
         };
         for tool in tools {
@@ -471,11 +492,11 @@ fn no_headers_anywhere_is_a_clear_error() {
     let test = "no_headers_anywhere_is_a_clear_error";
     let installed = installed_toolkit_headers();
     if !installed.is_empty() {
-        return common::skip(test, &format!("this machine has CUDA headers in a standard location ({installed:?}), so the search cannot come up empty"));
+        return testkit::skip(test, &format!("this machine has CUDA headers in a standard location ({installed:?}), so the search cannot come up empty"));
     }
     let run = Case::new("no_headers").run();
     if run.code == Some(0) {
-        return common::skip(
+        return testkit::skip(
             test,
             &format!(
                 "the search found headers on this machine: {} ({})",
@@ -500,6 +521,7 @@ fn no_headers_anywhere_is_a_clear_error() {
         "pip install nvidia-cuda-runtime",
         "set CUDA_PATH",
         "set LIBCUDA_SYS_INCLUDE_DIR",
+        "or use the bindings shipped with the crate",
     ]);
     let mut vars = always_read();
     vars.extend(ROOT_VARS.map(String::from));
@@ -674,6 +696,9 @@ fn header_that_does_not_preprocess_is_a_clear_error() {
 
 #[test]
 fn header_that_bindgen_cannot_parse_is_a_clear_error() {
+    if generation_unavailable("header_that_bindgen_cannot_parse_is_a_clear_error") {
+        return;
+    }
     let mut case = Case::new("no_parse");
     // Preprocesses (so CUDA_VERSION is read), but is not C.
     let include = case.header("include", "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags) oops;\nint cuBroken = ;\n");
@@ -747,7 +772,7 @@ fn libclang_that_cannot_be_loaded_is_a_clear_error() {
         .env("LIBCLANG_PATH", &empty)
         .run();
     if run.code == Some(0) {
-        return common::skip(
+        return testkit::skip(
             test,
             &format!(
                 "libclang was loaded although LIBCLANG_PATH={} is empty (exit {:?})",
@@ -771,6 +796,9 @@ fn libclang_that_cannot_be_loaded_is_a_clear_error() {
 
 #[test]
 fn include_dir_beats_cuda_path_and_emits_everything() {
+    if generation_unavailable("include_dir_beats_cuda_path_and_emits_everything") {
+        return;
+    }
     let mut case = Case::new("include_dir_wins");
     let root = case.toolkit("toolkit");
     let other = case.toolkit("other");
@@ -812,11 +840,20 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         !cfgs.contains(&"cuda_11_1"),
         "no cfg below the 11.2 minimum"
     );
-    let check = run.directive("rustc-check-cfg");
-    assert_eq!(check.len(), 1, "{}", run.report());
+    let check = run.directive("rustc-check-cfg").join(" ");
     for cfg in cfgs.iter().chain([&next.as_str()]) {
-        assert!(check[0].contains(cfg), "{cfg} not declared in {}", check[0]);
+        assert!(check.contains(cfg), "{cfg} not declared in {check}");
     }
+    assert!(
+        !cfgs.contains(&"libcuda_sys_pregenerated"),
+        "generated bindings marked as shipped"
+    );
+    assert_eq!(
+        Path::new(run.metadata("bindings_dir")),
+        case.out_dir(),
+        "{}",
+        run.report()
+    );
 
     // Link lines: wherever libcuda came from, it is there.
     let lib_dir = PathBuf::from(run.metadata("lib_dir"));
@@ -857,7 +894,15 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     ] {
         assert!(env.contains(&line.as_str()), "no rustc-env={line}: {env:?}");
     }
-    for file in ["bindings.rs", "renames.rs", "abi_check.c", "abi_check.rs"] {
+    for file in [
+        "bindings.rs",
+        "functions.rs",
+        "renames.rs",
+        "value_types.rs",
+        "dynamic_symbols.rs",
+        "function_list.rs",
+        "link_symbols.txt",
+    ] {
         let len = fs::metadata(case.out_dir().join(file))
             .map(|m| m.len())
             .unwrap_or(0);
@@ -867,6 +912,9 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
 
 #[test]
 fn target_prefixed_include_dir_beats_plain_one() {
+    if generation_unavailable("target_prefixed_include_dir_beats_plain_one") {
+        return;
+    }
     let mut case = Case::new("prefixed_wins");
     let prefixed_root = case.toolkit("for-target");
     let plain_root = case.toolkit("plain");
@@ -880,6 +928,9 @@ fn target_prefixed_include_dir_beats_plain_one() {
 
 #[test]
 fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
+    if generation_unavailable("cuda_path_beats_cuda_home_and_warns_when_they_disagree") {
+        return;
+    }
     let mut case = Case::new("cuda_path_wins");
     let path_root = case.toolkit("cuda-path");
     let home_root = case.toolkit("cuda-home");
@@ -920,6 +971,9 @@ fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
 
 #[test]
 fn nvcc_on_path_is_found() {
+    if generation_unavailable("nvcc_on_path_is_found") {
+        return;
+    }
     let mut case = Case::new("nvcc");
     let root = case.toolkit("toolkit");
     let nvcc = case.mkdir("toolkit/bin").join("nvcc");
@@ -935,6 +989,9 @@ fn nvcc_on_path_is_found() {
 
 #[test]
 fn conda_prefix_is_found() {
+    if generation_unavailable("conda_prefix_is_found") {
+        return;
+    }
     let mut case = Case::new("conda");
     // conda's cuda packages keep the headers under targets/<dir>/include only.
     let prefix = case.mkdir("env");
@@ -953,9 +1010,12 @@ fn conda_prefix_is_found() {
 
 #[test]
 fn pip_wheel_on_pythonpath_is_found() {
+    if generation_unavailable("pip_wheel_on_pythonpath_is_found") {
+        return;
+    }
     let test = "pip_wheel_on_pythonpath_is_found";
     let Some(python) = python3() else {
-        return common::skip(test, "no python3 on PATH");
+        return testkit::skip(test, "no python3 on PATH");
     };
     let mut case = Case::new("pip");
     case.tool("python3", &python);
@@ -969,9 +1029,12 @@ fn pip_wheel_on_pythonpath_is_found() {
 
 #[test]
 fn pkg_config_file_is_found() {
+    if generation_unavailable("pkg_config_file_is_found") {
+        return;
+    }
     let test = "pkg_config_file_is_found";
     let Some(pkg_config) = which("pkg-config") else {
-        return common::skip(test, "pkg-config is not installed");
+        return testkit::skip(test, "pkg-config is not installed");
     };
     let mut case = Case::new("pkg_config");
     case.tool("pkg-config", &pkg_config);
@@ -1002,6 +1065,9 @@ fn pkg_config_file_is_found() {
 
 #[test]
 fn lib_dir_override_links_the_driver_library() {
+    if generation_unavailable("lib_dir_override_links_the_driver_library") {
+        return;
+    }
     let mut case = Case::new("lib_dir_driver");
     // Driver installs often have only the versioned name, linked verbatim.
     let lib = case.mkdir("driver");
@@ -1030,6 +1096,9 @@ fn lib_dir_override_links_the_driver_library() {
 
 #[test]
 fn toolkit_stub_is_copied_under_the_runtime_name() {
+    if generation_unavailable("toolkit_stub_is_copied_under_the_runtime_name") {
+        return;
+    }
     let test = "toolkit_stub_is_copied_under_the_runtime_name";
     let mut case = Case::new("toolkit_stub");
     let root = case.toolkit("toolkit");
@@ -1038,7 +1107,7 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
     let run = case.env("CUDA_PATH", &root).run();
     run.found(&root.join("include"), "CUDA_PATH");
     if run.metadata("link_kind") == "driver" {
-        return common::skip(
+        return testkit::skip(
             test,
             &format!(
                 "this machine has a libcuda driver library ({}), which comes before toolkit stubs",
@@ -1069,4 +1138,207 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
         "{}",
         run.report()
     );
+}
+
+// ---------------------------------------------------------------------------
+// 10. Where the bindings come from: the shipped set and its modes.
+
+/// What every run that used the shipped set must show: no headers named,
+/// the shipped version, its files in `OUT_DIR` as committed.
+fn assert_shipped(run: &Outcome, case: &Case, variant: &str, functions: &str) {
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("found_by"), "pregenerated", "{}", run.report());
+    for key in ["include", "includes", "root"] {
+        assert_eq!(run.metadata(key), "", "{key}: {}", run.report());
+    }
+    assert_eq!(run.metadata("version"), shipped("version").trim());
+    assert!(
+        run.directive("rustc-cfg")
+            .contains(&"libcuda_sys_pregenerated"),
+        "{}",
+        run.report()
+    );
+    assert!(
+        run.directive("rustc-env")
+            .contains(&"LIBCUDA_SYS_FOUND_BY=pregenerated"),
+        "{}",
+        run.report()
+    );
+    for (file, committed) in [
+        ("bindings.rs", "bindings.rs".to_string()),
+        ("value_types.rs", "value_types.rs".to_string()),
+        ("functions.rs", format!("{variant}/{functions}")),
+        ("renames.rs", format!("{variant}/renames.rs")),
+        (
+            "dynamic_symbols.rs",
+            format!("{variant}/dynamic_symbols.rs"),
+        ),
+        ("link_symbols.txt", format!("{variant}/link_symbols.txt")),
+    ] {
+        let written = fs::read_to_string(case.out_dir().join(file)).unwrap_or_default();
+        assert!(
+            written == shipped(&committed),
+            "OUT_DIR/{file} is not pregenerated/cuda-13.5/{committed}"
+        );
+    }
+}
+
+#[test]
+fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
+    let test = "no_headers_falls_back_to_the_shipped_bindings_with_one_warning";
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+    }
+    let mut case = Case::new("fallback_no_headers");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
+    assert_shipped(&run, &case, "default", "extern.rs");
+    let fallback: Vec<&str> = run
+        .warnings()
+        .into_iter()
+        .filter(|w| w.contains("shipped"))
+        .collect();
+    assert_eq!(fallback.len(), 1, "{}", run.report());
+    for phrase in [
+        "using the bindings shipped with libcuda-sys (CUDA 13.5",
+        "because no CUDA headers (cuda.h) found",
+        "pip install nvidia-cuda-runtime",
+        "libclang",
+        "LIBCUDA_SYS_BINDINGS=generate makes it an error",
+    ] {
+        assert!(
+            fallback[0].contains(phrase),
+            "`{phrase}` not in {}",
+            fallback[0]
+        );
+    }
+    // Linked against a stand-in built from the shipped symbol list, with a C compiler alone.
+    if run.metadata("link_kind") == "generated-stub" {
+        let source = fs::read_to_string(case.out_dir().join("stub/libcuda_stub.c")).unwrap();
+        assert!(source.contains("int cuMemPoolGetAttribute(void)"));
+        assert!(source.contains("int cuMemAlloc_v2(void)"));
+    }
+    run.assert_reruns(&["LIBCUDA_SYS_BINDINGS", "DOCS_RS"]);
+}
+
+#[test]
+fn libclang_missing_falls_back_to_the_shipped_bindings() {
+    let mut case = Case::new("fallback_no_libclang");
+    let empty = case.mkdir("no-libclang-here");
+    let include = case.header(
+        "include",
+        "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags);\n",
+    );
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCLANG_PATH", &empty)
+        .run();
+    if run.metadata("found_by") != "pregenerated" {
+        return testkit::skip(
+            "libclang_missing_falls_back_to_the_shipped_bindings",
+            "libclang was loaded although LIBCLANG_PATH is an empty directory",
+        );
+    }
+    assert_shipped(&run, &case, "default", "extern.rs");
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.contains("because libclang not found")),
+        "{}",
+        run.report()
+    );
+}
+
+#[test]
+fn docs_rs_uses_the_shipped_bindings_without_searching() {
+    let mut case = Case::new("docs_rs");
+    // A toolkit the search would find (nvcc on PATH) is not searched for.
+    let root = case.mkdir("toolkit");
+    let nvcc = case.mkdir("toolkit/bin").join("nvcc");
+    fs::write(&nvcc, "#!/bin/sh\n").unwrap();
+    fs::set_permissions(&nvcc, fs::Permissions::from_mode(0o755)).unwrap();
+    case.mkdir("toolkit/include");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("DOCS_RS", "1")
+        .env("CARGO_FEATURE_DYNAMIC_LOADING", "1")
+        .path(&root.join("bin"))
+        .run();
+    assert_shipped(&run, &case, "default", "dynamic.rs");
+    assert!(!run.stderr.contains("nvcc"), "{}", run.report());
+    assert!(run.warnings().is_empty(), "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "dynamic-loading");
+    assert!(run.directive("rustc-link-lib").is_empty());
+}
+
+#[test]
+fn shipped_per_thread_default_stream_variant() {
+    let mut case = Case::new("shipped_ptds");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM", "1")
+        .run();
+    assert_shipped(&run, &case, "per-thread-default-stream", "extern.rs");
+    assert_eq!(run.metadata("per_thread_default_stream"), "true");
+    let renames = fs::read_to_string(case.out_dir().join("renames.rs")).unwrap();
+    assert!(
+        renames.contains("pub use self::cuMemAllocAsync_ptsz as cuMemAllocAsync;"),
+        "{renames}"
+    );
+    // Asked for: no fallback warning.
+    assert!(
+        run.warnings().iter().all(|w| !w.contains("shipped")),
+        "{}",
+        run.report()
+    );
+}
+
+#[test]
+fn wrong_variables_are_errors_in_every_mode() {
+    let modes: [(&str, &[(&str, &str)]); 4] = [
+        ("automatic", &[("LIBCUDA_SYS_BINDINGS", "")]),
+        ("generate", &[("LIBCUDA_SYS_BINDINGS", "generate")]),
+        ("pregenerated", &[("LIBCUDA_SYS_BINDINGS", "pregenerated")]),
+        ("docs.rs", &[("LIBCUDA_SYS_BINDINGS", ""), ("DOCS_RS", "1")]),
+    ];
+    let wrong: [(&str, &str, &str); 3] = [
+        (
+            "CUDA_PATH",
+            "/nonexistent",
+            "CUDA_PATH=/nonexistent does not exist",
+        ),
+        (
+            "LIBCUDA_SYS_INCLUDE_DIR",
+            "/nonexistent/include",
+            "LIBCUDA_SYS_INCLUDE_DIR=/nonexistent/include does not exist",
+        ),
+        (
+            "LIBCUDA_SYS_LIB_DIR",
+            "/nonexistent/lib",
+            "LIBCUDA_SYS_LIB_DIR=/nonexistent/lib is not a directory",
+        ),
+    ];
+    for (mode, settings) in modes {
+        for (var, value, summary) in wrong {
+            let mut case = Case::new("wrong_in_every_mode");
+            for (k, v) in settings {
+                case.env(*k, v);
+            }
+            let run = case.env(var, value).run();
+            assert!(
+                run.code == Some(1) && run.warnings().iter().any(|w| w.contains(summary)),
+                "mode {mode}, {var}={value}: expected `{summary}`\n{}",
+                run.report()
+            );
+        }
+    }
+}
+
+#[test]
+fn unknown_mode_is_an_error() {
+    let run = Case::new("unknown_mode")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenrated")
+        .run();
+    run.failure("LIBCUDA_SYS_BINDINGS=pregenrated is not a mode");
+    run.assert_stderr_has(&["generate", "pregenerated", "unset LIBCUDA_SYS_BINDINGS"]);
 }

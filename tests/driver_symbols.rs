@@ -4,8 +4,6 @@
 //! and lists what such a binary would miss: exact symbols in the linked mode,
 //! what the resolver finds in the dynamic-loading mode.
 
-mod common;
-
 use std::io::Write;
 
 use libcuda_sys::*;
@@ -35,7 +33,7 @@ fn driver_has_every_bound_function() {
     const TEST: &str = "driver_has_every_bound_function";
     let r = unsafe { cuInit(0) };
     if r != CUresult::CUDA_SUCCESS {
-        return common::skip(
+        return testkit::skip(
             TEST,
             &format!(
                 "no usable driver: cuInit(0) returned {} ({})",

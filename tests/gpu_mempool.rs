@@ -10,8 +10,6 @@
 //! attributes) is never seen half-changed by another test, and each one puts
 //! back what it changed, also when it fails.
 
-mod common;
-
 use libcuda_sys::*;
 use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void, CStr};
@@ -180,7 +178,7 @@ fn gpu(test: &str) -> Option<Gpu> {
     let devices = match driver() {
         Ok(n) => n,
         Err(why) => {
-            common::skip(test, &why);
+            testkit::skip(test, &why);
             return None;
         }
     };
@@ -191,7 +189,7 @@ fn gpu(test: &str) -> Option<Gpu> {
         CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
     ) == 0
     {
-        common::skip(test, "device 0 does not support memory pools");
+        testkit::skip(test, "device 0 does not support memory pools");
         return None;
     }
     let ctx = Primary::retain(dev);
@@ -1012,7 +1010,7 @@ fn ipc_pool_shared_with_child_process() {
         Err(_) => ipc::parent(TEST),
     }
     #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-    common::skip(TEST, "the SCM_RIGHTS helper is written for 64-bit Linux");
+    testkit::skip(TEST, "the SCM_RIGHTS helper is written for 64-bit Linux");
 }
 
 #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
@@ -1144,7 +1142,7 @@ mod ipc {
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
         );
         if types as c_uint & POSIX_FD.0 == 0 {
-            common::skip(test, &format!("device 0's pools cannot export POSIX file descriptors (handle types {types:#x})"));
+            testkit::skip(test, &format!("device 0's pools cannot export POSIX file descriptors (handle types {types:#x})"));
             return;
         }
         let pool = Pool::new(&CUmemPoolProps {
@@ -1287,14 +1285,14 @@ fn peer_access_to_a_pool() {
     const TEST: &str = "peer_access_to_a_pool";
     let Some(gpu) = gpu(TEST) else { return };
     if gpu.devices < 2 {
-        common::skip(TEST, "one GPU");
+        testkit::skip(TEST, "one GPU");
         return;
     }
     let dev1 = device(1);
     let mut can = 0;
     ck!(cuDeviceCanAccessPeer(&mut can, dev1, gpu.dev));
     if can == 0 {
-        common::skip(
+        testkit::skip(
             TEST,
             "device 1 cannot access device 0's memory (cuDeviceCanAccessPeer = 0)",
         );
@@ -1412,5 +1410,5 @@ fn current_pool_by_location() {
         CUDA_VERSION / 1000,
         CUDA_VERSION % 1000 / 10
     );
-    common::skip("current_pool_by_location", &why);
+    testkit::skip("current_pool_by_location", &why);
 }

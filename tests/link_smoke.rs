@@ -10,7 +10,7 @@
 use libcuda_sys::*;
 use std::io::Write;
 
-include!(concat!(env!("OUT_DIR"), "/functions.rs"));
+include!(concat!(env!("OUT_DIR"), "/function_list.rs"));
 
 #[cfg(feature = "per-thread-default-stream")]
 use libcuda_sys::cuGetProcAddress_v2 as get_proc_address;

@@ -1,0 +1,125 @@
+//! Writes the ABI check for the bindings libcuda-sys used (generated or
+//! shipped), read from `DEP_CUDA_BINDINGS_DIR`, against the headers in
+//! `DEP_CUDA_INCLUDE`, or, for shipped bindings, `SYSTEST_CUDA_INCLUDE_DIR`
+//! (the headers of the version they were made from). Without headers the
+//! tests say `skipped` and why.
+
+// Shared with libcuda-sys's build script, which uses the parts systest does not.
+#[allow(dead_code)]
+#[path = "../build/cpp.rs"]
+mod cpp;
+#[path = "../build/error.rs"]
+mod error;
+#[allow(dead_code)]
+#[path = "../build/items.rs"]
+mod items;
+
+mod abi;
+
+use std::path::{Path, PathBuf};
+
+/// A plain name and the function it is an alias of, as `renames.rs` says.
+pub struct Rename {
+    pub plain: String,
+    pub target: String,
+}
+
+fn main() {
+    if let Err(e) = run() {
+        println!("cargo::warning={}", e.summary);
+        eprintln!("\n{e}\n");
+        std::process::exit(1);
+    }
+}
+
+fn var(name: &str) -> String {
+    println!("cargo::rerun-if-env-changed={name}");
+    std::env::var(name).unwrap_or_default()
+}
+
+fn run() -> error::Result<()> {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=abi.rs");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let bindings = PathBuf::from(var("DEP_CUDA_BINDINGS_DIR"));
+    let found_by = var("DEP_CUDA_FOUND_BY");
+    let include = match var("DEP_CUDA_INCLUDE") {
+        dir if !dir.is_empty() => dir,
+        _ => var("SYSTEST_CUDA_INCLUDE_DIR"),
+    };
+    if include.is_empty() {
+        return skip(
+            &out_dir,
+            &format!(
+                "the bindings are {found_by} ones and no headers were named to compare them with \
+                 (set SYSTEST_CUDA_INCLUDE_DIR to the include directory of the CUDA version they were made from)"
+            ),
+        );
+    }
+    let defines: Vec<&'static str> = if var("DEP_CUDA_PER_THREAD_DEFAULT_STREAM") == "true" {
+        vec!["CUDA_API_PER_THREAD_DEFAULT_STREAM"]
+    } else {
+        Vec::new()
+    };
+    let read = |name: &str| {
+        let path = bindings.join(name);
+        println!("cargo::rerun-if-changed={}", path.display());
+        std::fs::read_to_string(&path).map_err(|e| cpp::io_error(&path, e))
+    };
+    let code = read("bindings.rs")? + &read("functions.rs")?;
+    let items = items::read(items::parse(&code)?)?;
+    let renames = renames(&items::parse(&read("renames.rs")?)?);
+
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let header = cpp::Header::new(
+        manifest.join("../wrapper.h"),
+        PathBuf::from(&include),
+        defines,
+        out_dir.clone(),
+        std::env::var("TARGET").unwrap_or_default(),
+    )?;
+    let (_, preprocessed) = header.expand(&[])?;
+    let checks = abi::write(&header, &items, &renames, &preprocessed)?;
+    println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR={include}");
+    println!("cargo::rustc-env=SYSTEST_BINDINGS={found_by}");
+    eprintln!("systest: {checks} ABI checks against {include}");
+    Ok(())
+}
+
+/// `pub use self::cuMemAlloc_v2 as cuMemAlloc;` lines.
+fn renames(file: &syn::File) -> Vec<Rename> {
+    file.items
+        .iter()
+        .filter_map(|item| {
+            let syn::Item::Use(u) = item else { return None };
+            let syn::UseTree::Path(p) = &u.tree else {
+                return None;
+            };
+            let syn::UseTree::Rename(r) = &*p.tree else {
+                return None;
+            };
+            Some(Rename {
+                plain: r.rename.to_string(),
+                target: r.ident.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Check sources that say why nothing is checked.
+fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
+    let rs = format!(
+        "pub const SKIPPED: Option<&str> = Some({why:?});\n\
+         pub const RUST_SIDE: &[(&str, i128)] = &[];\n\
+         pub fn plain_name_addresses() -> [(&'static str, *const ()); 0] {{ [] }}\n\
+         pub const FUNCTIONS: usize = 0;\n"
+    );
+    let path = out_dir.join("abi_check.rs");
+    std::fs::write(&path, rs).map_err(|e| cpp::io_error(&path, e))?;
+    println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR=");
+    println!(
+        "cargo::rustc-env=SYSTEST_BINDINGS={}",
+        std::env::var("DEP_CUDA_FOUND_BY").unwrap_or_default()
+    );
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! The ABI check of libcuda-sys (rust-openssl's `systest` pattern): users never
+//! build it. `build.rs` writes, from the bindings libcuda-sys used, a C program
+//! that prints what the C compiler computes for every item and the Rust side
+//! of the same checks; the tests compile and run the C side and compare.
+#![allow(non_upper_case_globals)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+mod generated {
+    use libcuda_sys::*;
+    include!(concat!(env!("OUT_DIR"), "/abi_check.rs"));
+}
+pub use generated::*;
+
+/// The directory of the `cuda.h` the checks compare with (empty when skipped).
+pub const INCLUDE_DIR: &str = env!("SYSTEST_INCLUDE_DIR");
+/// `DEP_CUDA_FOUND_BY` of the bindings under test (`pregenerated` for the shipped set).
+pub const BINDINGS: &str = env!("SYSTEST_BINDINGS");
+
+/// `Err(reason)` when there are no headers to compare with; the test then says so.
+pub fn available(test: &str) -> bool {
+    match SKIPPED {
+        Some(why) => {
+            testkit::skip(test, why);
+            false
+        }
+        None => true,
+    }
+}
+
+/// Compiles `abi_check.c` with the compiler and flags of the bindings' header,
+/// runs it and returns what it printed: `check -> value` as the C compiler
+/// computes it.
+pub fn c_side() -> &'static BTreeMap<String, String> {
+    static C: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    C.get_or_init(|| {
+        let out_dir = PathBuf::from(env!("OUT_DIR"));
+        let cmd = std::fs::read_to_string(out_dir.join("abi_cc.txt"))
+            .expect("abi_cc.txt written by the build script");
+        let cmd: Vec<&str> = cmd.lines().collect();
+        let exe = out_dir.join(format!("abi_check_{}", std::process::id()));
+        let status = Command::new(cmd[0])
+            .args(&cmd[1..])
+            .arg(out_dir.join("abi_check.c"))
+            .arg("-o")
+            .arg(&exe)
+            .status()
+            .expect("run the C compiler");
+        assert!(
+            status.success(),
+            "abi_check.c does not compile against the header: a bound item is missing from C"
+        );
+        let out = Command::new(&exe).output().expect("run abi_check");
+        let _ = std::fs::remove_file(&exe);
+        assert!(out.status.success());
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.rsplit_once(' '))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    })
+}

@@ -1,0 +1,95 @@
+//! The memory-pool constants against the header: every `CU_MEMPOOL_ATTR_*` the
+//! header declares is bound with the C compiler's value, and the value-type
+//! table agrees with the header's own comments.
+
+use libcuda_sys::*;
+use testkit::POOL_ATTRIBUTES as DOCUMENTED;
+
+#[test]
+fn every_header_attribute_is_bound_with_the_c_value() {
+    // abi_check.c prints `mempool NAME value` for every CU_MEMPOOL_ATTR_* found
+    // in the header text; the Rust side names each through the bindings.
+    if !systest::available("every_header_attribute_is_bound_with_the_c_value") {
+        return;
+    }
+    let c = systest::c_side();
+    let from_header: Vec<(&str, &str)> = c
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix("mempool ")?, v.as_str())))
+        .collect();
+    assert!(
+        from_header.len() >= 8,
+        "the header declares at least 8 pool attributes, found {}",
+        from_header.len()
+    );
+    for (name, c_value) in &from_header {
+        let entry = DOCUMENTED.iter().find(|d| d.0 == *name);
+        let rust = VALUE_TYPES
+            .iter()
+            .find(|e| e.name == *name)
+            .map(|e| e.value);
+        assert_eq!(
+            rust.map(|v| v.to_string()).as_deref(),
+            Some(*c_value),
+            "{name}: value table vs C"
+        );
+        if let Some((_, documented, _)) = entry {
+            assert_eq!(c_value.parse::<i64>().unwrap(), *documented, "{name}");
+        }
+    }
+    // The attributes this header version must have, with values 1..=15.
+    for (name, value, since) in DOCUMENTED.iter().filter(|d| HEADER_VERSION >= d.2) {
+        assert_eq!(
+            from_header.iter().find(|h| h.0 == *name).map(|h| h.1),
+            Some(value.to_string().as_str()),
+            "{name} missing from CUDA {HEADER_VERSION} (since {since})"
+        );
+    }
+    println!(
+        "{} memory-pool attributes bound with the header's values",
+        from_header.len()
+    );
+}
+
+#[test]
+fn value_type_table_agrees_with_the_header_text() {
+    if !systest::available("value_type_table_agrees_with_the_header_text") {
+        return;
+    }
+    // Every typed entry's enumerator has a comment starting with its value type
+    // in the header itself.
+    let header =
+        std::fs::read_to_string(std::path::Path::new(systest::INCLUDE_DIR).join("cuda.h")).unwrap();
+    for e in VALUE_TYPES {
+        let at = header
+            .find(&format!("    {}", e.name))
+            .unwrap_or_else(|| panic!("{} not in cuda.h", e.name));
+        let comment = &header[..at][header[..at].rfind("/**").unwrap()..];
+        assert!(
+            comment.contains(&format!("(value type = {})", e.value_type.c_name)),
+            "{}: {}",
+            e.name,
+            comment
+        );
+    }
+    // And every enumerator comment that declares a type is in the table.
+    let mut missing = Vec::new();
+    let mut rest = header.as_str();
+    while let Some(at) = rest.find("(value type =") {
+        rest = &rest[at..];
+        // An enumerator's comment ends with `*/` followed by the enumerator name.
+        let after = rest[rest.find("*/").unwrap() + 2..].trim_start();
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.starts_with("CU_") && !VALUE_TYPES.iter().any(|e| e.name == name) {
+            missing.push(name);
+        }
+        rest = &rest[1..];
+    }
+    assert!(
+        missing.is_empty(),
+        "declared in cuda.h but not in VALUE_TYPES: {missing:?}"
+    );
+}

@@ -1,0 +1,36 @@
+//! Helpers shared by the tests of the libcuda-sys workspace (the crate's own
+//! tests, systest and the dependent crate). Nothing here depends on
+//! libcuda-sys, so every member can use it.
+
+use std::io::Write;
+
+/// Says `skipped: <test>: <reason>` on the terminal, past libtest's output
+/// capture, so a test that could not run is never mistaken for one that passed.
+pub fn skip(test: &str, reason: &str) {
+    // One write, so that libtest's own output cannot land inside the line.
+    let _ = std::io::stderr().write_all(format!("skipped: {test}: {reason}\n").as_bytes());
+}
+
+/// The memory-pool attributes as NVIDIA documents them: name, value and the
+/// first header (`CUDA_VERSION`) that declares it.
+pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
+    ("CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES", 1, 11020),
+    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC", 2, 11020),
+    (
+        "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES",
+        3,
+        11020,
+    ),
+    ("CU_MEMPOOL_ATTR_RELEASE_THRESHOLD", 4, 11020),
+    ("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT", 5, 11020),
+    ("CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH", 6, 11020),
+    ("CU_MEMPOOL_ATTR_USED_MEM_CURRENT", 7, 11020),
+    ("CU_MEMPOOL_ATTR_USED_MEM_HIGH", 8, 11020),
+    ("CU_MEMPOOL_ATTR_ALLOCATION_TYPE", 9, 13020),
+    ("CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES", 10, 13020),
+    ("CU_MEMPOOL_ATTR_LOCATION_ID", 11, 13020),
+    ("CU_MEMPOOL_ATTR_LOCATION_TYPE", 12, 13020),
+    ("CU_MEMPOOL_ATTR_MAX_POOL_SIZE", 13, 13020),
+    ("CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED", 14, 13020),
+    ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", 15, 13040),
+];

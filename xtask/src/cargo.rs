@@ -1,0 +1,82 @@
+//! Running Cargo and reading its JSON messages.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::Result;
+
+/// A `cargo` command in the workspace root, without the variables that would
+/// let this machine's toolkit or an earlier mode leak into a build.
+pub fn command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(crate::root()).args(args);
+    for var in [
+        "LIBCUDA_SYS_BINDINGS",
+        "LIBCUDA_SYS_INCLUDE_DIR",
+        "LIBCUDA_SYS_LIB_DIR",
+        "CUDA_PATH",
+        "CUDA_HOME",
+        "CUDA_ROOT",
+        "CUDA_TOOLKIT_ROOT_DIR",
+        "DOCS_RS",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// What one `cargo build --message-format=json` said.
+pub struct Build {
+    pub success: bool,
+    /// `OUT_DIR` of each build script run, by package name.
+    pub out_dirs: Vec<(String, PathBuf)>,
+    /// Cargo's human output (errors, build-script warnings).
+    pub stderr: String,
+}
+
+impl Build {
+    pub fn out_dir(&self, package: &str) -> Result<&PathBuf> {
+        self.out_dirs
+            .iter()
+            .find(|(p, _)| p == package)
+            .map(|(_, d)| d)
+            .ok_or_else(|| format!("no build script of {package} ran:\n{}", self.stderr))
+    }
+}
+
+/// Runs `cmd` (a cargo build with `--message-format=json`) and reads its messages.
+pub fn build(mut cmd: Command) -> Result<Build> {
+    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    let mut out_dirs = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["reason"] == "build-script-executed" {
+            let package = package_name(message["package_id"].as_str().unwrap_or_default());
+            if let Some(dir) = message["out_dir"].as_str() {
+                out_dirs.push((package, PathBuf::from(dir)));
+            }
+        }
+    }
+    Ok(Build {
+        success: out.status.success(),
+        out_dirs,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
+}
+
+/// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0` or
+/// `registry+https://...#syn@3.0.10`, or `libcuda-sys 0.1.0 (path+...)` (old form).
+fn package_name(id: &str) -> String {
+    if let Some((_, tail)) = id.rsplit_once('#') {
+        let name = tail.split('@').next().unwrap_or(tail);
+        // `path+file:///x/libcuda-sys#0.1.0`: the name is the last path segment.
+        if name.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            let (head, _) = id.rsplit_once('#').unwrap_or((id, ""));
+            return head.rsplit('/').next().unwrap_or(head).to_string();
+        }
+        return name.to_string();
+    }
+    id.split(' ').next().unwrap_or(id).to_string()
+}

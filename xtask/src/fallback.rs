@@ -1,0 +1,3 @@
+pub fn run(_: &[String]) -> crate::Result {
+    Err("not yet".into())
+}

@@ -1,0 +1,67 @@
+//! Automation of the libcuda-sys workspace, run as `cargo xtask <command>`.
+//!
+//! Programs talk through data: Cargo's JSON messages, never its human output.
+
+mod cargo;
+mod fallback;
+mod headers;
+mod pregenerate;
+
+use std::process::ExitCode;
+
+/// `(command, arguments, what it does)`.
+const COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "pregenerate",
+        "[--check]",
+        "regenerate the shipped bindings (pregenerated/) from the pinned pip headers; \
+         --check compares them with the committed ones instead of writing",
+    ),
+    (
+        "fallback-tests",
+        "",
+        "builds without CUDA headers or libclang: the shipped bindings, docs.rs, \
+         --no-default-features, the packaged crate, and the errors that must stay errors",
+    ),
+    ("help", "", "this list"),
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("pregenerate") => pregenerate::run(&args[1..]),
+        Some("fallback-tests") => fallback::run(&args[1..]),
+        Some("help") | None => {
+            help();
+            Ok(())
+        }
+        Some(other) => {
+            help();
+            Err(format!("unknown command `{other}`"))
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn help() {
+    eprintln!("cargo xtask <command>\n");
+    for (name, args, what) in COMMANDS {
+        eprintln!("  {name} {args}\n      {what}");
+    }
+}
+
+pub type Result<T = ()> = std::result::Result<T, String>;
+
+/// The workspace root (xtask lives one level below it).
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
+}
