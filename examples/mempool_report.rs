@@ -715,12 +715,19 @@ fn render_text(r: &Report) -> String {
         "bindings:  CUDA {} headers (CUDA_VERSION {header})",
         cuda_version(header)
     );
-    let _ = writeln!(
-        out,
-        "headers:   {} (found by {})",
-        env!("LIBCUDA_SYS_INCLUDE_DIR_USED"),
-        env!("LIBCUDA_SYS_FOUND_BY")
-    );
+    if PREGENERATED {
+        let _ = writeln!(
+            out,
+            "headers:   none: the bindings shipped with libcuda-sys (no CUDA headers or no libclang at build time, or asked for)"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "headers:   {} (found by {})",
+            env!("LIBCUDA_SYS_INCLUDE_DIR_USED"),
+            env!("LIBCUDA_SYS_FOUND_BY")
+        );
+    }
     let link_note = match LINK_KIND {
         "driver" => "the NVIDIA driver's libcuda",
         "toolkit-stub" => {

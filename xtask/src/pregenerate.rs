@@ -241,7 +241,7 @@ impl VisitMut for EmptyDescriptions {
 }
 
 /// `--check`: the committed set, byte for byte.
-fn compare(dir: &Path, files: &[(String, String)]) -> Result {
+pub fn compare(dir: &Path, files: &[(String, String)]) -> Result {
     let mut differ = Vec::new();
     for (name, text) in files {
         match std::fs::read_to_string(dir.join(name)) {
