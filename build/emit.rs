@@ -123,12 +123,13 @@ fn shipped_warning(bindings: &Output) -> Option<String> {
     ignored.as_ref().map(|t| {
         format!(
             "{}={} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {}.{}) are; \
-             enable the `bindgen` feature (or unset LIBCUDA_SYS_BINDINGS) for bindings of those headers",
+             for bindings of those headers, {}",
             t.found_by,
             t.include_dir.display(),
             why.reason,
             v.major(),
-            v.minor()
+            v.minor(),
+            why.undo
         )
     })
 }

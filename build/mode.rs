@@ -16,6 +16,8 @@ pub struct Why {
     pub reason: String,
     /// A fallback the user did not ask for: said in a `cargo::warning`.
     pub warn: bool,
+    /// How to have generated bindings instead.
+    pub undo: &'static str,
 }
 
 pub enum Mode {
@@ -38,16 +40,20 @@ pub fn choose() -> Result<Mode> {
     let requested = env::var("LIBCUDA_SYS_BINDINGS")
         .map(|v| v.to_string_lossy().trim().to_string())
         .filter(|v| !v.is_empty());
-    let shipped = |reason: &str| {
+    let shipped = |reason: &str, undo: &'static str| {
         Mode::Shipped(Why {
             reason: reason.to_string(),
             warn: false,
+            undo,
         })
     };
     match requested.as_deref() {
         Some("generate") if cfg!(feature = "bindgen") => Ok(Mode::Generate),
         Some("generate") => Err(needs_bindgen_feature()),
-        Some("pregenerated") => Ok(shipped("LIBCUDA_SYS_BINDINGS=pregenerated")),
+        Some("pregenerated") => Ok(shipped(
+            "LIBCUDA_SYS_BINDINGS=pregenerated",
+            "unset LIBCUDA_SYS_BINDINGS",
+        )),
         Some(other) => Err(Error::new(
             format!("LIBCUDA_SYS_BINDINGS={other} is not a mode"),
             format!(
@@ -58,9 +64,13 @@ pub fn choose() -> Result<Mode> {
                  Fix: set one of the two, or unset LIBCUDA_SYS_BINDINGS"
             ),
         )),
-        None if env::var("DOCS_RS").is_some() => Ok(shipped("DOCS_RS is set (a docs.rs build)")),
+        None if env::var("DOCS_RS").is_some() => Ok(shipped(
+            "DOCS_RS is set (a docs.rs build)",
+            "unset DOCS_RS",
+        )),
         None if !cfg!(feature = "bindgen") => Ok(shipped(
             "libcuda-sys was built without its `bindgen` feature",
+            "enable libcuda-sys's `bindgen` feature (one of its default features)",
         )),
         None => Ok(Mode::Auto),
     }
@@ -72,6 +82,7 @@ pub fn fallback(missing: &Error) -> Why {
     Why {
         reason: missing.summary.clone(),
         warn: true,
+        undo: "install CUDA headers and libclang",
     }
 }
 

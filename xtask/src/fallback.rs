@@ -10,7 +10,7 @@
 //! say `skipped` and why.
 //!
 //! Each check prints `ok`, `FAILED` or `skipped` with what it saw; the last
-//! line is `fallback tests: N passed, N failed, N skipped`.
+//! line is `fallback: N passed, N failed, N skipped`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -53,7 +53,7 @@ pub fn run(args: &[String]) -> Result {
     });
     report.check(
         "--no-default-features: no generation crate in cargo tree",
-        || no_generation_crates_in_tree(),
+        no_generation_crates_in_tree,
     );
     report.check(
         "--no-default-features: builds without headers or libclang, compiling none of them",
@@ -330,9 +330,14 @@ impl Env {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let unpacked = scratch.join(stem);
-        let shipped = unpacked.join(pregenerate::DIR).join("bindings.rs");
-        if !shipped.is_file() {
-            return Err(format!("the package lacks {}", shipped.display()).into());
+        for file in [
+            format!("{}/bindings.rs", pregenerate::DIR),
+            "LICENSE-MIT".into(),
+            "LICENSE-APACHE".into(),
+        ] {
+            if !unpacked.join(&file).is_file() {
+                return Err(format!("the package lacks {file}").into());
+            }
         }
         let user = write_dependent(&scratch, &unpacked)?;
         let mut test = self.sandboxed(&["test", "--manifest-path"])?;
@@ -692,7 +697,7 @@ impl Report {
 
     fn finish(self) -> Result {
         println!(
-            "fallback tests: {} passed, {} failed, {} skipped",
+            "fallback: {} passed, {} failed, {} skipped",
             self.passed, self.failed, self.skipped
         );
         if self.failed == 0 {
