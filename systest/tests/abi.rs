@@ -46,12 +46,8 @@ fn every_bound_function_is_declared_by_the_header() {
     if !systest::available("every_bound_function_is_declared_by_the_header") {
         return;
     }
-    // abi_check.c takes `sizeof(&f)` of every bound function: it compiled, and
-    // it says how many it checked; so many are bound.
-    assert!(
-        FUNCTIONS > 100,
-        "suspiciously few bound functions: {FUNCTIONS}"
-    );
+    // abi_check.c takes `sizeof(&f)` of every bound function (it does not compile
+    // if the header lacks one) and counts the statements it ran.
     assert_eq!(
         c_side().get("functions").map(String::as_str),
         Some(FUNCTIONS.to_string().as_str())
