@@ -1,5 +1,7 @@
 //! Raw bindings to the CUDA driver API (`cuda.h`, `libcuda`), generated at build
-//! time from the CUDA headers found on the build machine.
+//! time from the CUDA headers found on the build machine, or, where there are
+//! none or no libclang, the bindings shipped with the crate (see [Where the
+//! bindings come from](#where-the-bindings-come-from)).
 //!
 //! Every function, type and constant of `cuda.h` is here under its C name, with
 //! the header's documentation. C enums are newtype structs with associated
@@ -35,6 +37,19 @@
 //! let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC.value_type().unwrap();
 //! assert_eq!((t.c_name, t.size), ("int", Some(4)));
 //! ```
+//!
+//! # Where the bindings come from
+//!
+//! `LIBCUDA_SYS_BINDINGS` unset (the default): generated from the headers found
+//! (below) when libclang loads too, otherwise the bindings shipped with the
+//! crate for CUDA 13.5, with one `cargo:warning` that says why and how to get
+//! generated ones. `LIBCUDA_SYS_BINDINGS=generate`: generated, or an error that
+//! says what is missing. `LIBCUDA_SYS_BINDINGS=pregenerated`, `DOCS_RS` set, or
+//! the `bindgen` feature off: the shipped set, without searching. The shipped
+//! set has the same items as generated bindings but none of the header's
+//! documentation, and empty [`TypedEnumerator::description`]s; [`PREGENERATED`]
+//! says which one a build has. A toolkit variable that is set but wrong is an
+//! error in every mode.
 //!
 //! # Finding the headers
 //!
@@ -98,11 +113,17 @@
 //! | `DEP_CUDA_INCLUDES` | the same, as a path list (the key Rust-CUDA's `cust_raw` uses) |
 //! | `DEP_CUDA_LIB_DIR` | the directory of the libcuda that was linked |
 //! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub` or `generated-stub` |
-//! | `DEP_CUDA_FOUND_BY` | how the headers were found (`CUDA_PATH`, `pip wheel`, ...) |
+//! | `DEP_CUDA_FOUND_BY` | how the headers were found (`CUDA_PATH`, `pip wheel`, ...), or `pregenerated` |
 //! | `DEP_CUDA_VERSION` | the header's `CUDA_VERSION`, e.g. `13000` |
 //! | `DEP_CUDA_VERSION_MAJOR`, `DEP_CUDA_VERSION_MINOR` | e.g. `13`, `0` |
 //! | `DEP_CUDA_DRIVER_VERSION`, `_MAJOR`, `_MINOR` | the same, under `cust_raw`'s names |
 //! | `DEP_CUDA_PER_THREAD_DEFAULT_STREAM` | `true` when the feature is on |
+//! | `DEP_CUDA_BINDINGS_DIR` | the directory of the Rust files the crate includes |
+//!
+//! With the shipped bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
+//! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a
+//! dependent that compiles C against the headers must check for that and stop
+//! with its own message.
 //!
 //! A dependent that compiles C against the same header:
 //!
@@ -110,6 +131,11 @@
 //! // build.rs of a crate that depends on libcuda-sys
 //! fn main() {
 //!     let include = std::env::var("DEP_CUDA_INCLUDE").unwrap();
+//!     if include.is_empty() {
+//!         // DEP_CUDA_FOUND_BY=pregenerated: no header to compile C against.
+//!         println!("cargo::warning=libcuda-sys uses its shipped bindings: no cuda.h to compile against");
+//!         std::process::exit(1);
+//!     }
 //!     let version: u32 = std::env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
 //!     if version >= 12020 {
 //!         println!("cargo::rustc-cfg=has_pool_max_size");

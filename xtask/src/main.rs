@@ -2,6 +2,7 @@
 //!
 //! Programs talk through data: Cargo's JSON messages, never its human output.
 
+mod bench_build;
 mod cargo;
 mod fallback;
 mod headers;
@@ -23,6 +24,12 @@ const COMMANDS: &[(&str, &str, &str)] = &[
         "builds without CUDA headers or libclang: the shipped bindings, docs.rs, \
          --no-default-features, the packaged crate, and the errors that must stay errors",
     ),
+    (
+        "bench-build",
+        "[--rounds N] [--write]",
+        "build cost of each configuration (generate, shipped, no default features) beside cudarc, \
+         in fresh dependent projects; --write keeps benches/results/build-modes.json and updates BENCHMARKS.md",
+    ),
     ("help", "", "this list"),
 ];
 
@@ -31,6 +38,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("pregenerate") => pregenerate::run(&args[1..]),
         Some("fallback-tests") => fallback::run(&args[1..]),
+        Some("bench-build") => bench_build::run(&args[1..]),
         Some("help") | None => {
             help();
             Ok(())

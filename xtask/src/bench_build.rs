@@ -1,0 +1,430 @@
+//! `cargo xtask bench-build [--rounds N] [--write]`: what a user pays to build
+//! libcuda-sys in each of its three configurations, side by side with cudarc,
+//! the way users build it.
+//!
+//! Each configuration is a fresh dependent project outside the workspace that
+//! resolves its own lockfile (`cargo generate-lockfile`: the newest versions the
+//! requirements allow, as for a new user; this workspace's `Cargo.lock` plays no
+//! part) and depends on the packaged crate (`cargo package`, unpacked):
+//!
+//! - `cudarc`: cudarc 0.19.10, `default-features = false`, features `std`,
+//!   `driver`, `cuda-13000`, `dynamic-loading` (pre-generated bindings);
+//! - `generate`: libcuda-sys with default features, CUDA 13.0 headers through
+//!   `LIBCUDA_SYS_INCLUDE_DIR`: bindgen runs;
+//! - `shipped`: the same dependency with `LIBCUDA_SYS_BINDINGS=pregenerated`
+//!   (bindgen is still compiled: the feature is on);
+//! - `no-default-features`: `default-features = false`: the shipped bindings,
+//!   no bindgen.
+//!
+//! Every round builds each project from clean (its `target/` removed, crates
+//! already downloaded), then again with nothing changed (the no-op rebuild).
+//! Rounds rotate the order, ratios to cudarc are taken within a round, and the
+//! figures are medians over rounds (the fastest round beside them), so that a
+//! machine shared with other work shifts both sides of a ratio alike.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use crate::{cargo, headers, Result};
+
+const CUDARC: &str = "0.19.10";
+const CONFIGS: [&str; 4] = ["cudarc", "generate", "shipped", "no-default-features"];
+
+/// One clean build and the no-op rebuild after it.
+struct Sample {
+    clean: f64,
+    noop: f64,
+    /// Every unit of the no-op rebuild was fresh.
+    noop_fresh: bool,
+    crates: usize,
+    /// Versions of `syn` compiled.
+    syn: Vec<String>,
+    bindgen: bool,
+}
+
+pub fn run(args: &[String]) -> Result {
+    let mut rounds = 3;
+    let mut write = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--rounds" => {
+                rounds = it
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .ok_or("--rounds takes a number")?
+            }
+            "--write" => write = true,
+            _ => return Err("usage: cargo xtask bench-build [--rounds N] [--write]".into()),
+        }
+    }
+    let work = std::env::var_os("LIBCUDA_SYS_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("libcuda-sys-bench"));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let include = headers::include_dir("13.0")?;
+    let package = package(&work)?;
+    let projects: Vec<(&str, PathBuf)> = CONFIGS
+        .iter()
+        .map(|c| project(&work, c, &package).map(|p| (*c, p)))
+        .collect::<Result<_>>()?;
+    for (config, dir) in &projects {
+        eprintln!("bench-build: resolving and fetching {config}");
+        plain(cmd(dir, config, &include, &["generate-lockfile"]))?;
+        plain(cmd(dir, config, &include, &["fetch"]))?;
+    }
+
+    let mut samples: Vec<Vec<Sample>> = (0..CONFIGS.len()).map(|_| Vec::new()).collect();
+    for round in 0..rounds {
+        for k in 0..CONFIGS.len() {
+            let i = (k + round) % CONFIGS.len();
+            let (config, dir) = &projects[i];
+            eprintln!("bench-build: round {} of {rounds}: {config}", round + 1);
+            samples[i].push(measure(dir, config, &include)?);
+        }
+    }
+
+    let summary = summarize(&samples, rounds);
+    println!("{}", summary.table);
+    if write {
+        let results = crate::root().join("benches/results/build-modes.json");
+        std::fs::write(&results, summary.json.to_string() + "\n")
+            .map_err(|e| format!("{}: {e}", results.display()))?;
+        println!("wrote {}", results.display());
+        render_into_benchmarks_md()?;
+    }
+    Ok(())
+}
+
+/// `cargo package` of the working tree, unpacked: what a dependent gets.
+fn package(work: &Path) -> Result<PathBuf> {
+    let mut cmd = cargo::command(&[
+        "package",
+        "-p",
+        "libcuda-sys",
+        "--allow-dirty",
+        "--no-verify",
+    ]);
+    cmd.env("CARGO_TARGET_DIR", work.join("package-target"));
+    plain(cmd)?;
+    let crate_file = work.join("package-target/package/libcuda-sys-0.1.0.crate");
+    let status = Command::new("tar")
+        .arg("xzf")
+        .arg(&crate_file)
+        .arg("-C")
+        .arg(work)
+        .status()
+        .map_err(|e| format!("tar: {e}"))?;
+    if !status.success() {
+        return Err(format!("tar could not unpack {}", crate_file.display()));
+    }
+    Ok(work.join("libcuda-sys-0.1.0"))
+}
+
+/// A dependent project for `config`.
+fn project(work: &Path, config: &str, package: &Path) -> Result<PathBuf> {
+    let dir = work.join(config);
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+    let path = format!("{:?}", package.display().to_string());
+    let (dependency, use_line) = match config {
+        "cudarc" => (
+            format!(
+                "cudarc = {{ version = \"={CUDARC}\", default-features = false, features = [\"std\", \"driver\", \"cuda-13000\", \"dynamic-loading\"] }}"
+            ),
+            "pub use cudarc::driver::sys::cuInit;",
+        ),
+        "no-default-features" => (
+            format!("libcuda-sys = {{ path = {path}, default-features = false }}"),
+            "pub use libcuda_sys::cuInit;",
+        ),
+        _ => (
+            format!("libcuda-sys = {{ path = {path} }}"),
+            "pub use libcuda_sys::cuInit;",
+        ),
+    };
+    let manifest = format!(
+        "[package]\nname = \"bench-{config}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\n{dependency}\n\n[workspace]\n"
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("src/lib.rs"), format!("{use_line}\n")).map_err(|e| e.to_string())?;
+    Ok(dir)
+}
+
+/// `cargo args` in `dir`, with the configuration's environment and nothing
+/// of this machine's that would change the build (a compiler cache, flags).
+fn cmd(dir: &Path, config: &str, include: &Path, args: &[&str]) -> Command {
+    let mut cmd = cargo::command(args);
+    cmd.current_dir(dir)
+        .env("CARGO_TERM_COLOR", "never")
+        .env_remove("RUSTC_WRAPPER")
+        .env_remove("CARGO_BUILD_RUSTC_WRAPPER")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    match config {
+        "generate" => {
+            cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include);
+        }
+        "shipped" => {
+            cmd.env("LIBCUDA_SYS_BINDINGS", "pregenerated");
+        }
+        _ => {}
+    }
+    cmd
+}
+
+fn plain(mut cmd: Command) -> Result {
+    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{:?} failed:\n{}",
+            cmd.get_args().collect::<Vec<_>>(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// `(wall seconds, JSON messages)` of one `cargo build --message-format=json`.
+fn timed_build(dir: &Path, config: &str, include: &Path) -> Result<(f64, Vec<serde_json::Value>)> {
+    let mut build = cmd(dir, config, include, &["build", "--message-format=json"]);
+    let start = Instant::now();
+    let out = build.output().map_err(|e| format!("cargo: {e}"))?;
+    let wall = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        return Err(format!(
+            "{config}: the build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let messages = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    Ok((wall, messages))
+}
+
+fn measure(dir: &Path, config: &str, include: &Path) -> Result<Sample> {
+    let _ = std::fs::remove_dir_all(dir.join("target"));
+    let (clean, messages) = timed_build(dir, config, include)?;
+    let artifacts: Vec<&serde_json::Value> = messages
+        .iter()
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .collect();
+    let package = |m: &serde_json::Value| m["package_id"].as_str().unwrap_or_default().to_string();
+    let mut syn: Vec<String> = artifacts
+        .iter()
+        .map(|m| package(m))
+        .filter_map(|id| id.split_once("#syn@").map(|(_, v)| v.to_string()))
+        .collect();
+    syn.sort();
+    syn.dedup();
+    let bindgen = artifacts.iter().any(|m| package(m).contains("#bindgen@"));
+    let mut crates: Vec<String> = artifacts.iter().map(|m| package(m)).collect();
+    crates.sort();
+    crates.dedup();
+    let (noop, messages) = timed_build(dir, config, include)?;
+    let noop_fresh = messages
+        .iter()
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .all(|m| m["fresh"] == true);
+    Ok(Sample {
+        clean,
+        noop,
+        noop_fresh,
+        crates: crates.len(),
+        syn,
+        bindgen,
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn min(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+struct Summary {
+    table: String,
+    json: serde_json::Value,
+}
+
+fn summarize(samples: &[Vec<Sample>], rounds: usize) -> Summary {
+    let cudarc = &samples[0];
+    let mut table = format!(
+        "Clean build of a fresh dependent project (debug, its own lockfile), {rounds} rounds; median (fastest)\n\n\
+         | configuration | clean build | / cudarc (within a round) | no-op rebuild (slowest) | crates compiled | syn compiled | bindgen compiled |\n\
+         |---|---:|---:|---:|---:|---|---|\n"
+    );
+    let mut json = Vec::new();
+    for (config, s) in CONFIGS.iter().zip(samples) {
+        let clean: Vec<f64> = s.iter().map(|x| x.clean).collect();
+        let ratios: Vec<f64> = s
+            .iter()
+            .zip(cudarc)
+            .map(|(x, c)| x.clean / c.clean)
+            .collect();
+        let noop = s.iter().map(|x| x.noop).fold(0.0, f64::max);
+        let fresh = s.iter().all(|x| x.noop_fresh);
+        let last = s.last().expect("at least one round");
+        table.push_str(&format!(
+            "| {config} | {:.2} s ({:.2} s) | {:.2}x ({:.2}x) | {:.2} s{} | {} | {} | {} |\n",
+            median(clean.clone()),
+            min(&clean),
+            median(ratios.clone()),
+            min(&ratios),
+            noop,
+            if fresh { "" } else { ", not fresh" },
+            last.crates,
+            if last.syn.is_empty() {
+                "none".to_string()
+            } else {
+                last.syn.join(", ")
+            },
+            if last.bindgen { "yes" } else { "no" },
+        ));
+        json.push(serde_json::json!({
+            "config": config,
+            "clean_s": clean,
+            "ratio_to_cudarc": ratios,
+            "noop_s": s.iter().map(|x| x.noop).collect::<Vec<_>>(),
+            "noop_fresh": fresh,
+            "crates": last.crates,
+            "syn": last.syn,
+            "bindgen": last.bindgen,
+        }));
+    }
+    let machine = format!(
+        "{} cores; {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        tool_version("rustc")
+    );
+    table.push_str(&format!("\n{machine}\n"));
+    Summary {
+        table,
+        json: serde_json::json!({
+            "rounds": rounds,
+            "cudarc": CUDARC,
+            "machine": machine,
+            "date": date(),
+            "configs": json,
+        }),
+    }
+}
+
+fn tool_version(tool: &str) -> String {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn date() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The section of BENCHMARKS.md between its markers, from
+/// `benches/results/build-modes.json`.
+pub fn render_into_benchmarks_md() -> Result {
+    let root = crate::root();
+    let data: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("benches/results/build-modes.json"))
+            .map_err(|e| format!("build-modes.json: {e}"))?,
+    )
+    .map_err(|e| format!("build-modes.json: {e}"))?;
+    let mut section = format!(
+        "<!-- build-modes: generated by `cargo xtask bench-build --write` from benches/results/build-modes.json -->\n\
+         ### The three configurations, as a new user builds them\n\n\
+         Measured {} by `cargo xtask bench-build`: {} rounds, {}. Each configuration is a fresh project outside \
+         the workspace that resolves its own lockfile and depends on the packaged crate (`cargo package`, \
+         unpacked) or on cudarc {} (`std`, `driver`, `cuda-13000`, `dynamic-loading`); each round builds every \
+         project from clean (crates already downloaded), then again with nothing changed. Ratios are taken \
+         within a round; figures are medians over rounds, the fastest round in parentheses.\n\n\
+         | configuration | clean build | / cudarc | no-op rebuild (slowest) | crates compiled | syn compiled | bindgen compiled |\n\
+         |---|---:|---:|---:|---:|---|---|\n",
+        data["date"].as_str().unwrap_or_default(),
+        data["rounds"],
+        data["machine"].as_str().unwrap_or_default(),
+        data["cudarc"].as_str().unwrap_or_default(),
+    );
+    let numbers = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default()
+    };
+    for c in data["configs"].as_array().into_iter().flatten() {
+        let clean = numbers(&c["clean_s"]);
+        let ratio = numbers(&c["ratio_to_cudarc"]);
+        let noop = numbers(&c["noop_s"]).into_iter().fold(0.0, f64::max);
+        let syn: Vec<&str> = c["syn"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str())
+            .collect();
+        let name = match c["config"].as_str().unwrap_or_default() {
+            "cudarc" => "cudarc (pre-generated bindings)",
+            "generate" => "libcuda-sys, default (bindgen over CUDA 13.0 headers)",
+            "shipped" => "libcuda-sys, default, `LIBCUDA_SYS_BINDINGS=pregenerated`",
+            "no-default-features" => "libcuda-sys, `default-features = false` (shipped bindings)",
+            other => other,
+        };
+        section.push_str(&format!(
+            "| {name} | {:.2} s ({:.2} s) | {:.2}x ({:.2}x) | {:.2} s{} | {} | {} | {} |\n",
+            median(clean.clone()),
+            min(&clean),
+            median(ratio.clone()),
+            min(&ratio),
+            noop,
+            if c["noop_fresh"] == true {
+                ""
+            } else {
+                ", not fresh"
+            },
+            c["crates"],
+            if syn.is_empty() {
+                "none".to_string()
+            } else {
+                syn.join(", ")
+            },
+            if c["bindgen"] == true { "yes" } else { "no" },
+        ));
+    }
+    section.push_str("<!-- build-modes: end -->");
+    let path = root.join("BENCHMARKS.md");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let start = text.find("<!-- build-modes:");
+    let end = text
+        .find("<!-- build-modes: end -->")
+        .map(|e| e + "<!-- build-modes: end -->".len());
+    let new = match (start, end) {
+        (Some(s), Some(e)) => format!("{}{section}{}", &text[..s], &text[e..]),
+        _ => {
+            // Before the first section after the title's introduction.
+            let at = text
+                .find("\n## Build\n")
+                .map(|a| a + "\n## Build\n".len())
+                .unwrap_or(text.len());
+            format!("{}\n{section}\n{}", &text[..at], &text[at..])
+        }
+    };
+    std::fs::write(&path, new).map_err(|e| format!("{}: {e}", path.display()))
+}
