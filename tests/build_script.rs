@@ -192,6 +192,21 @@ impl Case {
         case
     }
 
+    /// A case with a small header in `LIBCUDA_SYS_INCLUDE_DIR` and nothing
+    /// clang-sys can load: it searches only `LIBCLANG_PATH` when that is set,
+    /// here an empty directory (returned).
+    fn without_libclang(name: &'static str) -> (Case, PathBuf) {
+        let mut case = Case::new(name);
+        let empty = case.mkdir("no-libclang-here");
+        let include = case.header(
+            "include",
+            "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags);\n",
+        );
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+            .env("LIBCLANG_PATH", &empty);
+        (case, empty)
+    }
+
     /// A directory under the case's own, created.
     fn mkdir(&self, rel: &str) -> PathBuf {
         let dir = self.dir.join(rel);
@@ -766,18 +781,8 @@ fn preprocessor_error_shows_the_compiler_diagnostic() {
 #[test]
 fn libclang_that_cannot_be_loaded_is_a_clear_error() {
     let test = "libclang_that_cannot_be_loaded_is_a_clear_error";
-    let mut case = Case::new("no_libclang");
-    // clang-sys searches only LIBCLANG_PATH when it is set, so an empty
-    // directory leaves it nothing to load.
-    let empty = case.mkdir("no-libclang-here");
-    let include = case.header(
-        "include",
-        "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags);\n",
-    );
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .env("LIBCLANG_PATH", &empty)
-        .run();
+    let (case, empty) = Case::without_libclang("no_libclang");
+    let run = case.run();
     if run.code == Some(0) {
         return testkit::skip(
             test,
@@ -1229,17 +1234,8 @@ fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
 
 #[test]
 fn libclang_missing_falls_back_to_the_shipped_bindings() {
-    let mut case = Case::new("fallback_no_libclang");
-    let empty = case.mkdir("no-libclang-here");
-    let include = case.header(
-        "include",
-        "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags);\n",
-    );
-    let run = case
-        .env("LIBCUDA_SYS_BINDINGS", "")
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .env("LIBCLANG_PATH", &empty)
-        .run();
+    let (mut case, _) = Case::without_libclang("fallback_no_libclang");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
     if run.metadata("found_by") != "pregenerated" {
         return testkit::skip(
             "libclang_missing_falls_back_to_the_shipped_bindings",

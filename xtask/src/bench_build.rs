@@ -86,12 +86,20 @@ pub fn run(args: &[String]) -> Result {
         }
     }
 
-    let summary = summarize(&samples, rounds);
-    println!("{}", summary.table);
+    let data = summarize(&samples, rounds);
+    println!(
+        "Clean build of a fresh dependent project (debug, its own lockfile), {rounds} rounds; \
+         median (fastest); {}\n\n{}",
+        data["machine"].as_str().unwrap_or_default(),
+        table(&data)
+    );
     if write {
         let results = crate::root().join("benches/results/build-modes.json");
-        std::fs::write(&results, summary.json.to_string() + "\n")
-            .map_err(|e| format!("{}: {e}", results.display()))?;
+        std::fs::write(
+            &results,
+            serde_json::to_string_pretty(&data).unwrap_or_default() + "\n",
+        )
+        .map_err(|e| format!("{}: {e}", results.display()))?;
         println!("wrote {}", results.display());
         render_into_benchmarks_md()?;
     }
@@ -257,72 +265,89 @@ fn min(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
-struct Summary {
-    table: String,
-    json: serde_json::Value,
+/// The measurements as data: what `--write` keeps and the tables are made from.
+fn summarize(samples: &[Vec<Sample>], rounds: usize) -> serde_json::Value {
+    let cudarc = &samples[0];
+    let configs: Vec<serde_json::Value> = CONFIGS
+        .iter()
+        .zip(samples)
+        .map(|(config, s)| {
+            let last = s.last().expect("at least one round");
+            serde_json::json!({
+                "config": config,
+                "clean_s": s.iter().map(|x| x.clean).collect::<Vec<_>>(),
+                "ratio_to_cudarc": s.iter().zip(cudarc).map(|(x, c)| x.clean / c.clean).collect::<Vec<_>>(),
+                "noop_s": s.iter().map(|x| x.noop).collect::<Vec<_>>(),
+                "noop_fresh": s.iter().all(|x| x.noop_fresh),
+                "crates": last.crates,
+                "syn": last.syn,
+                "bindgen": last.bindgen,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "rounds": rounds,
+        "cudarc": CUDARC,
+        "machine": format!(
+            "{} cores; {}",
+            std::thread::available_parallelism().map_or(0, |n| n.get()),
+            tool_version("rustc")
+        ),
+        "date": date(),
+        "configs": configs,
+    })
 }
 
-fn summarize(samples: &[Vec<Sample>], rounds: usize) -> Summary {
-    let cudarc = &samples[0];
-    let mut table = format!(
-        "Clean build of a fresh dependent project (debug, its own lockfile), {rounds} rounds; median (fastest)\n\n\
-         | configuration | clean build | / cudarc (within a round) | no-op rebuild (slowest) | crates compiled | syn compiled | bindgen compiled |\n\
-         |---|---:|---:|---:|---:|---|---|\n"
+/// The table of one run, from its data.
+fn table(data: &serde_json::Value) -> String {
+    let numbers = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+            .unwrap_or_default()
+    };
+    let mut out = String::from(
+        "| configuration | clean build | / cudarc | no-op rebuild (slowest) | crates compiled | syn compiled | bindgen compiled |\n\
+         |---|---:|---:|---:|---:|---|---|\n",
     );
-    let mut json = Vec::new();
-    for (config, s) in CONFIGS.iter().zip(samples) {
-        let clean: Vec<f64> = s.iter().map(|x| x.clean).collect();
-        let ratios: Vec<f64> = s
-            .iter()
-            .zip(cudarc)
-            .map(|(x, c)| x.clean / c.clean)
+    for c in data["configs"].as_array().into_iter().flatten() {
+        let clean = numbers(&c["clean_s"]);
+        let ratio = numbers(&c["ratio_to_cudarc"]);
+        let noop = numbers(&c["noop_s"]).into_iter().fold(0.0, f64::max);
+        let syn: Vec<&str> = c["syn"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str())
             .collect();
-        let noop = s.iter().map(|x| x.noop).fold(0.0, f64::max);
-        let fresh = s.iter().all(|x| x.noop_fresh);
-        let last = s.last().expect("at least one round");
-        table.push_str(&format!(
-            "| {config} | {:.2} s ({:.2} s) | {:.2}x ({:.2}x) | {:.2} s{} | {} | {} | {} |\n",
+        let name = match c["config"].as_str().unwrap_or_default() {
+            "cudarc" => "cudarc (pre-generated bindings)",
+            "generate" => "libcuda-sys, default (bindgen over CUDA 13.0 headers)",
+            "shipped" => "libcuda-sys, default, `LIBCUDA_SYS_BINDINGS=pregenerated`",
+            "no-default-features" => "libcuda-sys, `default-features = false` (shipped bindings)",
+            other => other,
+        };
+        out.push_str(&format!(
+            "| {name} | {:.2} s ({:.2} s) | {:.2}x ({:.2}x) | {:.2} s{} | {} | {} | {} |\n",
             median(clean.clone()),
             min(&clean),
-            median(ratios.clone()),
-            min(&ratios),
+            median(ratio.clone()),
+            min(&ratio),
             noop,
-            if fresh { "" } else { ", not fresh" },
-            last.crates,
-            if last.syn.is_empty() {
+            if c["noop_fresh"] == true {
+                ""
+            } else {
+                ", not fresh"
+            },
+            c["crates"],
+            if syn.is_empty() {
                 "none".to_string()
             } else {
-                last.syn.join(", ")
+                syn.join(", ")
             },
-            if last.bindgen { "yes" } else { "no" },
+            if c["bindgen"] == true { "yes" } else { "no" },
         ));
-        json.push(serde_json::json!({
-            "config": config,
-            "clean_s": clean,
-            "ratio_to_cudarc": ratios,
-            "noop_s": s.iter().map(|x| x.noop).collect::<Vec<_>>(),
-            "noop_fresh": fresh,
-            "crates": last.crates,
-            "syn": last.syn,
-            "bindgen": last.bindgen,
-        }));
     }
-    let machine = format!(
-        "{} cores; {}",
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        tool_version("rustc")
-    );
-    table.push_str(&format!("\n{machine}\n"));
-    Summary {
-        table,
-        json: serde_json::json!({
-            "rounds": rounds,
-            "cudarc": CUDARC,
-            "machine": machine,
-            "date": date(),
-            "configs": json,
-        }),
-    }
+    out
 }
 
 fn tool_version(tool: &str) -> String {
@@ -357,57 +382,13 @@ pub fn render_into_benchmarks_md() -> Result {
          the workspace that resolves its own lockfile and depends on the packaged crate (`cargo package`, \
          unpacked) or on cudarc {} (`std`, `driver`, `cuda-13000`, `dynamic-loading`); each round builds every \
          project from clean (crates already downloaded), then again with nothing changed. Ratios are taken \
-         within a round; figures are medians over rounds, the fastest round in parentheses.\n\n\
-         | configuration | clean build | / cudarc | no-op rebuild (slowest) | crates compiled | syn compiled | bindgen compiled |\n\
-         |---|---:|---:|---:|---:|---|---|\n",
+         within a round; figures are medians over rounds, the fastest round in parentheses.\n\n",
         data["date"].as_str().unwrap_or_default(),
         data["rounds"],
         data["machine"].as_str().unwrap_or_default(),
         data["cudarc"].as_str().unwrap_or_default(),
     );
-    let numbers = |v: &serde_json::Value| -> Vec<f64> {
-        v.as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
-            .unwrap_or_default()
-    };
-    for c in data["configs"].as_array().into_iter().flatten() {
-        let clean = numbers(&c["clean_s"]);
-        let ratio = numbers(&c["ratio_to_cudarc"]);
-        let noop = numbers(&c["noop_s"]).into_iter().fold(0.0, f64::max);
-        let syn: Vec<&str> = c["syn"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|s| s.as_str())
-            .collect();
-        let name = match c["config"].as_str().unwrap_or_default() {
-            "cudarc" => "cudarc (pre-generated bindings)",
-            "generate" => "libcuda-sys, default (bindgen over CUDA 13.0 headers)",
-            "shipped" => "libcuda-sys, default, `LIBCUDA_SYS_BINDINGS=pregenerated`",
-            "no-default-features" => "libcuda-sys, `default-features = false` (shipped bindings)",
-            other => other,
-        };
-        section.push_str(&format!(
-            "| {name} | {:.2} s ({:.2} s) | {:.2}x ({:.2}x) | {:.2} s{} | {} | {} | {} |\n",
-            median(clean.clone()),
-            min(&clean),
-            median(ratio.clone()),
-            min(&ratio),
-            noop,
-            if c["noop_fresh"] == true {
-                ""
-            } else {
-                ", not fresh"
-            },
-            c["crates"],
-            if syn.is_empty() {
-                "none".to_string()
-            } else {
-                syn.join(", ")
-            },
-            if c["bindgen"] == true { "yes" } else { "no" },
-        ));
-    }
+    section.push_str(&table(&data));
     section.push_str("<!-- build-modes: end -->");
     let path = root.join("BENCHMARKS.md");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
