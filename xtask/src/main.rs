@@ -26,9 +26,10 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "bench-build",
-        "[--rounds N] [--write]",
+        "[--rounds N] [--write | --render]",
         "build cost of each configuration (generate, shipped, no default features) beside cudarc, \
-         in fresh dependent projects; --write keeps benches/results/build-modes.json and updates BENCHMARKS.md",
+         in fresh dependent projects; --write keeps benches/results/build-modes.json and updates BENCHMARKS.md; \
+         --render updates BENCHMARKS.md from the kept results",
     ),
     ("help", "", "this list"),
 ];
