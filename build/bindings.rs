@@ -66,21 +66,54 @@ fn code_spans(text: &str) -> String {
     out
 }
 
+const LIBCLANG_FIX: &str = "Fix one of:\n\
+     - Debian/Ubuntu: apt-get install libclang-dev\n\
+     - Fedora: dnf install clang-devel; Arch: pacman -S clang\n\
+     - set LIBCLANG_PATH to the directory that holds libclang.so (e.g. /usr/lib/llvm-14/lib)";
+
 /// libclang is loaded here, before bindgen, because bindgen panics when it
 /// cannot load it; this way the user gets the places searched and the fix.
+/// A library that loads but is not libclang (no `clang_createIndex`) is
+/// refused here too, for the same reason.
 pub fn load_libclang() -> Result<()> {
     crate::env::var("LIBCLANG_PATH");
-    clang_sys::load().map_err(|e| {
-        Error::new(
-            "libclang not found (bindgen needs it to read cuda.h)",
+    contained(clang_sys::load)
+        .and_then(|loaded| loaded)
+        .map_err(|e| {
+            Error::new(
+                "libclang not found (bindgen needs it to read cuda.h)",
+                format!("{e}\n\n{LIBCLANG_FIX}"),
+            )
+        })?;
+    if !clang_sys::clang_createIndex::is_loaded() {
+        let path = clang_sys::get_library()
+            .map(|l| l.path().display().to_string())
+            .unwrap_or_default();
+        return Err(Error::new(
+            format!("{path} is not libclang (bindgen needs libclang to read cuda.h)"),
             format!(
-                "{e}\n\n\
-                 Fix one of:\n\
-                 - Debian/Ubuntu: apt-get install libclang-dev\n\
-                 - Fedora: dnf install clang-devel; Arch: pacman -S clang\n\
-                 - set LIBCLANG_PATH to the directory that holds libclang.so (e.g. /usr/lib/llvm-14/lib)"
+                "clang-sys loaded {path}, which does not export clang_createIndex: it is some other\n\
+                 library under a libclang name.\n\n{LIBCLANG_FIX}"
             ),
-        )
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `f` with panics contained: bindgen and clang-sys panic on inputs they
+/// cannot handle (an incomplete libclang, flags that change the target's ABI),
+/// and a build script must answer with an error, not a backtrace.
+fn contained<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    outcome.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".into())
     })
 }
 
@@ -142,11 +175,17 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
     load_libclang()?;
     let unsigned = unsigned_macros(macros);
     // bindgen reads these itself; registered here so that a change re-runs the script.
-    crate::env::var("BINDGEN_EXTRA_CLANG_ARGS");
-    crate::env::var(&format!(
-        "BINDGEN_EXTRA_CLANG_ARGS_{}",
-        header.target_triple
-    ));
+    let extra_args = [
+        "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
+        format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple),
+    ];
+    let extra_values: Vec<String> = extra_args
+        .iter()
+        .map(|name| match crate::env::var(name) {
+            Some(v) => format!("{name} = {}", v.to_string_lossy()),
+            None => format!("{name} unset"),
+        })
+        .collect();
 
     let mut builder = bindgen::Builder::default()
         .header(header.wrapper.display().to_string())
@@ -180,13 +219,36 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }
-    let bindings = builder.generate().map_err(|e| {
+    let generated = contained(|| builder.generate()).map_err(|panic| {
+        Error::new(
+            format!(
+                "bindgen stopped on {}: {}",
+                header.include_dir.join("cuda.h").display(),
+                panic.lines().next().unwrap_or_default()
+            ),
+            format!(
+                "bindgen gave up on the header with an internal assertion:\n{panic}\n\n\
+                 The settings that change what it does:\n  {}\n  libclang loaded: {}\n\n\
+                 Fix one of:\n\
+                 - remove flags from BINDGEN_EXTRA_CLANG_ARGS that change the target's ABI (-m32,\n  \
+                   --target=...): the bindings are for {}\n\
+                 - point LIBCLANG_PATH at a complete libclang (11 or newer), or unset it\n\
+                 - use the bindings shipped with the crate: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
+                extra_values.join("\n  "),
+                clang_sys::get_library()
+                    .map(|l| l.path().display().to_string())
+                    .unwrap_or_default(),
+                header.target_triple,
+            ),
+        )
+    })?;
+    let bindings = generated.map_err(|e| {
         Error::new(
             format!("bindgen could not parse {}", header.include_dir.join("cuda.h").display()),
             format!(
                 "{e}\n\n\
                  The header did not parse with libclang. Fix one of:\n\
-                 - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and cuda_stdint.h)\n\
+                 - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and stdint.h)\n\
                  - point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
                  - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling)"
             ),

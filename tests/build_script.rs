@@ -770,9 +770,19 @@ fn preprocessor_error_shows_the_compiler_diagnostic() {
         "include",
         "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n",
     );
-    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    // A CI secret in the environment: the command is shown, its environment never.
+    let secret = "s3cr3t-token-value-4711";
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("MY_API_TOKEN", secret)
+        .run();
     run.failure("the C preprocessor failed");
     run.assert_stderr_has(&["cuda_missing_part.h", "No such file or directory"]);
+    assert!(
+        !run.stdout.contains(secret) && !run.stderr.contains(secret),
+        "the environment leaked into the output\n{}",
+        run.report()
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -801,6 +811,54 @@ fn libclang_that_cannot_be_loaded_is_a_clear_error() {
         "dnf install clang-devel",
     ]);
     run.assert_reruns(&["LIBCLANG_PATH"]);
+}
+
+#[test]
+fn a_library_that_is_not_libclang_is_a_clear_error() {
+    let test = "a_library_that_is_not_libclang_is_a_clear_error";
+    // Some shared library that is not libclang, under libclang's name.
+    let Some(libm) = [
+        "/lib/x86_64-linux-gnu/libm.so.6",
+        "/lib/aarch64-linux-gnu/libm.so.6",
+        "/usr/lib64/libm.so.6",
+        "/lib64/libm.so.6",
+    ]
+    .into_iter()
+    .map(Path::new)
+    .find(|p| p.is_file()) else {
+        return testkit::skip(test, "no libm.so.6 to pose as libclang");
+    };
+    let (mut case, dir) = Case::without_libclang("not_libclang");
+    fs::copy(libm, dir.join("libclang.so")).unwrap();
+    let run = case.env("LIBCLANG_PATH", &dir).run();
+    run.failure(&format!(
+        "{} is not libclang",
+        dir.join("libclang.so").display()
+    ));
+    run.assert_stderr_has(&[
+        "does not export clang_createIndex",
+        "apt-get install libclang-dev",
+    ]);
+}
+
+#[test]
+fn clang_flags_that_change_the_abi_are_a_clear_error() {
+    if generation_unavailable("clang_flags_that_change_the_abi_are_a_clear_error") {
+        return;
+    }
+    let mut case = Case::new("m32");
+    let root = case.toolkit("toolkit");
+    // bindgen asserts that the target's pointer width is the one it was told.
+    let run = case
+        .env("CUDA_PATH", &root)
+        .env("BINDGEN_EXTRA_CLANG_ARGS", "-m32")
+        .run();
+    run.failure("bindgen stopped on");
+    run.assert_stderr_has(&[
+        "BINDGEN_EXTRA_CLANG_ARGS = -m32",
+        "that change the target's ABI",
+        &format!("the bindings are for {TARGET}"),
+    ]);
 }
 
 // ---------------------------------------------------------------------------
