@@ -20,7 +20,8 @@
 //! one atomic load and an indirect call.
 //!
 //! Nothing panics:
-//! - if the library cannot be opened, every function returns
+//! - if the library cannot be opened, or is not the driver (it does not
+//!   export `cuInit`), every function returns
 //!   `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; [`try_load`] says why (path tried,
 //!   the loader's message);
 //! - a function the driver lacks returns `CUDA_ERROR_NOT_FOUND`, that call alone.
@@ -109,6 +110,17 @@ fn open(name: &str) -> Result<Driver, LoadError> {
         tried: name.into(),
         message: std::string::ToString::to_string(&e),
     })?;
+    // A library that is not the driver would load, and then answer every call
+    // with CUDA_ERROR_NOT_FOUND: say so once, here.
+    // SAFETY: only the presence of the symbol is asked.
+    if unsafe { library.get::<*mut c_void>(b"cuInit\0") }.is_err() {
+        return Err(LoadError {
+            tried: name.into(),
+            message: String::from(
+                "the library loads but does not export cuInit: it is not the CUDA driver library",
+            ),
+        });
+    }
     // SAFETY: the signatures are those of cuda.h for these exact symbols.
     let proc_address = unsafe {
         if let Ok(f) = library.get(b"cuGetProcAddress_v2\0") {
@@ -136,12 +148,15 @@ pub fn try_load() -> Result<(), LoadError> {
 }
 
 /// Whether the driver has the function `symbol` (a bound name, e.g.
-/// `"cuMemGetDefaultMemPool"`), resolving it if needed. `None` if no such
-/// function is bound.
+/// `"cuMemGetDefaultMemPool"`, or a plain name such as `"cuMemAlloc"`, which
+/// answers for the function it is an alias of), resolving it if needed. `None`
+/// if no such function is bound.
 pub fn is_available(symbol: &str) -> Option<bool> {
+    let named = |name: &str| name.strip_suffix('\0') == Some(symbol);
     let index = SYMBOLS
         .iter()
-        .position(|(s, _)| s.strip_suffix('\0') == Some(symbol))?;
+        .position(|(s, _)| named(s))
+        .or_else(|| SYMBOLS.iter().position(|(_, plain)| named(plain)))?;
     Some(resolve(index).is_ok())
 }
 

@@ -114,6 +114,12 @@ fn fake_driver() {
         Some(false)
     );
     assert_eq!(libcuda_sys::dynamic::is_available("cuInit"), Some(true));
+    // Plain names answer for the function they are aliases of.
+    assert_eq!(libcuda_sys::dynamic::is_available("cuMemAlloc"), Some(true));
+    assert_eq!(
+        libcuda_sys::dynamic::is_available("cuMemAlloc_v2"),
+        Some(true)
+    );
     assert_eq!(libcuda_sys::dynamic::is_available("no_such_function"), None);
     // And what was present still works afterwards.
     assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);
