@@ -69,7 +69,7 @@ fn main() {
     if let Err(e) = run() {
         // One warning line that shows without -vv, then the whole story on
         // stderr, which Cargo prints when the script fails. No panic, no backtrace.
-        println!("cargo::warning={}", e.summary);
+        println!("cargo::warning={}", e.summary.replace(['\n', '\r'], " "));
         eprintln!("\n{e}\n");
         std::process::exit(1);
     }
@@ -114,12 +114,14 @@ fn run() -> error::Result<()> {
         None
     } else {
         let stub_dirs = output.toolkit().map(|t| t.lib_dirs.as_slice());
-        Some(link::choose(
+        let link = link::choose(
             &target,
             lib_dir_override.as_deref(),
             stub_dirs.unwrap_or_default(),
             &output,
-        )?)
+        )?;
+        env::directive_path("the libcuda directory", &link.dir)?;
+        Some(link)
     };
     clock.step("link");
     emit::emit(&target, &output, link.as_ref());

@@ -43,14 +43,23 @@ impl Header {
         let source = format!("#include \"{}\"\n{body}", self.wrapper.display());
         std::fs::write(&file, source).map_err(|e| io_error(&file, e))?;
         let fail = |why: String| {
+            // The user's flags may be the cause as much as the header: name them.
+            let flags = user_flags();
             Error::new(
-                format!("the C preprocessor failed on {}", self.include_dir.join("cuda.h").display()),
+                format!(
+                    "the C preprocessor failed on {}{}",
+                    self.include_dir.join("cuda.h").display(),
+                    if flags.is_empty() { String::new() } else { format!(" (with {})", flags.join(", ")) }
+                ),
                 format!(
                     "cuda.h does not preprocess with the C compiler cc selected ({}):\n{why}\n\n\
-                     Fix: check that the directory holds a complete set of CUDA headers (cuda.h and the\n\
-                     headers it includes), or point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit.\n\
-                     CC and CFLAGS select the compiler and its flags.",
-                    self.compiler.path().display()
+                     Fix one of:\n\
+                     - check that the directory holds a complete set of CUDA headers (cuda.h and the\n  \
+                       headers it includes), or point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
+                     - check the compiler and flags: {} (CC and CFLAGS, also per target as CC_<target>,\n  \
+                       CFLAGS_<target>; a flag such as -m32 needs headers for that ABI too)",
+                    self.compiler.path().display(),
+                    if flags.is_empty() { "none set".to_string() } else { flags.join(", ") },
                 ),
             )
         };
@@ -77,14 +86,27 @@ impl Header {
     /// The macro dump (`-dM`): every `#define` in force after including the header.
     pub fn macros(&self) -> Result<Vec<(String, String)>> {
         let dump = self.run("macros.c", "", &["-dM"])?;
-        Ok(dump
+        let macros: Vec<(String, String)> = dump
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
             .map(|l| {
                 let (name, body) = l.split_once(' ').unwrap_or((l, ""));
                 (name.to_string(), body.trim().to_string())
             })
-            .collect())
+            .collect();
+        // Every C compiler predefines dozens of macros: none at all means CC is
+        // not a C compiler (CC=/bin/true), whatever the header says.
+        if macros.is_empty() {
+            let path = self.compiler.path().display();
+            return Err(Error::new(
+                format!("the C compiler {path} printed no macros: it does not look like a C compiler"),
+                format!(
+                    "`{path} -E -dM` succeeded but printed no #define at all, not even the compiler's own.\n\n\
+                     Fix: set CC (or CC_<target>) to a C compiler such as gcc or clang, or unset it."
+                ),
+            ));
+        }
+        Ok(macros)
     }
 
     /// Expands each of `names` after the header, returning `(name, expansion)`
@@ -155,10 +177,48 @@ pub fn shown(cmd: &std::process::Command) -> String {
         .join(" ")
 }
 
+/// `CC`/`CFLAGS` (plain and per target) as set, for messages.
+fn user_flags() -> Vec<String> {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    ["CC", "CFLAGS"]
+        .iter()
+        .flat_map(|v| {
+            [
+                format!("{v}_{target}"),
+                format!("{v}_{}", target.replace('-', "_")),
+                v.to_string(),
+            ]
+        })
+        .filter_map(|name| {
+            std::env::var(&name)
+                .ok()
+                .filter(|v| !v.is_empty())
+                .map(|v| format!("{name}={v}"))
+        })
+        .collect()
+}
+
 fn no_compiler(why: &str) -> Error {
+    // Cargo sets both for build scripts; a cross build needs the target's compiler.
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let host = std::env::var("HOST").unwrap_or_default();
+    let fix = if target != host && !target.is_empty() {
+        let arch = target.split('-').next().unwrap_or_default();
+        format!(
+            "Fix: install a C cross compiler for {target} (Debian/Ubuntu: apt-get install gcc-{arch}-linux-gnu\n\
+             for Linux targets, gcc-mingw-w64-x86-64 for windows-gnu) and name it in CC_{} (or CC_{target}),\n\
+             e.g. CC_{}={arch}-linux-gnu-gcc",
+            target.replace('-', "_"),
+            target.replace('-', "_"),
+        )
+    } else {
+        "Fix: install one (Debian/Ubuntu: apt-get install gcc) or set CC to its path.".to_string()
+    };
     Error::new(
         "no C compiler found",
-        format!("libcuda-sys runs the C preprocessor on cuda.h and needs a C compiler: {why}\n\nFix: install one (Debian/Ubuntu: apt-get install gcc) or set CC to its path."),
+        format!(
+            "libcuda-sys runs the C preprocessor on cuda.h and needs a C compiler: {why}\n\n{fix}"
+        ),
     )
 }
 

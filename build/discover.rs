@@ -95,10 +95,51 @@ pub fn lib_dir_override(target: &Target) -> Result<Option<PathBuf>> {
 }
 
 pub fn discover(target: &Target, scope: Scope) -> Result<Search> {
+    match search(target, scope)? {
+        Search::Found(toolkit) => settle(toolkit).map(Search::Found),
+        not_found => Ok(not_found),
+    }
+}
+
+/// The toolkit as its resolved directories: the bindings, `DEP_CUDA_INCLUDE`
+/// and every dependent then name the same files, even if a symlink such as
+/// `/usr/local/cuda` is later pointed at another toolkit (which Cargo cannot
+/// see: rebuild with `cargo clean -p libcuda-sys` after switching). And paths
+/// that cannot travel in build-script output are refused here, not truncated.
+fn settle(mut toolkit: Toolkit) -> Result<Toolkit> {
+    if let Ok(resolved) = toolkit.include_dir.canonicalize() {
+        if resolved != toolkit.include_dir {
+            log(format!(
+                "{} resolves to {}",
+                toolkit.include_dir.display(),
+                resolved.display()
+            ));
+            toolkit.include_dir = resolved;
+        }
+    }
+    if let Some(root) = &toolkit.root {
+        toolkit.root = Some(root.canonicalize().unwrap_or_else(|_| root.clone()));
+    }
+    let what = format!("{}: the CUDA include directory", toolkit.found_by);
+    env::directive_path(&what, &toolkit.include_dir)?;
+    if std::env::join_paths([&toolkit.include_dir]).is_err() {
+        return Err(Error::new(
+            format!(
+                "{what} {} contains the path-list separator",
+                toolkit.include_dir.display()
+            ),
+            "DEP_CUDA_INCLUDES passes the include directory on as a path list, which this path would split.\n\n\
+             Fix: use a directory without `:` (`;` on Windows) in its path (a symlink to it will do).",
+        ));
+    }
+    Ok(toolkit)
+}
+
+fn search(target: &Target, scope: Scope) -> Result<Search> {
     let mut tried = Tried { lines: Vec::new() };
 
     if let Some((name, dir)) = target.target_var("LIBCUDA_SYS_INCLUDE_DIR") {
-        let dir = PathBuf::from(dir);
+        let dir = absolute(&name, dir)?;
         if !dir.join("cuda.h").is_file() {
             return Err(explicit_error(&name, &dir, std::slice::from_ref(&dir)));
         }
@@ -116,7 +157,7 @@ pub fn discover(target: &Target, scope: Scope) -> Result<Search> {
         }));
     }
 
-    let (roots, warnings) = root_vars();
+    let (roots, warnings) = root_vars()?;
     if let Some((name, root)) = roots.into_iter().next() {
         let include = include_dirs(target, &root)
             .into_iter()
@@ -206,15 +247,15 @@ fn found(
 
 /// The first of the toolkit-root variables that is set, and a warning for each
 /// other one that names a different directory.
-fn root_vars() -> (Vec<(String, PathBuf)>, Vec<String>) {
+fn root_vars() -> Result<(Vec<(String, PathBuf)>, Vec<String>)> {
     let set: Vec<(String, PathBuf)> = ROOT_VARS
         .iter()
         .filter_map(|name| {
             env::var(name)
                 .filter(|v| !v.is_empty())
-                .map(|v| (name.to_string(), PathBuf::from(v)))
+                .map(|v| absolute(name, v).map(|p| (name.to_string(), p)))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let mut warnings = Vec::new();
     if let Some((winner, root)) = set.first() {
         log(format!("{winner} wins among {}", ROOT_VARS.join(", ")));
@@ -229,7 +270,7 @@ fn root_vars() -> (Vec<(String, PathBuf)>, Vec<String>) {
             }
         }
     }
-    (set, warnings)
+    Ok((set, warnings))
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -269,13 +310,18 @@ fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
 }
 
 fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
-    let dir = PathBuf::from(dir);
+    let dir = absolute(name, dir)?;
     if !dir.is_dir() {
+        let what = if dir.exists() {
+            "is a file, not a directory"
+        } else {
+            "does not exist"
+        };
         return Err(Error::new(
             format!("{name}={} is not a directory", dir.display()),
             format!(
                 "{name} names the directory that holds libcuda.so (or libcuda.so.1, cuda.lib).\n\
-                 It is set to {}, which does not exist.\n\n\
+                 It is set to {}, which {what}.\n\n\
                  Fix: point it at the driver's library directory (e.g. /usr/lib/x86_64-linux-gnu,\n\
                  /usr/local/nvidia/lib64, /usr/lib/wsl/lib), or unset it to let the build search: unset {name}",
                 dir.display()
@@ -283,6 +329,27 @@ fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
         ));
     }
     Ok(dir)
+}
+
+/// A directory a variable names, which must be absolute: the build script runs
+/// in the crate's own directory (for a crates.io dependency, the registry's
+/// copy), not where cargo was started, so a relative path would silently mean
+/// another place.
+fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
+    let path = PathBuf::from(value);
+    if path.is_absolute() {
+        return Ok(path);
+    }
+    Err(Error::new(
+        format!("{name}={} is a relative path", path.display()),
+        format!(
+            "{name} must be an absolute path: the build script runs in libcuda-sys's own directory,\n\
+             not in the one cargo was started from, so `{}` would be looked for somewhere else.\n\n\
+             Fix: {name}=\"$PWD/{}\" (or the full path), or unset {name}",
+            path.display(),
+            path.display()
+        ),
+    ))
 }
 
 /// An explicit directory must exist and hold cuda.h: a wrong override is never
@@ -360,10 +427,12 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
     let names =
         std::iter::once("cuda".to_string()).chain(releases().map(|(a, b)| format!("cuda-{a}.{b}")));
     let mut dirs = Vec::new();
-    for name in names {
+    for (i, name) in names.enumerate() {
+        // Every probe reads the same pkg-config variables: the first one registers
+        // them, instead of one `rerun-if-env-changed` set per release name.
         match pkg_config::Config::new()
             .cargo_metadata(false)
-            .env_metadata(true)
+            .env_metadata(i == 0)
             .probe(&name)
         {
             Ok(lib) => {
@@ -377,7 +446,20 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
                 log("pkg-config is not installed");
                 break;
             }
-            Err(_) => {}
+            // A `.pc` file that exists but does not parse is worth a line (pkg-config
+            // itself calls it "not found"); an absent one (most names) is not.
+            Err(e) => {
+                if let Some(file) = pc_file(&name) {
+                    let why = e.to_string();
+                    log(format!(
+                        "pkg-config could not read {}, passed over: {}",
+                        file.display(),
+                        why.lines()
+                            .find(|l| !l.trim().is_empty())
+                            .unwrap_or_default()
+                    ));
+                }
+            }
         }
     }
     dirs.into_iter()
@@ -389,6 +471,16 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
             }
         })
         .collect()
+}
+
+/// `name.pc` in the directories pkg-config was told to search, if any.
+fn pc_file(name: &str) -> Option<PathBuf> {
+    ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v))
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join(format!("{name}.pc")))
+        .find(|file| file.is_file())
 }
 
 fn conda_roots(target: &Target) -> Vec<PathBuf> {
@@ -414,13 +506,20 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     env::var("PYTHONPATH");
     let script = "import sys\nfor p in sys.path:\n    print(p)";
     let mut dirs = Vec::new();
+    let mut ran = None;
     for python in ["python3", "python"] {
         let Ok(out) = Command::new(python).args(["-c", script]).output() else {
+            log(format!("pip wheels: no {python} on PATH"));
             continue;
         };
         if !out.status.success() {
+            log(format!(
+                "pip wheels: {python} could not print sys.path ({})",
+                out.status
+            ));
             continue;
         }
+        ran = Some(python);
         for line in String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter(|l| !l.is_empty())
@@ -434,8 +533,12 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
         }
         break;
     }
-    if dirs.is_empty() {
-        log("pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on python's sys.path");
+    match ran {
+        Some(python) if dirs.is_empty() => log(format!(
+            "pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on {python}'s sys.path"
+        )),
+        None => log("pip wheels: no Python to ask for its sys.path, so none searched"),
+        Some(_) => {}
     }
     dirs
 }

@@ -24,6 +24,29 @@ fn cargo_var(name: &str) -> String {
     std::env::var(name).unwrap_or_default()
 }
 
+/// `path` as it will stand in a `cargo::` line: text on one line. Cargo reads
+/// directives line by line, so a newline would cut one short, and non-UTF-8
+/// cannot be written at all; `what` names where the path came from.
+pub fn directive_path(what: &str, path: &std::path::Path) -> crate::error::Result<String> {
+    // Quoted with escapes: the message itself must stay on one line.
+    let bad = |why: &str| {
+        crate::error::Error::new(
+            format!("{what} {path:?} {why}"),
+            format!(
+                "Build-script output is line-oriented text, and {path:?} {why}, so it cannot be\n\
+                 passed on to rustc and dependents intact.\n\n\
+                 Fix: use a directory whose path is UTF-8 without line breaks (a symlink to it will do)\n\
+                 and point the variable at that."
+            ),
+        )
+    };
+    let text = path.to_str().ok_or_else(|| bad("is not UTF-8"))?;
+    if text.contains(['\n', '\r']) {
+        return Err(bad("contains a line break"));
+    }
+    Ok(text.to_string())
+}
+
 pub fn log(message: impl AsRef<str>) {
     eprintln!("libcuda-sys: {}", message.as_ref());
 }

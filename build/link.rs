@@ -48,7 +48,7 @@ pub fn choose(
             None => Err(Error::new(
                 format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", dir.display()),
                 format!(
-                    "Looked for {} in {}.\n\n\
+                    "Looked for {} in {} (a file of that name that is not a shared library does not count).\n\n\
                      Fix: point LIBCUDA_SYS_LIB_DIR at the driver's library directory (find it with\n\
                      `ldconfig -p | grep libcuda`), or unset it: unset LIBCUDA_SYS_LIB_DIR",
                     if target.is_windows() { "cuda.lib" } else { "libcuda.so, libcuda.so.1" },
@@ -113,14 +113,32 @@ fn library_in(target: &Target, dir: &Path) -> Option<String> {
     if target.is_windows() {
         return dir.join("cuda.lib").is_file().then(|| "cuda".to_string());
     }
-    if dir.join("libcuda.so").exists() {
-        Some("cuda".into())
-    } else if dir.join("libcuda.so.1").exists() {
-        // Many driver installs have no `libcuda.so` development link.
-        Some("libcuda.so.1".into())
-    } else {
-        None
+    // Many driver installs have no `libcuda.so` development link.
+    for (file, lib) in [("libcuda.so", "cuda"), ("libcuda.so.1", "libcuda.so.1")] {
+        let path = dir.join(file);
+        if !path.exists() {
+            continue;
+        }
+        if is_shared_object(&path) {
+            return Some(lib.to_string());
+        }
+        log(format!(
+            "libcuda: {} is not a shared library (no ELF header), passed over",
+            path.display()
+        ));
     }
+    None
+}
+
+/// An ELF file: a text file or a broken link under the library's name would
+/// be taken here and fail only at link time, with a stranger message.
+fn is_shared_object(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && magic == *b"\x7fELF"
 }
 
 fn driver_dirs(target: &Target) -> Vec<PathBuf> {
@@ -129,7 +147,7 @@ fn driver_dirs(target: &Target) -> Vec<PathBuf> {
     }
     let mut dirs = Vec::new();
     if target.is_native() {
-        dirs.extend(ldconfig_dirs());
+        dirs.extend(ldconfig_dirs(target));
     }
     let fixed = [
         target.multiarch_lib_dir(),
@@ -146,8 +164,14 @@ fn driver_dirs(target: &Target) -> Vec<PathBuf> {
 }
 
 /// Directories of `libcuda.so*` in the dynamic loader's cache, as the loader
-/// will find the driver at run time.
-fn ldconfig_dirs() -> Vec<PathBuf> {
+/// will find the driver at run time; on a multilib machine only entries of the
+/// target's architecture (`(libc6,x86-64)`), not the 32-bit driver's.
+fn ldconfig_dirs(target: &Target) -> Vec<PathBuf> {
+    let arch_tag = match target.arch.as_str() {
+        "x86_64" => Some("x86-64"),
+        "aarch64" => Some("AArch64"),
+        _ => None,
+    };
     let out = ["ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig"]
         .iter()
         .find_map(|cmd| Command::new(cmd).arg("-p").output().ok());
@@ -157,6 +181,21 @@ fn ldconfig_dirs() -> Vec<PathBuf> {
         let line = line.trim();
         if !line.starts_with("libcuda.so") {
             continue;
+        }
+        // `libcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1`;
+        // a 32-bit entry's tag is plain `(libc6)`.
+        let tag = line
+            .split_once('(')
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(tag, _)| tag)
+            .unwrap_or_default();
+        if let Some(arch) = arch_tag {
+            if !tag.split(',').any(|t| t.trim() == arch) {
+                log(format!(
+                    "libcuda: ldconfig entry for another architecture passed over: {line}"
+                ));
+                continue;
+            }
         }
         if let Some((_, path)) = line.rsplit_once("=> ") {
             if let Some(dir) = Path::new(path.trim()).parent() {

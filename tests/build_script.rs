@@ -65,6 +65,10 @@ fn shipped(rel: &str) -> String {
     fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A file that starts like a shared library (the build script checks the ELF
+/// header, not the rest): linking is not what these cases test.
+const ELF_STAND_IN: &[u8] = b"\x7fELF stand-in for a library";
+
 /// What the C compiler needs on `PATH` (the driver, the assembler, the linker).
 const COMPILER_TOOLS: [&str; 4] = ["cc", "gcc", "as", "ld"];
 
@@ -465,9 +469,11 @@ impl Outcome {
             self.report()
         );
         assert_eq!(self.metadata("found_by"), found_by, "{}", self.report());
+        // Passed on resolved: the directory itself, not a symlink to it.
+        let resolved = include.canonicalize().unwrap();
         assert_eq!(
             Path::new(self.metadata("include")),
-            include,
+            resolved,
             "{}",
             self.report()
         );
@@ -664,6 +670,91 @@ fn lib_dir_override_without_libcuda_is_an_error() {
     ]);
 }
 
+#[test]
+fn a_text_file_named_libcuda_is_not_a_library() {
+    let mut case = Case::new("lib_dir_text_file");
+    let lib = case.mkdir("lib");
+    fs::write(lib.join("libcuda.so"), "INPUT(nothing here)\n").unwrap();
+    let run = case
+        .env("LIBCUDA_SYS_LIB_DIR", &lib)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    run.failure(&format!(
+        "LIBCUDA_SYS_LIB_DIR={} holds no libcuda",
+        lib.display()
+    ));
+    run.assert_stderr_has(&[
+        "is not a shared library (no ELF header), passed over",
+        "that is not a shared library does not count",
+    ]);
+}
+
+#[test]
+fn a_file_as_lib_dir_is_called_a_file() {
+    let mut case = Case::new("lib_dir_file");
+    let file = case.dir.join("libcuda.so.1");
+    fs::write(&file, ELF_STAND_IN).unwrap();
+    let run = case
+        .env("LIBCUDA_SYS_LIB_DIR", &file)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    run.failure(&format!(
+        "LIBCUDA_SYS_LIB_DIR={} is not a directory",
+        file.display()
+    ));
+    run.assert_stderr_has(&["which is a file, not a directory"]);
+    assert!(!run.stderr.contains("does not exist"), "{}", run.report());
+}
+
+#[test]
+fn relative_paths_in_variables_are_errors() {
+    for var in [
+        "CUDA_PATH",
+        "LIBCUDA_SYS_INCLUDE_DIR",
+        "LIBCUDA_SYS_LIB_DIR",
+    ] {
+        let run = Case::new("relative_paths")
+            .env(var, "cuda/include")
+            .env("LIBCUDA_SYS_BINDINGS", "")
+            .run();
+        run.failure(&format!("{var}=cuda/include is a relative path"));
+        run.assert_stderr_has(&["must be an absolute path", "$PWD/cuda/include"]);
+    }
+}
+
+#[test]
+fn include_dirs_that_break_directives_are_errors() {
+    let mut case = Case::new("newline_path");
+    let include = case.header("bad\ndir/include", "#define CUDA_VERSION 13000\n");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure("contains a line break");
+    let mut case = Case::new("colon_path");
+    let include = case.header("bad:dir/include", "#define CUDA_VERSION 13000\n");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure("contains the path-list separator");
+}
+
+#[test]
+fn the_include_dir_is_passed_on_resolved() {
+    let mut case = Case::new("resolved_include");
+    let real = case.header("cuda-13.0/include", "#define CUDA_VERSION 13000\n");
+    // /usr/local/cuda style: a symlink to the versioned toolkit.
+    symlink(case.dir.join("cuda-13.0"), case.dir.join("cuda")).unwrap();
+    let run = case
+        .env("CUDA_PATH", case.dir.join("cuda"))
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    // The shipped set ignores the headers but checks and resolves them; the
+    // warning names the resolved directory.
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.contains(&format!("CUDA_PATH={} is not used", real.display()))),
+        "{}",
+        run.report()
+    );
+}
+
 // ---------------------------------------------------------------------------
 // 5.-6. Headers that are not usable.
 
@@ -745,6 +836,64 @@ fn no_c_compiler_is_a_clear_error() {
     run.failure("no C compiler found");
     // cc's words for it differ between its versions; the fix does not.
     run.assert_stderr_has(&["needs a C compiler", "apt-get install gcc", "set CC"]);
+}
+
+#[test]
+fn no_cross_compiler_names_the_cross_compiler() {
+    let mut case = Case::with_tools("no_cross_compiler", &[]);
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("TARGET", "aarch64-unknown-linux-gnu")
+        .env("CARGO_CFG_TARGET_ARCH", "aarch64")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .run();
+    run.failure("no C compiler found");
+    run.assert_stderr_has(&[
+        "C cross compiler for aarch64-unknown-linux-gnu",
+        "apt-get install gcc-aarch64-linux-gnu",
+        "CC_aarch64_unknown_linux_gnu",
+    ]);
+    assert!(
+        !run.stderr.contains("apt-get install gcc)"),
+        "{}",
+        run.report()
+    );
+}
+
+#[test]
+fn a_cc_that_is_not_a_c_compiler_is_named() {
+    let mut case = Case::new("cc_true");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let truth = which("true").expect("`true` on PATH");
+    let run = case
+        .env("CC", &truth)
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .run();
+    run.failure(&format!(
+        "the C compiler {} printed no macros",
+        truth.display()
+    ));
+    // Not blamed on the header.
+    assert!(!run.stderr.contains("CUDA_VERSION"), "{}", run.report());
+}
+
+#[test]
+fn cflags_are_named_when_the_preprocessor_fails() {
+    let mut case = Case::new("cflags_named");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let flags = "-include /nonexistent/forced.h";
+    let run = case
+        .env("CFLAGS", flags)
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .run();
+    run.failure(&format!(
+        "the C preprocessor failed on {}/cuda.h (with CFLAGS={flags})",
+        include.display()
+    ));
+    run.assert_stderr_has(&[
+        "check the compiler and flags: CFLAGS=",
+        "/nonexistent/forced.h",
+    ]);
 }
 
 // Variables of the C compiler and the compiler's own diagnostics.
@@ -891,7 +1040,8 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     assert_eq!(run.metadata("driver_version"), REAL_VERSION);
     assert_eq!(run.metadata("driver_version_major"), major.to_string());
     assert_eq!(run.metadata("driver_version_minor"), minor.to_string());
-    assert_eq!(Path::new(run.metadata("includes")), root.join("include"));
+    let resolved = root.join("include").canonicalize().unwrap();
+    assert_eq!(Path::new(run.metadata("includes")), resolved);
     assert_eq!(Path::new(run.metadata("root")), root);
     assert_eq!(run.metadata("per_thread_default_stream"), "false");
 
@@ -956,10 +1106,7 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     let env = run.directive("rustc-env");
     for line in [
         format!("LIBCUDA_SYS_CUDA_VERSION={REAL_VERSION}"),
-        format!(
-            "LIBCUDA_SYS_INCLUDE_DIR_USED={}",
-            root.join("include").display()
-        ),
+        format!("LIBCUDA_SYS_INCLUDE_DIR_USED={}", resolved.display()),
         "LIBCUDA_SYS_FOUND_BY=LIBCUDA_SYS_INCLUDE_DIR".into(),
     ] {
         assert!(env.contains(&line.as_str()), "no rustc-env={line}: {env:?}");
@@ -1130,6 +1277,38 @@ fn pkg_config_file_is_found() {
     run.assert_reruns(&["PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"]);
 }
 
+#[test]
+fn a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short() {
+    let test = "a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short";
+    let Some(pkg_config) = which("pkg-config") else {
+        return testkit::skip(test, "pkg-config is not installed");
+    };
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+    }
+    let mut case = Case::new("pkg_config_garbage");
+    case.tool("pkg-config", &pkg_config);
+    let pc = case.mkdir("pkgconfig");
+    fs::write(pc.join("cuda-12.4.pc"), "this is not a pc file {{{\n").unwrap();
+    let system = case.mkdir("no-system-pc");
+    let run = case
+        .env("PKG_CONFIG_PATH", &pc)
+        .env("PKG_CONFIG_LIBDIR", &system)
+        .run();
+    run.failure("no CUDA headers (cuda.h) found");
+    run.assert_stderr_has(&[&format!(
+        "pkg-config could not read {}, passed over",
+        pc.join("cuda-12.4.pc").display()
+    )]);
+    // 29 release names are probed; their variables are registered once.
+    let reruns = run.directive("rerun-if-env-changed").len();
+    assert!(
+        reruns < 120,
+        "{reruns} rerun-if-env-changed lines\n{}",
+        run.report()
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Which libcuda is linked.
 
@@ -1141,7 +1320,7 @@ fn lib_dir_override_links_the_driver_library() {
     let mut case = Case::new("lib_dir_driver");
     // Driver installs often have only the versioned name, linked verbatim.
     let lib = case.mkdir("driver");
-    fs::write(lib.join("libcuda.so.1"), "not really a library").unwrap();
+    fs::write(lib.join("libcuda.so.1"), ELF_STAND_IN).unwrap();
     let run = case
         .env("LIBCUDA_SYS_LIB_DIR", &lib)
         .env("LIBCUDA_SYS_INCLUDE_DIR", REAL_INCLUDE)
@@ -1173,7 +1352,7 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
     let mut case = Case::new("toolkit_stub");
     let root = case.toolkit("toolkit");
     let stubs = case.mkdir("toolkit/lib64/stubs");
-    fs::write(stubs.join("libcuda.so"), "toolkit stub").unwrap();
+    fs::write(stubs.join("libcuda.so"), ELF_STAND_IN).unwrap();
     let run = case.env("CUDA_PATH", &root).run();
     run.found(&root.join("include"), "CUDA_PATH");
     if run.metadata("link_kind") == "driver" {
@@ -1196,8 +1375,8 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
     assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
     for name in ["libcuda.so", "libcuda.so.1"] {
         assert_eq!(
-            fs::read_to_string(stub_dir.join(name)).ok().as_deref(),
-            Some("toolkit stub"),
+            fs::read(stub_dir.join(name)).ok().as_deref(),
+            Some(ELF_STAND_IN),
             "{name}"
         );
     }
