@@ -247,8 +247,11 @@ fn found(
 
 /// The first of the toolkit-root variables that is set, and a warning for each
 /// other one that names a different directory.
-fn root_vars() -> Result<(Vec<(String, PathBuf)>, Vec<String>)> {
-    let set: Vec<(String, PathBuf)> = ROOT_VARS
+/// `(variable, path)` of each toolkit-root variable that is set, in order.
+type RootVars = Vec<(String, PathBuf)>;
+
+fn root_vars() -> Result<(RootVars, Vec<String>)> {
+    let set: RootVars = ROOT_VARS
         .iter()
         .filter_map(|name| {
             env::var(name)
@@ -477,7 +480,7 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
 fn pc_file(name: &str) -> Option<PathBuf> {
     ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"]
         .iter()
-        .filter_map(|v| std::env::var_os(v))
+        .filter_map(std::env::var_os)
         .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
         .map(|dir| dir.join(format!("{name}.pc")))
         .find(|file| file.is_file())
