@@ -56,6 +56,9 @@ mod dynamic;
 #[path = "build/items.rs"]
 mod items;
 #[cfg(feature = "bindgen")]
+#[path = "build/macro_constants.rs"]
+mod macro_constants;
+#[cfg(feature = "bindgen")]
 #[path = "build/renames.rs"]
 mod renames;
 #[cfg(feature = "bindgen")]
@@ -150,6 +153,7 @@ fn generate(
     let items = items::read(file)?;
     clock.step("read-back");
     let renames = renames::find(&header, &macros, &items)?;
+    let constants = macro_constants::find(&header, &macros, &items)?;
     let functions = if target.dynamic_loading() {
         dynamic::render(&items)
     } else {
@@ -159,6 +163,7 @@ fn generate(
         (output::BINDINGS, items.render_types()),
         (output::FUNCTIONS, functions),
         (output::RENAMES, renames::render(&renames)),
+        (output::MACRO_CONSTANTS, macro_constants::render(&constants)),
         (output::VALUE_TYPES, value_types::render(&items)),
         (output::SYMBOLS, dynamic::render_symbols(&items, &renames)),
         (output::FUNCTION_LIST, items.render_function_list()),

@@ -48,7 +48,27 @@ pub struct Items {
     pub enums: Vec<String>,
 }
 
-const INTEGER_TYPES: [&str; 8] = ["u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64"];
+/// Rust's integer types and the `core::ffi` names bindgen gives C's (a macro
+/// bindgen was told is unsigned comes out as `c_uint`).
+const INTEGER_TYPES: [&str; 17] = [
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "c_char",
+    "c_schar",
+    "c_uchar",
+    "c_int",
+    "c_uint",
+    "c_long",
+    "c_ulong",
+    "c_longlong",
+    "c_ulonglong",
+];
 
 /// Parses Rust source (the build script's own output, read again by systest).
 #[allow(dead_code)]

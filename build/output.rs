@@ -16,6 +16,8 @@ pub const BINDINGS: &str = "bindings.rs";
 pub const FUNCTIONS: &str = "functions.rs";
 /// Plain-name aliases (`pub use cuMemAlloc_v2 as cuMemAlloc`).
 pub const RENAMES: &str = "renames.rs";
+/// Casts and enumerator aliases the header defines as macros (`CU_STREAM_LEGACY`).
+pub const MACRO_CONSTANTS: &str = "macro_constants.rs";
 /// `VALUE_TYPES`, `value_type()` and `name()`.
 pub const VALUE_TYPES: &str = "value_types.rs";
 /// The dynamic-loading symbol table (also read by the driver-symbol test).

@@ -2,8 +2,8 @@
 //! pregenerate` with this crate's own generator from NVIDIA's pip headers of
 //! that version. Declarations, values, names and types only: no documentation.
 //!
-//! Layout: `version` (the headers' `CUDA_VERSION`); `bindings.rs` and
-//! `value_types.rs`, the same for both variants; one folder per variant
+//! Layout: `version` (the headers' `CUDA_VERSION`); `bindings.rs`,
+//! `value_types.rs` and `macro_constants.rs`, the same for both variants; one folder per variant
 //! (`default`, `per-thread-default-stream`) with `extern.rs` (the linked
 //! functions), `dynamic.rs` (the dynamic-loading wrappers), `renames.rs`,
 //! `dynamic_symbols.rs`, `function_list.rs` and `link_symbols.txt`.
@@ -66,6 +66,10 @@ pub fn load(
     let files = vec![
         (output::BINDINGS, read(&root, output::BINDINGS)?),
         (output::VALUE_TYPES, read(&root, output::VALUE_TYPES)?),
+        (
+            output::MACRO_CONSTANTS,
+            read(&root, output::MACRO_CONSTANTS)?,
+        ),
         (output::FUNCTIONS, read(&variant, functions)?),
         (output::RENAMES, read(&variant, output::RENAMES)?),
         (output::SYMBOLS, read(&variant, output::SYMBOLS)?),
@@ -76,12 +80,16 @@ pub fn load(
         (output::LINK_SYMBOLS, read(&variant, output::LINK_SYMBOLS)?),
     ];
     clock.step("shipped");
-    let renames = files[3]
-        .1
-        .lines()
-        .filter(|l| l.starts_with("pub use "))
-        .count();
-    let symbols = files[6].1.lines().count();
+    let count = |name: &str, prefix: &str| {
+        files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, text)| {
+                text.lines().filter(|l| l.starts_with(prefix)).count()
+            })
+    };
+    let renames = count(output::RENAMES, "pub use ");
+    let symbols = count(output::LINK_SYMBOLS, "");
     Ok(Output {
         version,
         files,

@@ -168,6 +168,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
     include!(concat!(env!("OUT_DIR"), "/functions.rs"));
     include!(concat!(env!("OUT_DIR"), "/renames.rs"));
+    include!(concat!(env!("OUT_DIR"), "/macro_constants.rs"));
     include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
 }
 pub use generated::*;

@@ -46,10 +46,14 @@ fn c_type(tags: &HashSet<(String, String)>, kind: &str, name: &str) -> String {
     name.to_string()
 }
 
+/// `macro_constants` are the names of the bindings' constants of a pointer,
+/// handle or enum type (casts and enumerator aliases the header defines as
+/// macros): compared through `intptr_t` at run time.
 pub fn write(
     header: &Header,
     items: &Items,
     renames: &[Rename],
+    macro_constants: &[String],
     preprocessed: &str,
 ) -> Result<usize> {
     let tags = tags(preprocessed);
@@ -64,7 +68,7 @@ pub fn write(
 
     let _ = writeln!(
         c,
-        "#include <stdio.h>\n#include <stddef.h>\n#include \"{}\"",
+        "#include <stdio.h>\n#include <stddef.h>\n#include <stdint.h>\n#include \"{}\"",
         header.wrapper.display()
     );
     c.push_str(
@@ -160,8 +164,34 @@ pub fn write(
             p = r.plain
         );
     }
+    for name in macro_constants {
+        let _ = writeln!(c, "    P(\"macro {name}\", (long long)(intptr_t)({name}));");
+    }
     c.push_str("    return 0;\n}\n");
     rs.push_str("];\n");
+
+    // Pointers cannot become integers in a constant: these are read at run time.
+    rs.push_str(
+        "/// A constant's value as C's `(intptr_t)` gives it.\npub trait AbiValue { fn abi(self) -> i128; }\n\
+         impl<T> AbiValue for *mut T { fn abi(self) -> i128 { self as usize as i128 } }\n\
+         impl<T> AbiValue for *const T { fn abi(self) -> i128 { self as usize as i128 } }\n\
+         impl AbiValue for i32 { fn abi(self) -> i128 { self as i128 } }\n\
+         impl AbiValue for u32 { fn abi(self) -> i128 { self as i128 } }\n\
+         impl AbiValue for i64 { fn abi(self) -> i128 { self as i128 } }\n\
+         impl AbiValue for u64 { fn abi(self) -> i128 { self as i128 } }\n",
+    );
+    for e in items.enums.iter().filter(|e| !e.contains("__bindgen")) {
+        let _ = writeln!(
+            rs,
+            "impl AbiValue for {e} {{ fn abi(self) -> i128 {{ self.0 as i128 }} }}"
+        );
+    }
+    rs.push_str("/// `(\"macro NAME\", rustc's value)` of the constants defined as casts or aliases.\npub fn macro_values() -> Vec<(&'static str, i128)> {\n    vec![\n");
+    for name in macro_constants {
+        let _ = writeln!(rs, "        (\"macro {name}\", AbiValue::abi({name})),");
+        checks += 1;
+    }
+    rs.push_str("    ]\n}\n");
 
     // What a Rust call of each plain name resolves to: the address the linker
     // or loader bound for it, compared with the symbol named by the C side.

@@ -13,6 +13,9 @@ mod error;
 #[allow(dead_code)]
 #[path = "../build/items.rs"]
 mod items;
+#[allow(dead_code)]
+#[path = "../build/macro_constants.rs"]
+mod macro_constants;
 
 mod abi;
 
@@ -69,6 +72,14 @@ fn run() -> error::Result<()> {
     let code = read("bindings.rs")? + &read("functions.rs")?;
     let items = items::read(items::parse(&code)?)?;
     let renames = renames(&items::parse(&read("renames.rs")?)?);
+    let macro_constants: Vec<String> = items::parse(&read("macro_constants.rs")?)?
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Const(c) => Some(c.ident.to_string()),
+            _ => None,
+        })
+        .collect();
 
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let header = cpp::Header::new(
@@ -79,7 +90,25 @@ fn run() -> error::Result<()> {
         std::env::var("TARGET").unwrap_or_default(),
     )?;
     let (_, preprocessed) = header.expand(&[])?;
-    let checks = abi::write(&header, &items, &renames, &preprocessed)?;
+    let checks = abi::write(&header, &items, &renames, &macro_constants, &preprocessed)?;
+    // What the bindings leave out of the header's object-like CU* macros.
+    let macros = header.macros()?;
+    let unbound: Vec<String> = macro_constants::unbound(&macros, &items)
+        .into_iter()
+        // The feature's own -D is the build's setting, not the header's macro.
+        .filter(|(name, _)| {
+            !macro_constants.contains(name) && !header.defines.contains(&name.as_str())
+        })
+        .map(|(name, body)| format!("    ({name:?}, {body:?}),\n"))
+        .collect();
+    write(
+        &out_dir,
+        "unbound_macros.rs",
+        &format!(
+            "pub const UNBOUND_MACROS: &[(&str, &str)] = &[\n{}];\n",
+            unbound.concat()
+        ),
+    )?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR={include}");
     println!("cargo::rustc-env=SYSTEST_BINDINGS={found_by}");
     eprintln!("systest: {checks} ABI checks against {include}");
@@ -106,16 +135,26 @@ fn renames(file: &syn::File) -> Vec<Rename> {
         .collect()
 }
 
+fn write(out_dir: &Path, name: &str, text: &str) -> error::Result<()> {
+    let path = out_dir.join(name);
+    std::fs::write(&path, text).map_err(|e| cpp::io_error(&path, e))
+}
+
 /// Check sources that say why nothing is checked.
 fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
     let rs = format!(
         "pub const SKIPPED: Option<&str> = Some({why:?});\n\
          pub const RUST_SIDE: &[(&str, i128)] = &[];\n\
          pub fn plain_name_addresses() -> [(&'static str, *const ()); 0] {{ [] }}\n\
+         pub fn macro_values() -> Vec<(&'static str, i128)> {{ Vec::new() }}\n\
          pub const FUNCTIONS: usize = 0;\n"
     );
-    let path = out_dir.join("abi_check.rs");
-    std::fs::write(&path, rs).map_err(|e| cpp::io_error(&path, e))?;
+    write(out_dir, "abi_check.rs", &rs)?;
+    write(
+        out_dir,
+        "unbound_macros.rs",
+        "pub const UNBOUND_MACROS: &[(&str, &str)] = &[];\n",
+    )?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR=");
     println!(
         "cargo::rustc-env=SYSTEST_BINDINGS={}",

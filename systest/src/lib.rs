@@ -14,6 +14,8 @@ mod generated {
     #[allow(unused_imports)]
     use libcuda_sys::*;
     include!(concat!(env!("OUT_DIR"), "/abi_check.rs"));
+    // `UNBOUND_MACROS`: the object-like `CU*` macros of the header the bindings lack, `(name, body)`.
+    include!(concat!(env!("OUT_DIR"), "/unbound_macros.rs"));
 }
 pub use generated::*;
 

@@ -42,6 +42,53 @@ fn rust_and_c_agree_on_every_item() {
 }
 
 #[test]
+fn constants_defined_as_casts_and_aliases_agree_with_c() {
+    if !systest::available("constants_defined_as_casts_and_aliases_agree_with_c") {
+        return;
+    }
+    let c = c_side();
+    let values = systest::macro_values();
+    let wrong: Vec<String> = values
+        .iter()
+        .filter(|(key, rust)| c.get(*key).and_then(|v| v.parse::<i128>().ok()) != Some(*rust))
+        .map(|(key, rust)| format!("{key}: Rust {rust}, C {:?}", c.get(*key)))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // CU_STREAM_LEGACY and CU_DEVICE_CPU exist in every supported header.
+    for name in [
+        "macro CU_STREAM_LEGACY",
+        "macro CU_STREAM_PER_THREAD",
+        "macro CU_DEVICE_CPU",
+        "macro CU_LAUNCH_PARAM_END",
+    ] {
+        assert!(values.iter().any(|(k, _)| *k == name), "{name} not bound");
+    }
+    println!(
+        "{} constants defined as casts or aliases agree with C",
+        values.len()
+    );
+}
+
+#[test]
+fn every_object_like_macro_with_a_value_is_bound() {
+    if !systest::available("every_object_like_macro_with_a_value_is_bound") {
+        return;
+    }
+    // What is left has no value to bind: a flag (`CU_UUID_HAS_BEEN_DEFINED`) or
+    // an attribute of declarations (`CUDAAPI`, `CUDA_CB`).
+    let with_value: Vec<&(&str, &str)> = systest::UNBOUND_MACROS
+        .iter()
+        .filter(|(_, body)| !body.is_empty())
+        .collect();
+    assert!(
+        with_value.is_empty(),
+        "object-like macros with a value but no binding: {with_value:?}"
+    );
+    let names: Vec<&str> = systest::UNBOUND_MACROS.iter().map(|(n, _)| *n).collect();
+    println!("not bound, no value (flags and attribute macros): {names:?}");
+}
+
+#[test]
 fn every_bound_function_is_declared_by_the_header() {
     if !systest::available("every_bound_function_is_declared_by_the_header") {
         return;

@@ -57,7 +57,8 @@ pub fn generate() -> Result<Vec<(String, String)>> {
          // (declarations only: no documentation). Do not edit.\n"
     );
     let mut files: Vec<(String, String)> = Vec::new();
-    let mut shared: Option<(String, String)> = None;
+    // The files both variants and modes share: (bindings, value types, macro constants).
+    let mut shared: Option<(String, String, String)> = None;
     for (variant, feature) in VARIANTS {
         for dynamic in [false, true] {
             let features = match (feature.is_empty(), dynamic) {
@@ -76,13 +77,15 @@ pub fn generate() -> Result<Vec<(String, String)>> {
                 "{origin}{}",
                 without_descriptions(&read("value_types.rs")?)?
             );
+            let constants = format!("{origin}{}", formatted(&read("macro_constants.rs")?)?);
+            let these = (bindings, value_types, constants);
             match &shared {
-                None => shared = Some((bindings, value_types)),
-                Some(first) if *first == (bindings, value_types) => {}
+                None => shared = Some(these),
+                Some(first) if *first == these => {}
                 Some(_) => {
                     return Err(format!(
-                        "bindings.rs or value_types.rs of `{features}` differ from the default build's: \
-                         the shipped layout assumes they are shared"
+                        "bindings.rs, value_types.rs or macro_constants.rs of `{features}` differ from \
+                         the default build's: the shipped layout assumes they are shared"
                     ))
                 }
             }
@@ -103,10 +106,11 @@ pub fn generate() -> Result<Vec<(String, String)>> {
             }
         }
     }
-    let (bindings, value_types) = shared.expect("at least one build");
+    let (bindings, value_types, constants) = shared.expect("at least one build");
     files.push(("version".into(), format!("{}\n", cuda_version(&bindings)?)));
     files.push(("bindings.rs".into(), bindings));
     files.push(("value_types.rs".into(), value_types));
+    files.push(("macro_constants.rs".into(), constants));
     files.sort();
     Ok(files)
 }

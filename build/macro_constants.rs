@@ -1,0 +1,149 @@
+//! Constants bindgen leaves out. `cuda.h` defines some handles and pointers as
+//! casts (`#define CU_STREAM_LEGACY ((CUstream)0x1)`, `CU_DEVICE_CPU
+//! ((CUdevice)-1)`, `CU_LAUNCH_PARAM_END ((void*)CU_LAUNCH_PARAM_END_AS_INT)`)
+//! and some enumerators under a second name (`#define
+//! CU_STREAM_ATTRIBUTE_PRIORITY CU_LAUNCH_ATTRIBUTE_PRIORITY`); bindgen
+//! evaluates neither. The preprocessor expands every object-like `CU*` macro
+//! the bindings lack, and each expansion that is an integer cast to a bound type
+//! (or to `void *`), or a single enumerator, becomes a Rust constant of that C
+//! type. What is left has no value (`CUDAAPI`, `CUDA_CB`): systest lists it.
+
+use std::fmt::Write;
+
+use crate::cpp::Header;
+use crate::error::Result;
+use crate::items::Items;
+
+pub struct MacroConstant {
+    pub name: String,
+    /// The macro's body as the header writes it.
+    pub definition: String,
+    /// The Rust type and value.
+    pub ty: String,
+    pub value: String,
+}
+
+/// Object-like `CU*` macros that the bindings do not have under their name:
+/// `(name, body)`, bodies empty or not.
+pub fn unbound<'a>(macros: &'a [(String, String)], items: &Items) -> Vec<&'a (String, String)> {
+    macros
+        .iter()
+        .filter(|(name, _)| {
+            name.starts_with("CU")
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !items.has_item(name)
+                && !items.constants.iter().any(|k| k.name == *name)
+        })
+        .collect()
+}
+
+pub fn find(
+    header: &Header,
+    macros: &[(String, String)],
+    items: &Items,
+) -> Result<Vec<MacroConstant>> {
+    let unbound = unbound(macros, items);
+    let names: Vec<&str> = unbound
+        .iter()
+        .filter(|(_, body)| !body.is_empty())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let (expansions, _) = header.expand(&names)?;
+    let mut found: Vec<MacroConstant> = expansions
+        .into_iter()
+        .filter_map(|(name, expanded)| {
+            let (ty, value) = meaning(&expanded, items)?;
+            let definition = unbound
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, body)| body.clone())
+                .unwrap_or_default();
+            Some(MacroConstant {
+                name,
+                definition,
+                ty,
+                value,
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// `(Rust type, Rust value)` of a fully expanded macro body, when it is a
+/// constant this module binds.
+fn meaning(expanded: &str, items: &Items) -> Option<(String, String)> {
+    let text = without_outer_parens(&expanded.split_whitespace().collect::<Vec<_>>().join(" "));
+    // One enumerator under another name.
+    if let Some(k) = items
+        .constants
+        .iter()
+        .find(|k| k.owner.is_some() && k.name == text)
+    {
+        let owner = k.owner.as_deref()?;
+        return Some((owner.to_string(), format!("{owner}::{}", k.name)));
+    }
+    // `(TYPE)INTEGER`.
+    let rest = text.strip_prefix('(')?;
+    let (ty, value) = rest.split_once(')')?;
+    let ty = match ty.replace(' ', "").as_str() {
+        "void*" => "*mut ::core::ffi::c_void".to_string(),
+        name if items.typedefs.iter().any(|t| t == name) => name.to_string(),
+        _ => return None,
+    };
+    let value = integer(&without_outer_parens(value.trim()))?;
+    Some((ty.clone(), format!("{value}isize as {ty}")))
+}
+
+/// `((x))` -> `x`, only where the outer parentheses enclose everything.
+fn without_outer_parens(text: &str) -> String {
+    let mut text = text.trim();
+    while text.starts_with('(') && text.ends_with(')') {
+        let mut depth = 0;
+        let closes_at_end = text.char_indices().all(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            depth > 0 || i == text.len() - 1
+        });
+        if !closes_at_end {
+            break;
+        }
+        text = text[1..text.len() - 1].trim();
+    }
+    text.to_string()
+}
+
+/// A C integer literal, possibly negative, with any `u`/`l` suffix.
+fn integer(text: &str) -> Option<i128> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, without_outer_parens(rest)),
+        None => (false, text.to_string()),
+    };
+    let digits = digits.trim_end_matches(['u', 'U', 'l', 'L']);
+    let value = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i128::from_str_radix(hex, 16).ok()?,
+        None => digits.parse().ok()?,
+    };
+    Some(if negative { -value } else { value })
+}
+
+/// `OUT_DIR/macro_constants.rs`.
+pub fn render(constants: &[MacroConstant]) -> String {
+    let mut out = String::from(
+        "// Constants cuda.h defines as casts or second names of enumerators, from its own macros.\n",
+    );
+    for c in constants {
+        let _ = writeln!(
+            out,
+            "/// `#define {} {}` in `cuda.h`.\npub const {}: {} = {};",
+            c.name, c.definition, c.name, c.ty, c.value
+        );
+    }
+    out
+}
