@@ -8,9 +8,14 @@
 //! cargo run --example mempool-report -- --json  # the same data for machines
 //! ```
 //!
-//! Exit status: 0 live report; 1 error; 2 no driver or no device, static table
-//! only (see `--help`). Nothing here panics: every driver result is checked and
-//! reported by name.
+//! Exit status (see `--help`): 0 live report; 1 error, including a report that
+//! could not be written to stdout; 2 no driver or no device here, static table
+//! only; 3 setup failed: what this run was told to use cannot be used
+//! (`LIBCUDA_SYS_DRIVER_PATH` with the `dynamic-loading` feature), or, from
+//! `scripts/report`, `scripts/setup` could not prepare the build and this
+//! program never ran. With `--json`, `status.exit_code` is the exit status.
+//! Nothing here panics: every driver result is checked and reported by name,
+//! and a failed write to stdout is reported on stderr.
 //!
 //! Only libcuda-sys and std: the attribute list, each attribute's value type
 //! (the width `cuMemPoolGetAttribute` writes) and whether it is settable all
@@ -29,6 +34,9 @@ use libcuda_sys::*;
 const EXIT_LIVE: u8 = 0;
 const EXIT_ERROR: u8 = 1;
 const EXIT_STATIC: u8 = 2;
+/// Also `scripts/setup`'s status when it fails, which `scripts/report` ends
+/// with before this program is built: the two mean the same to a caller.
+const EXIT_SETUP: u8 = 3;
 
 const USAGE: &str = "usage: cargo run --example mempool-report -- [--json] [--help]";
 
@@ -66,15 +74,26 @@ options:
 exit status:
   0  live report: a driver, at least one device, every device read (attributes
      the driver rejects are listed, and are not errors)
-  1  error: an unknown argument, or a driver call failed other than in the ways
-     below (the output names the call and the error)
+  1  error: an unknown argument, a driver call failed other than in the ways
+     below (the output names the call and the error), or the report could not
+     be written to stdout (a pipe whose reader has gone, a full disk, a
+     descriptor not open for writing; said on stderr)
   2  no live values, static table only: no NVIDIA driver (the libcuda loaded is a
      stub, CUDA_ERROR_STUB_LIBRARY), no CUDA device (CUDA_ERROR_NO_DEVICE, or a
      device count of 0), or a driver that cannot be used here
      (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE,
      CUDA_ERROR_SYSTEM_NOT_READY, CUDA_ERROR_DEVICE_UNAVAILABLE), or, with the
-     dynamic-loading feature, no libcuda.so.1 to open
-     (CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)
+     dynamic-loading feature and LIBCUDA_SYS_DRIVER_PATH unset, no libcuda.so.1
+     to open (CUDA_ERROR_SHARED_OBJECT_INIT_FAILED; the output gives the
+     loader's message)
+  3  setup failed, static table only: with the dynamic-loading feature,
+     LIBCUDA_SYS_DRIVER_PATH names a library that cannot be loaded or is not
+     the driver (the output names the path and gives the loader's message).
+     scripts/report also exits 3, before anything is built, when scripts/setup
+     fails (e.g. no headers for LIBCUDA_SYS_CUDA_VERSION)
+
+With --json, status.exit_code is the exit status (except when the output could
+not be written at all).
 
 A binary built where no driver was found links libcuda-sys's stand-in libcuda;
 `cargo run` finds it, and wherever the NVIDIA driver is installed the driver's
@@ -94,10 +113,7 @@ fn main() -> ExitCode {
     for arg in std::env::args_os().skip(1) {
         match arg.to_str() {
             Some("--json") => json = true,
-            Some("-h" | "--help") => {
-                write_out(HELP);
-                return ExitCode::from(EXIT_LIVE);
-            }
+            Some("-h" | "--help") => return write_out(HELP, EXIT_LIVE),
             _ => {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -108,20 +124,57 @@ fn main() -> ExitCode {
         }
     }
     let report = Report::collect();
-    write_out(&if json {
+    let text = if json {
         render_json(&report)
     } else {
         render_text(&report)
-    });
-    ExitCode::from(report.exit_code)
+    };
+    write_out(&text, report.exit_code)
 }
 
-/// Writes to stdout, ignoring errors: a closed pipe (`| head`) is no reason to
-/// panic, which `println!` would.
-fn write_out(text: &str) {
+/// Writes `text` to stdout and exits with `status`; when the write fails, says
+/// so on stderr and exits with `EXIT_ERROR`: a caller would otherwise take a
+/// truncated or missing report (`| head -0`, a full disk) for a complete one.
+/// `println!` would panic instead.
+fn write_out(text: &str, status: u8) -> ExitCode {
+    ExitCode::from(exit_status(
+        write_stdout(text.as_bytes()),
+        status,
+        &mut std::io::stderr(),
+    ))
+}
+
+/// `status` when the output was written; otherwise `EXIT_ERROR`, said on `err`.
+fn exit_status(written: std::io::Result<()>, status: u8, err: &mut impl std::io::Write) -> u8 {
+    match written {
+        Ok(()) => status,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "mempool-report: cannot write the report to stdout: {e}"
+            );
+            EXIT_ERROR
+        }
+    }
+}
+
+/// Through a duplicate of the descriptor: std's `Stdout` reports success for a
+/// write that fails with EBADF (a descriptor not open for writing), which is
+/// one of the failures to report. (A stdout already closed when the program
+/// starts is reopened on /dev/null by Rust's runtime before `main`: that output
+/// is discarded as with `>/dev/null`, and nothing here can tell them apart.)
+#[cfg(unix)]
+fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::fd::AsFd as _;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned()?;
+    std::fs::File::from(fd).write_all(bytes)
+}
+
+#[cfg(not(unix))]
+fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    out.write_all(bytes)?;
+    out.flush()
 }
 
 // ---------------------------------------------------------------------------
@@ -225,11 +278,41 @@ struct NoLive {
     exit_code: u8,
 }
 
+/// Why the driver library could not be opened (the `dynamic-loading` feature):
+/// every call then returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, which names
+/// neither the library nor the cause.
+#[derive(Clone, Debug)]
+#[cfg_attr(not(feature = "dynamic-loading"), allow(dead_code))]
+struct LoadFailure {
+    /// The path or name handed to the system loader.
+    tried: String,
+    /// The loader's message.
+    message: String,
+    /// `tried` came from `LIBCUDA_SYS_DRIVER_PATH`, not the default name.
+    from_env: bool,
+}
+
+#[cfg(feature = "dynamic-loading")]
+fn load_failure() -> Option<LoadFailure> {
+    libcuda_sys::dynamic::try_load().err().map(|e| LoadFailure {
+        tried: e.tried,
+        message: e.message,
+        from_env: std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").is_some_and(|p| !p.is_empty()),
+    })
+}
+
+#[cfg(not(feature = "dynamic-loading"))]
+fn load_failure() -> Option<LoadFailure> {
+    None
+}
+
 struct Report {
     /// The headers' `CUmemPool_attribute` enumerators, from `VALUE_TYPES`.
     attributes: Vec<&'static TypedEnumerator>,
     /// The libcuda this process mapped, from /proc/self/maps (Linux).
     loaded_libcuda: Option<String>,
+    /// Set when the driver library could not be opened (dynamic-loading).
+    load_failure: Option<LoadFailure>,
     driver_version: Result<c_int, Failure>,
     /// Set when the report has no live values.
     no_live: Option<NoLive>,
@@ -374,6 +457,7 @@ impl Report {
         let mut report = Report {
             attributes,
             loaded_libcuda: loaded_libcuda(),
+            load_failure: load_failure(),
             driver_version,
             no_live: None,
             devices: Vec::new(),
@@ -410,20 +494,53 @@ impl Report {
     }
 
     fn set_no_live(&mut self, f: Failure) {
-        let (reason, exit_code) = match no_driver_reason(&f) {
+        let no_live = no_live(f, self.load_failure.as_ref());
+        self.exit_code = no_live.exit_code;
+        self.no_live = Some(no_live);
+    }
+}
+
+/// Why a failed call leaves no live values, and the exit status that is.
+fn no_live(f: Failure, load: Option<&LoadFailure>) -> NoLive {
+    let (reason, exit_code) = match load {
+        Some(load) if f.is(cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) => {
+            load_failure_reason(load)
+        }
+        _ => match no_driver_reason(&f) {
             Some(why) => (why.to_owned(), EXIT_STATIC),
             None => (
                 "the driver failed; see the error's name in NVIDIA's CUresult documentation"
                     .to_owned(),
                 EXIT_ERROR,
             ),
-        };
-        self.exit_code = exit_code;
-        self.no_live = Some(NoLive {
-            failure: Some(f),
-            reason,
-            exit_code,
-        });
+        },
+    };
+    NoLive {
+        failure: Some(f),
+        reason,
+        exit_code,
+    }
+}
+
+/// A library named by `LIBCUDA_SYS_DRIVER_PATH` that does not load is a setup
+/// mistake, not a machine without a driver: it has its own exit status.
+fn load_failure_reason(load: &LoadFailure) -> (String, u8) {
+    if load.from_env {
+        (
+            format!(
+                "LIBCUDA_SYS_DRIVER_PATH={} cannot be used as the driver library: {}; point it at the driver's libcuda.so.1, or unset it to use the system loader's",
+                load.tried, load.message
+            ),
+            EXIT_SETUP,
+        )
+    } else {
+        (
+            format!(
+                "{} could not be opened (dynamic-loading; no NVIDIA driver installed?): {}",
+                load.tried, load.message
+            ),
+            EXIT_STATIC,
+        )
     }
 }
 
@@ -432,8 +549,6 @@ fn no_driver_reason(f: &Failure) -> Option<&'static str> {
     use cudaError_enum as E;
     Some(if f.is(E::CUDA_ERROR_STUB_LIBRARY) {
         "the libcuda loaded is a stub, not the NVIDIA driver (no driver on this machine): run where one is installed"
-    } else if f.is(E::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED) && LINK_KIND == "dynamic-loading" {
-        "libcuda.so.1 could not be opened (dynamic-loading: no NVIDIA driver installed, or LIBCUDA_SYS_DRIVER_PATH is wrong)"
     } else if f.is(E::CUDA_ERROR_NO_DEVICE) {
         "the NVIDIA driver is installed but finds no CUDA device; check nvidia-smi and CUDA_VISIBLE_DEVICES"
     } else if f.is(E::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) {
@@ -736,12 +851,21 @@ fn render_text(r: &Report) -> String {
         "generated-stub" => {
             "libcuda-sys's stand-in; the driver's replaces it at run time where installed"
         }
-        "dynamic-loading" => "no link-time libcuda: libcuda.so.1 is opened at the first call",
+        "dynamic-loading" => {
+            "no link-time libcuda: LIBCUDA_SYS_DRIVER_PATH, else libcuda.so.1, is opened at the first call"
+        }
         _ => "see libcuda-sys's documentation",
     };
     let _ = writeln!(out, "linked:    {LINK_KIND} ({link_note})");
     if let Some(path) = &r.loaded_libcuda {
         let _ = writeln!(out, "loaded:    {path}");
+    }
+    if let Some(load) = &r.load_failure {
+        let _ = writeln!(
+            out,
+            "loaded:    nothing: {} could not be loaded: {}",
+            load.tried, load.message
+        );
     }
     match &r.driver_version {
         Ok(v) => {
@@ -764,10 +888,10 @@ fn render_text(r: &Report) -> String {
     out.push('\n');
 
     if let Some(no_live) = &r.no_live {
-        let label = if no_live.exit_code == EXIT_STATIC {
-            "no live values"
-        } else {
-            "error"
+        let label = match no_live.exit_code {
+            EXIT_STATIC => "no live values",
+            EXIT_SETUP => "setup failed",
+            _ => "error",
         };
         match &no_live.failure {
             Some(f) => {
@@ -1081,6 +1205,26 @@ fn render_json(r: &Report) -> String {
         Err(f) => Json::Object(vec![
             ("present", Json::Bool(false)),
             ("error", failure_json(f)),
+            (
+                "load_error",
+                r.load_failure
+                    .as_ref()
+                    .map(|load| {
+                        Json::Object(vec![
+                            ("tried", Json::str(load.tried.clone())),
+                            ("message", Json::str(load.message.clone())),
+                            (
+                                "from",
+                                Json::str(if load.from_env {
+                                    "LIBCUDA_SYS_DRIVER_PATH"
+                                } else {
+                                    "default"
+                                }),
+                            ),
+                        ])
+                    })
+                    .unwrap_or(Json::Null),
+            ),
         ]),
     };
     let status = Json::Object(vec![
@@ -1257,6 +1401,156 @@ mod tests {
                 a.name,
                 settable(a).text()
             );
+        }
+    }
+
+    /// A report with no live values because `failure` ended it, as `collect`
+    /// builds one.
+    fn static_report(failure: Failure, load: Option<LoadFailure>) -> Report {
+        let mut report = Report {
+            attributes: VALUE_TYPES
+                .iter()
+                .filter(|e| e.enumeration == POOL_ENUM)
+                .collect(),
+            loaded_libcuda: None,
+            load_failure: load,
+            driver_version: Err(failure.clone()),
+            no_live: None,
+            devices: Vec::new(),
+            exit_code: EXIT_LIVE,
+        };
+        report.set_no_live(failure);
+        report
+    }
+
+    fn failure(code: CUresult) -> Failure {
+        Failure {
+            call: "cuInit(0)",
+            code: code.0,
+            name: code.name().unwrap_or("?").to_owned(),
+        }
+    }
+
+    fn json_exit_code(json: &str) -> Option<u8> {
+        let status = &json[json.find("\"status\": {")?..];
+        let code = &status[status.find("\"exit_code\": ")? + "\"exit_code\": ".len()..];
+        code[..code.find(|c: char| !c.is_ascii_digit())?]
+            .parse()
+            .ok()
+    }
+
+    #[test]
+    fn exit_statuses_are_distinct_and_documented() {
+        // (status, its first words in --help, in the top comment)
+        let codes = [
+            (EXIT_LIVE, "live report", "live report"),
+            (EXIT_ERROR, "error", "error"),
+            (EXIT_STATIC, "static table only", "no driver"),
+            (EXIT_SETUP, "setup failed", "setup failed"),
+        ];
+        let source = include_str!("mempool_report.rs");
+        let top: String = source
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| l.trim_start_matches("//!"))
+            .collect::<Vec<_>>()
+            .join("");
+        for (i, (code, help, doc)) in codes.iter().enumerate() {
+            assert!(
+                codes[..i].iter().all(|(c, _, _)| c != code),
+                "exit status {code} has two meanings"
+            );
+            let line = HELP
+                .lines()
+                .find(|l| l.starts_with(&format!("  {code}  ")))
+                .unwrap_or_else(|| panic!("--help does not document exit status {code}"));
+            assert!(
+                line.contains(help),
+                "--help: exit status {code} is not '{help}'"
+            );
+            assert!(
+                top.contains(&format!("{code} {doc}")),
+                "the top comment does not document exit status {code} ({doc})"
+            );
+        }
+    }
+
+    #[test]
+    fn a_failed_write_is_said_and_is_an_error() {
+        let mut err = Vec::new();
+        let broken = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        assert_eq!(exit_status(Err(broken), EXIT_STATIC, &mut err), EXIT_ERROR);
+        let err = String::from_utf8(err).unwrap();
+        assert!(err.contains("cannot write the report to stdout"), "{err}");
+        let mut err = Vec::new();
+        assert_eq!(exit_status(Ok(()), EXIT_STATIC, &mut err), EXIT_STATIC);
+        assert!(err.is_empty());
+    }
+
+    #[test]
+    fn a_driver_path_that_does_not_load_is_named_with_the_loaders_message() {
+        let load = LoadFailure {
+            tried: "/opt/not-a-driver".to_owned(),
+            message: "/opt/not-a-driver: cannot read file data: Is a directory".to_owned(),
+            from_env: true,
+        };
+        let r = static_report(
+            failure(cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED),
+            Some(load),
+        );
+        assert_eq!(r.exit_code, EXIT_SETUP);
+        let text = render_text(&r);
+        assert!(text.contains("setup failed: "), "{text}");
+        assert!(
+            text.contains("LIBCUDA_SYS_DRIVER_PATH=/opt/not-a-driver"),
+            "{text}"
+        );
+        assert!(
+            text.contains("cannot read file data: Is a directory"),
+            "{text}"
+        );
+        assert!(!text.contains("libcuda.so.1 could not"), "{text}");
+        let json = render_json(&r);
+        assert!(json.contains(r#""tried": "/opt/not-a-driver""#), "{json}");
+        assert!(
+            json.contains("cannot read file data: Is a directory"),
+            "{json}"
+        );
+        assert_eq!(json_exit_code(&json), Some(EXIT_SETUP), "{json}");
+    }
+
+    #[test]
+    fn no_libcuda_to_open_is_static_only_and_named() {
+        let load = LoadFailure {
+            tried: "libcuda.so.1".to_owned(),
+            message: "libcuda.so.1: cannot open shared object file: No such file or directory"
+                .to_owned(),
+            from_env: false,
+        };
+        let r = static_report(
+            failure(cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED),
+            Some(load),
+        );
+        assert_eq!(r.exit_code, EXIT_STATIC);
+        let text = render_text(&r);
+        assert!(text.contains("no live values: "), "{text}");
+        assert!(text.contains("No such file or directory"), "{text}");
+        assert_eq!(json_exit_code(&render_json(&r)), Some(EXIT_STATIC));
+    }
+
+    #[test]
+    fn json_exit_code_is_the_exit_status() {
+        use cudaError_enum as E;
+        for (code, status) in [
+            (E::CUDA_ERROR_STUB_LIBRARY, EXIT_STATIC),
+            (E::CUDA_ERROR_NO_DEVICE, EXIT_STATIC),
+            // Loaded, and then failing: the driver's own error, not a setup one.
+            (E::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, EXIT_ERROR),
+            (E::CUDA_ERROR_INVALID_VALUE, EXIT_ERROR),
+        ] {
+            let r = static_report(failure(code), None);
+            assert_eq!(r.exit_code, status, "{code:?}");
+            assert_eq!(json_exit_code(&render_json(&r)), Some(status), "{code:?}");
         }
     }
 
