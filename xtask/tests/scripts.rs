@@ -1,0 +1,875 @@
+//! The shell scripts under scripts/ and the report's exit statuses, run as
+//! subprocesses from the workspace root: `cargo test -p xtask --test scripts`.
+//!
+//! Stubs stand in for pip, apt-get and cargo where the real ones would make a
+//! test slow or depend on the network, change the machine, or hide what is
+//! under test (a stub pip decides which of several concurrent runs finishes
+//! first). A test that cannot run here says `skipped: <test>: <reason>` on
+//! stderr.
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("workspace root")
+}
+
+fn skip(test: &str, reason: &str) {
+    eprintln!("skipped: {test}: {reason}");
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "libcuda-sys-scripts-{}-{}-{name}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temporary directory");
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An executable `/bin/sh` script `name` in `dir`.
+fn stub(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write stub");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).expect("chmod stub");
+}
+
+/// Stubs that record each call in `dir/calls` and fail: a test that sees a
+/// line there for a program the script should not have run fails.
+fn recording_stubs(dir: &Path, names: &[&str]) {
+    recording_stubs_exiting(dir, names, 1);
+}
+
+fn recording_stubs_exiting(dir: &Path, names: &[&str], status: u8) {
+    for name in names {
+        let log = dir.join("calls");
+        let body = format!("echo \"{name} $*\" >> \"{}\"\nexit {status}", log.display());
+        stub(dir, name, &body);
+    }
+}
+
+fn calls(dir: &Path) -> String {
+    fs::read_to_string(dir.join("calls")).unwrap_or_default()
+}
+
+/// `dir` first on PATH, then the PATH of this process without the directories
+/// that hold any of `hide`.
+fn path_with(dir: &Path, hide: &[&str]) -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept = std::env::split_paths(&path).filter(|d| !hide.iter().any(|h| d.join(h).exists()));
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(kept))
+        .expect("PATH")
+        .into_string()
+        .expect("PATH is UTF-8")
+}
+
+/// A command run from the workspace root, without the settings that choose
+/// CUDA headers, so only what a test sets applies.
+fn in_root(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.current_dir(root());
+    for var in [
+        "LIBCUDA_SYS_CUDA_VERSION",
+        "LIBCUDA_SYS_INCLUDE_DIR",
+        "LIBCUDA_SYS_HEADER_CACHE",
+        "LIBCUDA_SYS_DRIVER_PATH",
+        "CUDA_PATH",
+        "CUDA_HOME",
+        "CUDA_ROOT",
+        "CUDA_TOOLKIT_ROOT_DIR",
+        "CONDA_PREFIX",
+        "LIBCLANG_PATH",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The interpreter `python3` names here (pyenv's shims are scripts that need
+/// their own PATH): what a stub `python3` hands everything but pip to.
+fn real_python() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    (out.status.success() && path.is_file()).then_some(path)
+}
+
+/// The report's exit statuses, `EXIT_*` in examples/mempool_report.rs.
+fn report_exit_statuses() -> Vec<(String, i32)> {
+    let source = fs::read_to_string(root().join("examples/mempool_report.rs")).expect("read");
+    source
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("const EXIT_")?;
+            let (name, value) = rest.split_once(": u8 = ")?;
+            Some((name.to_owned(), value.strip_suffix(';')?.parse().ok()?))
+        })
+        .collect()
+}
+
+fn report_exit_status(name: &str) -> i32 {
+    let statuses = report_exit_statuses();
+    statuses
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| *v)
+        .unwrap_or_else(|| panic!("no EXIT_{name} in examples/mempool_report.rs: {statuses:?}"))
+}
+
+// ---------------------------------------------------------------------------
+// scripts/cuda-headers: which versions
+// ---------------------------------------------------------------------------
+
+#[test]
+fn cuda_headers_rejects_versions_without_a_wheel_before_pip() {
+    let stubs = TempDir::new("reject");
+    recording_stubs(stubs.path(), &["python3", "pip", "pip3"]);
+    let cache = stubs.path().join("cache");
+    for version in [
+        "99",
+        "garbage",
+        "11.0",
+        "11.6",
+        "10.2",
+        "12.10",
+        "14.0",
+        "13.5.",
+        "13.05",
+        "13.x",
+        "12.4-rc1",
+        "-1",
+        "13 .0",
+        "13.5.37.1",
+    ] {
+        let out = run(in_root("scripts/cuda-headers")
+            .arg(version)
+            .env("PATH", path_with(stubs.path(), &[]))
+            .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
+        assert_eq!(calls(stubs.path()), "", "{version}: pip was asked");
+        assert_eq!(out.status.code(), Some(2), "{version}: {}", text(&out));
+        assert!(out.stdout.is_empty(), "{version}: {}", text(&out));
+        assert!(!cache.exists(), "{version}: the cache was written");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("'{version}'")),
+            "{version}: the message does not name the version: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn cuda_headers_asks_pip_for_every_version_with_a_wheel() {
+    let stubs = TempDir::new("accept");
+    recording_stubs(stubs.path(), &["python3"]);
+    let cache = stubs.path().join("cache");
+    for (version, package) in [
+        ("11", "nvidia-cuda-runtime-cu11"),
+        ("11.7", "nvidia-cuda-runtime-cu11"),
+        ("11.8", "nvidia-cuda-runtime-cu11"),
+        ("11.8.89", "nvidia-cuda-runtime-cu11"),
+        ("12", "nvidia-cuda-runtime-cu12"),
+        ("12.0", "nvidia-cuda-runtime-cu12"),
+        ("12.4", "nvidia-cuda-runtime-cu12"),
+        ("12.4.127", "nvidia-cuda-runtime-cu12"),
+        ("12.9", "nvidia-cuda-runtime-cu12"),
+        ("13", "nvidia-cuda-runtime"),
+        ("13.0", "nvidia-cuda-runtime"),
+        ("13.5", "nvidia-cuda-runtime"),
+        ("13.5.37", "nvidia-cuda-runtime"),
+        ("13.12", "nvidia-cuda-runtime"),
+    ] {
+        let _ = fs::remove_file(stubs.path().join("calls"));
+        let out = run(in_root("scripts/cuda-headers")
+            .arg(version)
+            .env("PATH", path_with(stubs.path(), &[]))
+            .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
+        // The stub pip fails: a fetch that cannot be done.
+        assert_eq!(out.status.code(), Some(1), "{version}: {}", text(&out));
+        let calls = calls(stubs.path());
+        assert!(
+            calls.contains("-m pip download")
+                && calls.contains(&format!(" {package}=={version}.*")),
+            "{version}: pip was not asked for {package}=={version}.*: {calls}"
+        );
+        let left: Vec<_> = fs::read_dir(&cache)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{version}: a failed fetch left {left:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// scripts/cuda-headers: concurrent runs
+// ---------------------------------------------------------------------------
+
+/// A `python3` whose `pip download` hands out `dir/wheel<N>.whl` to the N-th
+/// caller after `dir/delay<N>` seconds, so that callers finish in order; all
+/// else goes to the real interpreter.
+fn stub_pip(dir: &Path, python: &Path) {
+    stub(
+        dir,
+        "python3",
+        &format!(
+            r#"if [ "$1" = -m ] && [ "$2" = pip ]; then
+  prev= dest=
+  for a in "$@"; do [ "$prev" = -d ] && dest=$a; prev=$a; done
+  n=1
+  while ! mkdir "{d}/slot$n" 2>/dev/null; do n=$((n + 1)); done
+  sleep "$(cat "{d}/delay$n")"
+  mkdir -p "$dest" && cp "{d}/wheel$n.whl" "$dest/nvidia_cuda_runtime-13.5.$n-py3-none-manylinux2014_x86_64.whl"
+  exit
+fi
+exec "{python}" "$@""#,
+            d = dir.display(),
+            python = python.display()
+        ),
+    );
+}
+
+/// `dir/wheel<n>.whl` for n in 1..=count: a wheel's layout, cuda.h saying which
+/// one, written last so that an extraction is long under way before it appears.
+fn fake_wheels(dir: &Path, python: &Path, count: usize) {
+    let script = r#"
+import sys, zipfile
+d, count = sys.argv[1], int(sys.argv[2])
+for n in range(1, count + 1):
+    with zipfile.ZipFile(f"{d}/wheel{n}.whl", "w") as z:
+        for i in range(400):
+            z.writestr(f"nvidia/cu13/include/h{i}.h", "/* filler */\n" * 200)
+        z.writestr("nvidia_cuda_runtime-13.5.0.dist-info/METADATA", "Name: nvidia-cuda-runtime\n")
+        z.writestr("nvidia/cu13/include/cuda.h", f"/* wheel {n} */\n")
+"#;
+    let out = run(Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .arg(dir)
+        .arg(count.to_string()));
+    assert!(out.status.success(), "fake wheels: {}", text(&out));
+}
+
+fn cache_entries(cache: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(cache)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn concurrent_fetches_never_remove_a_copy_handed_out() {
+    const TEST: &str = "concurrent_fetches_never_remove_a_copy_handed_out";
+    let Some(python) = real_python() else {
+        return skip(TEST, "no python3 here (scripts/cuda-headers needs it)");
+    };
+    let stubs = TempDir::new("race");
+    let runs = 4;
+    fake_wheels(stubs.path(), &python, runs);
+    stub_pip(stubs.path(), &python);
+    for n in 1..=runs {
+        // The first run finishes at once; each other one well after the one
+        // before, while the test watches what the first one printed.
+        fs::write(
+            stubs.path().join(format!("delay{n}")),
+            format!("{:.1}", (n - 1) as f64 * 0.7),
+        )
+        .unwrap();
+    }
+    let cache = stubs.path().join("cache");
+    let include = cache.join("13.5/nvidia/cu13/include");
+    let mut children: Vec<_> = (0..runs)
+        .map(|_| {
+            in_root("scripts/cuda-headers")
+                .arg("13.5")
+                .env("PATH", path_with(stubs.path(), &[]))
+                .env("LIBCUDA_SYS_HEADER_CACHE", &cache)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn scripts/cuda-headers")
+        })
+        .collect();
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut done: Vec<Option<ExitStatus>> = vec![None; runs];
+    let mut handed_out = false;
+    let mut gaps = Vec::new();
+    while done.iter().any(Option::is_none) {
+        for (child, status) in children.iter_mut().zip(done.iter_mut()) {
+            if status.is_none() {
+                *status = child.try_wait().expect("wait");
+                handed_out |= status.is_some_and(|s| s.success());
+            }
+        }
+        if handed_out && gaps.len() < 5 {
+            // What the first run printed must stay what it was.
+            match fs::read_to_string(include.join("cuda.h")) {
+                Ok(h) if h == "/* wheel 1 */\n" => {}
+                Ok(h) => gaps.push(format!("cuda.h became {h:?}")),
+                Err(e) => gaps.push(format!("cuda.h is gone: {e}")),
+            }
+        }
+        if Instant::now() > deadline {
+            for child in &mut children {
+                let _ = child.kill();
+            }
+            panic!("scripts/cuda-headers runs still going after 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let outputs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("output"))
+        .collect();
+    for out in &outputs {
+        assert!(out.status.success(), "{}", text(out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            include.to_str().unwrap(),
+            "{}",
+            text(out)
+        );
+    }
+    assert!(
+        gaps.is_empty(),
+        "while later runs went on, the copy the first run handed out changed: {gaps:?}"
+    );
+    let wheel = fs::read_to_string(cache.join("13.5/WHEEL")).expect("WHEEL");
+    assert!(
+        wheel.starts_with("nvidia_cuda_runtime-13.5.1-"),
+        "the first run's copy was replaced: WHEEL {wheel:?}"
+    );
+    let entries = cache_entries(&cache);
+    assert!(
+        entries.iter().all(|e| e == "13.5" || e == ".lock"),
+        "left in the cache: {entries:?}"
+    );
+}
+
+#[test]
+fn an_interrupted_copy_is_replaced_not_handed_out() {
+    const TEST: &str = "an_interrupted_copy_is_replaced_not_handed_out";
+    let Some(python) = real_python() else {
+        return skip(TEST, "no python3 here (scripts/cuda-headers needs it)");
+    };
+    let stubs = TempDir::new("stale");
+    fake_wheels(stubs.path(), &python, 1);
+    stub_pip(stubs.path(), &python);
+    fs::write(stubs.path().join("delay1"), "0").unwrap();
+    let cache = stubs.path().join("cache");
+    let include = cache.join("13.5/nvidia/cu13/include");
+    // cuda.h extracted, the rest and WHEEL not: a copy cut short.
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), "/* cut short */\n").unwrap();
+
+    let out = run(in_root("scripts/cuda-headers")
+        .arg("13.5")
+        .env("PATH", path_with(stubs.path(), &[]))
+        .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        include.to_str().unwrap()
+    );
+    assert_eq!(
+        fs::read_to_string(include.join("cuda.h")).unwrap(),
+        "/* wheel 1 */\n",
+        "the copy cut short was handed out"
+    );
+    assert!(include.join("h399.h").is_file());
+    assert!(cache.join("13.5/WHEEL").is_file());
+    let entries = cache_entries(&cache);
+    assert!(
+        entries.iter().all(|e| e == "13.5" || e == ".lock"),
+        "left in the cache: {entries:?}"
+    );
+}
+
+/// Whether `host:443` answers within a few seconds.
+fn reachable(host: &str) -> bool {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let Ok(addrs) = (host, 443).to_socket_addrs() else {
+        return false;
+    };
+    addrs
+        .into_iter()
+        .any(|a| TcpStream::connect_timeout(&a, Duration::from_secs(5)).is_ok())
+}
+
+#[test]
+fn concurrent_fetches_from_pypi_agree() {
+    const TEST: &str = "concurrent_fetches_from_pypi_agree";
+    if real_python().is_none() {
+        return skip(TEST, "no python3 here");
+    }
+    if !Command::new("python3")
+        .args(["-m", "pip", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return skip(TEST, "python3 has no pip");
+    }
+    if std::env::var_os("PIP_INDEX_URL").is_none()
+        && !(reachable("pypi.org") && reachable("files.pythonhosted.org"))
+    {
+        return skip(TEST, "PyPI cannot be reached from here");
+    }
+    let dir = TempDir::new("pypi");
+    let cache = dir.path().join("cache");
+    let children: Vec<_> = (0..3)
+        .map(|_| {
+            in_root("scripts/cuda-headers")
+                .arg("12.0")
+                .env("LIBCUDA_SYS_HEADER_CACHE", &cache)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn scripts/cuda-headers")
+        })
+        .collect();
+    let include = cache.join("12.0/nvidia/cuda_runtime/include");
+    for child in children {
+        let out = child.wait_with_output().expect("output");
+        assert!(out.status.success(), "{}", text(&out));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            include.to_str().unwrap()
+        );
+    }
+    let cuda_h = fs::read_to_string(include.join("cuda.h")).expect("cuda.h");
+    assert!(cuda_h.contains("#define CUDA_VERSION 12000"));
+    let wheel = fs::read_to_string(cache.join("12.0/WHEEL")).expect("WHEEL");
+    assert!(
+        wheel.starts_with("nvidia_cuda_runtime_cu12-12.0."),
+        "{wheel}"
+    );
+    assert_eq!(cache_entries(&cache), ["12.0"]);
+}
+
+// ---------------------------------------------------------------------------
+// scripts/setup and the scripts that source it
+// ---------------------------------------------------------------------------
+
+/// `. scripts/setup` in a script of its own, which says AFTER-SETUP if it goes on.
+fn source_setup(stubs: &Path, hide: &[&str]) -> Command {
+    let mut cmd = in_root("bash");
+    cmd.args(["-c", "set -uo pipefail; . scripts/setup; echo AFTER-SETUP"])
+        .env("PATH", path_with(stubs, hide))
+        .env("LIBCUDA_SYS_HEADER_CACHE", stubs.join("cache"));
+    cmd
+}
+
+#[test]
+fn setup_stops_when_the_asked_version_has_no_headers() {
+    let stubs = TempDir::new("setup-version");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
+    let setup_failed = report_exit_status("SETUP");
+    for version in ["99", "garbage", "11.0"] {
+        let out = run(source_setup(stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", version));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(setup_failed),
+            "{version}: {}",
+            text(&out)
+        );
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"),
+            "{version}: the sourcing script went on: {}",
+            text(&out)
+        );
+        assert!(
+            stderr.contains(&format!("setup: no CUDA {version} headers")),
+            "{version}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn setup_stops_when_a_fetch_fails() {
+    let stubs = TempDir::new("setup-fetch");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    let out = run(source_setup(stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "12.0"));
+    assert_eq!(
+        out.status.code(),
+        Some(report_exit_status("SETUP")),
+        "{}",
+        text(&out)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"));
+    assert!(calls(stubs.path()).contains("python3 -m pip download"));
+}
+
+#[test]
+fn setup_stops_without_a_toolkit_or_headers() {
+    const TEST: &str = "setup_stops_without_a_toolkit_or_headers";
+    let stubs = TempDir::new("setup-default");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    let out = run(&mut source_setup(stubs.path(), &["nvcc"]));
+    if String::from_utf8_lossy(&out.stderr).contains("using the CUDA toolkit already") {
+        return skip(TEST, "a CUDA toolkit is installed here");
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(report_exit_status("SETUP")),
+        "{}",
+        text(&out)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("setup: no CUDA toolkit found"));
+}
+
+#[test]
+fn the_test_script_runs_nothing_for_a_version_without_headers() {
+    let stubs = TempDir::new("test-script");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
+    for version in ["99", "garbage", "11.0"] {
+        let out = run(in_root("scripts/test")
+            .env("PATH", path_with(stubs.path(), &[]))
+            .env("LIBCUDA_SYS_HEADER_CACHE", stubs.path().join("cache"))
+            .env("LIBCUDA_SYS_CUDA_VERSION", version));
+        assert_ne!(out.status.code(), Some(0), "{version}: {}", text(&out));
+        let calls = calls(stubs.path());
+        assert!(!calls.contains("cargo"), "{version}: cargo ran: {calls}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!("'{version}'")),
+            "{version}: {}",
+            text(&out)
+        );
+    }
+}
+
+#[test]
+fn the_report_script_has_its_own_status_for_a_failed_setup() {
+    let statuses = report_exit_statuses();
+    let setup_failed = report_exit_status("SETUP");
+    assert_eq!(
+        statuses.iter().filter(|(_, v)| *v == setup_failed).count(),
+        1,
+        "the report's exit statuses are not distinct: {statuses:?}"
+    );
+    let stubs = TempDir::new("report-script");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
+    for args in [&[][..], &["--json"][..]] {
+        let out = run(in_root("scripts/report")
+            .args(args)
+            .env("PATH", path_with(stubs.path(), &[]))
+            .env("LIBCUDA_SYS_HEADER_CACHE", stubs.path().join("cache"))
+            .env("LIBCUDA_SYS_CUDA_VERSION", "99"));
+        assert_eq!(out.status.code(), Some(setup_failed), "{}", text(&out));
+        assert!(!calls(stubs.path()).contains("cargo"), "cargo ran");
+    }
+}
+
+/// libclang where bindgen looks for it, found without ldconfig.
+fn libclang_installed() -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = ["/usr/lib64", "/usr/lib", "/usr/local/lib"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    for parent in ["/usr/lib"] {
+        for entry in fs::read_dir(parent).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("llvm-") {
+                dirs.push(entry.path().join("lib"));
+            } else if name.ends_with("-linux-gnu") {
+                dirs.push(entry.path());
+            }
+        }
+    }
+    dirs.iter()
+        .flat_map(|d| fs::read_dir(d).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            name.starts_with("libclang.so")
+                || name.strip_prefix("libclang-").is_some_and(|v| {
+                    v.starts_with(|c: char| c.is_ascii_digit()) && v.contains(".so")
+                })
+        })
+}
+
+#[test]
+fn setup_finds_libclang_without_ldconfig_on_path() {
+    const TEST: &str = "setup_finds_libclang_without_ldconfig_on_path";
+    let Some(libclang) = libclang_installed() else {
+        return skip(TEST, "no libclang installed here to be found");
+    };
+    let stubs = TempDir::new("libclang");
+    // Succeeding, so that an install would go on to name libclang.
+    recording_stubs_exiting(stubs.path(), &["apt-get", "sudo"], 0);
+    let mut cmd = source_setup(stubs.path(), &["ldconfig"]);
+    cmd.env("LIBCUDA_SYS_INCLUDE_DIR", "/nonexistent/include");
+    let out = run(&mut cmd);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"),
+        "{}",
+        text(&out)
+    );
+    let calls = calls(stubs.path());
+    assert!(
+        !calls.contains("libclang") && !text(&out).contains("installing libclang"),
+        "setup reinstalled libclang ({} is there): {calls}\n{}",
+        libclang.display(),
+        text(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The report binary
+// ---------------------------------------------------------------------------
+
+/// The report, built with `features` in a target directory of these tests' own
+/// and copied under a name for the features, so that a build with other
+/// features cannot replace it while a test runs it.
+struct Report {
+    exe: PathBuf,
+    /// The build script's link directories: the stand-in libcuda a build where
+    /// no driver was found links, which `cargo run` would put on the path.
+    library_path: std::ffi::OsString,
+}
+
+impl Report {
+    fn build(features: &str) -> Report {
+        static BUILD: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+        let target = root().join("target/scripts-test");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut cmd = Command::new(cargo);
+        cmd.current_dir(root())
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "libcuda-sys",
+                "--example",
+                "mempool-report",
+            ])
+            .arg("--message-format=json")
+            .env("CARGO_TARGET_DIR", &target);
+        if !features.is_empty() {
+            cmd.args(["--features", features]);
+        }
+        let out = run(&mut cmd);
+        assert!(out.status.success(), "building the report: {}", text(&out));
+        let mut exe = None;
+        let mut dirs = Vec::new();
+        for message in String::from_utf8_lossy(&out.stdout).lines() {
+            let Ok(m) = serde_json::from_str::<serde_json::Value>(message) else {
+                continue;
+            };
+            if m["reason"] == "compiler-artifact" && m["target"]["name"] == "mempool-report" {
+                exe = m["executable"].as_str().map(PathBuf::from);
+            }
+            if m["reason"] == "build-script-executed" {
+                let paths = m["linked_paths"].as_array().into_iter().flatten();
+                dirs.extend(paths.filter_map(|p| {
+                    let p = p.as_str()?;
+                    Some(PathBuf::from(p.split_once('=').map_or(p, |(_, dir)| dir)))
+                }));
+            }
+        }
+        let exe = exe.expect("cargo named no mempool-report executable");
+        let name = if features.is_empty() {
+            "default"
+        } else {
+            features
+        };
+        let copy = target.join(format!("mempool-report-{name}"));
+        fs::copy(&exe, &copy).expect("copy the report");
+        if let Some(path) = std::env::var_os("LD_LIBRARY_PATH") {
+            dirs.extend(std::env::split_paths(&path));
+        }
+        Report {
+            exe: copy,
+            library_path: std::env::join_paths(dirs).expect("LD_LIBRARY_PATH"),
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.exe);
+        cmd.env("LD_LIBRARY_PATH", &self.library_path)
+            .env_remove("LIBCUDA_SYS_DRIVER_PATH");
+        cmd
+    }
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("--json output is not JSON: {e}\n{}", text(out)))
+}
+
+#[test]
+fn the_report_says_when_stdout_cannot_be_written() {
+    let report = Report::build("");
+    let error = report_exit_status("ERROR");
+
+    // Where stdout works, --json's status.exit_code is the exit status.
+    let out = run(report.command().arg("--json"));
+    assert_eq!(
+        json(&out)["status"]["exit_code"].as_i64().map(|c| c as i32),
+        out.status.code(),
+        "{}",
+        text(&out)
+    );
+
+    type Stdout = fn() -> Option<Stdio>;
+    let cases: [(&str, Stdout); 3] = [
+        ("a pipe whose reader has gone", || {
+            let (reader, writer) = std::io::pipe().ok()?;
+            drop(reader);
+            Some(writer.into())
+        }),
+        ("a descriptor open for reading only", || {
+            Some(fs::File::open("/dev/null").ok()?.into())
+        }),
+        ("a full device", || {
+            Some(
+                fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .ok()?
+                    .into(),
+            )
+        }),
+    ];
+    for (what, stdout) in cases {
+        for args in [&[][..], &["--json"][..], &["--help"][..]] {
+            let Some(stdout) = stdout() else {
+                skip(
+                    "the_report_says_when_stdout_cannot_be_written",
+                    &format!("cannot make {what} here"),
+                );
+                continue;
+            };
+            let out = run(report.command().args(args).stdout(stdout));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(error), "{what} {args:?}: {stderr}");
+            assert!(
+                stderr.contains("cannot write the report to stdout"),
+                "{what} {args:?}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{what} {args:?}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn the_report_names_the_driver_library_it_could_not_load() {
+    let report = Report::build("dynamic-loading");
+    let dir = TempDir::new("driver-path");
+    let not_a_library = dir.path().join("libcuda.so.1");
+    fs::write(&not_a_library, "not an ELF file\n").unwrap();
+    let setup_failed = report_exit_status("SETUP");
+    for path in [
+        dir.path().to_path_buf(),
+        dir.path().join("missing/libcuda.so.1"),
+        not_a_library,
+    ] {
+        let path = path.to_str().unwrap();
+        let out = run(report
+            .command()
+            .arg("--json")
+            .env("LIBCUDA_SYS_DRIVER_PATH", path));
+        let report_json = json(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(setup_failed),
+            "{path}: {}",
+            text(&out)
+        );
+        assert_eq!(
+            report_json["status"]["exit_code"].as_i64(),
+            Some(i64::from(setup_failed))
+        );
+        let load = &report_json["driver"]["load_error"];
+        assert_eq!(load["tried"], path, "{path}: {}", text(&out));
+        let message = load["message"].as_str().unwrap_or_default();
+        assert!(!message.is_empty(), "{path}: no loader message: {load}");
+
+        let out = run(report.command().env("LIBCUDA_SYS_DRIVER_PATH", path));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(setup_failed),
+            "{path}: {}",
+            text(&out)
+        );
+        assert!(
+            stdout.contains(&format!("LIBCUDA_SYS_DRIVER_PATH={path} ")),
+            "{path}: the path tried is not named: {stdout}"
+        );
+        assert!(
+            stdout.contains(message),
+            "{path}: the loader's message {message:?} is not shown: {stdout}"
+        );
+        assert!(
+            !stdout.contains("libcuda.so.1 could not be opened"),
+            "{path}: {stdout}"
+        );
+    }
+
+    // The system loader's libcuda.so.1, where there is none: no driver here.
+    let out = run(report.command().arg("--json"));
+    let report_json = json(&out);
+    let load = &report_json["driver"]["load_error"];
+    if load.is_null() {
+        return skip(
+            "the_report_names_the_driver_library_it_could_not_load",
+            "libcuda.so.1 loads here: no load failure to show without LIBCUDA_SYS_DRIVER_PATH",
+        );
+    }
+    assert_eq!(out.status.code(), Some(report_exit_status("STATIC")));
+    assert_eq!(load["tried"], "libcuda.so.1");
+    let message = load["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty());
+    assert!(report_json["status"]["reason"]
+        .as_str()
+        .is_some_and(|r| r.contains(message)));
+}
