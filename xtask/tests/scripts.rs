@@ -338,20 +338,25 @@ fn concurrent_fetches_never_remove_a_copy_handed_out() {
 
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut done: Vec<Option<ExitStatus>> = vec![None; runs];
-    let mut handed_out = false;
+    // cuda.h and WHEEL when the first run had printed its path.
+    let mut handed_out: Option<(String, String)> = None;
     let mut gaps = Vec::new();
     while done.iter().any(Option::is_none) {
         for (child, status) in children.iter_mut().zip(done.iter_mut()) {
             if status.is_none() {
                 *status = child.try_wait().expect("wait");
-                handed_out |= status.is_some_and(|s| s.success());
+                if status.is_some_and(|s| s.success()) && handed_out.is_none() {
+                    let read = |p: PathBuf| fs::read_to_string(p).unwrap_or_default();
+                    handed_out =
+                        Some((read(include.join("cuda.h")), read(cache.join("13.5/WHEEL"))));
+                }
             }
         }
-        if handed_out && gaps.len() < 5 {
+        if let Some((first, _)) = handed_out.as_ref().filter(|_| gaps.len() < 5) {
             // What the first run printed must stay what it was.
             match fs::read_to_string(include.join("cuda.h")) {
-                Ok(h) if h == "/* wheel 1 */\n" => {}
-                Ok(h) => gaps.push(format!("cuda.h became {h:?}")),
+                Ok(h) if h == *first => {}
+                Ok(h) => gaps.push(format!("cuda.h became {h:?}, was {first:?}")),
                 Err(e) => gaps.push(format!("cuda.h is gone: {e}")),
             }
         }
@@ -380,11 +385,17 @@ fn concurrent_fetches_never_remove_a_copy_handed_out() {
         gaps.is_empty(),
         "while later runs went on, the copy the first run handed out changed: {gaps:?}"
     );
-    let wheel = fs::read_to_string(cache.join("13.5/WHEEL")).expect("WHEEL");
+    let (first_header, first_wheel) = handed_out.expect("a run succeeded");
+    let n = first_header
+        .strip_prefix("/* wheel ")
+        .and_then(|h| h.strip_suffix(" */\n"))
+        .unwrap_or_else(|| panic!("the first run printed a path with cuda.h {first_header:?}"));
     assert!(
-        wheel.starts_with("nvidia_cuda_runtime-13.5.1-"),
-        "the first run's copy was replaced: WHEEL {wheel:?}"
+        first_wheel.starts_with(&format!("nvidia_cuda_runtime-13.5.{n}-")),
+        "cuda.h from wheel {n}, WHEEL {first_wheel:?}"
     );
+    let wheel = fs::read_to_string(cache.join("13.5/WHEEL")).expect("WHEEL");
+    assert_eq!(wheel, first_wheel, "the first run's copy was replaced");
     let entries = cache_entries(&cache);
     assert!(
         entries.iter().all(|e| e == "13.5" || e == ".lock"),
