@@ -198,6 +198,22 @@ fn user_flags() -> Vec<String> {
         .collect()
 }
 
+/// The words of the user's C flags (`CFLAGS`, per target, `TARGET_CFLAGS`),
+/// as cc adds them to every command.
+pub fn user_cflags() -> Vec<String> {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    [
+        format!("CFLAGS_{target}"),
+        format!("CFLAGS_{}", target.replace('-', "_")),
+        "TARGET_CFLAGS".to_string(),
+        "CFLAGS".to_string(),
+    ]
+    .iter()
+    .filter_map(|name| std::env::var(name).ok())
+    .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+    .collect()
+}
+
 fn no_compiler(why: &str) -> Error {
     // Cargo sets both for build scripts; a cross build needs the target's compiler.
     let target = std::env::var("TARGET").unwrap_or_default();

@@ -226,11 +226,19 @@ fn build_stub(target: &Target, bindings: &Output) -> Result<Link> {
         Origin::Generated { compiler, .. } => compiler.clone(),
         Origin::Shipped { .. } => cpp::command_line(&cpp::compiler(None, &[])?),
     };
+    // The user's CFLAGS are for their C, not for a library that only has to
+    // link: a sanitizer or profiling flag would make the stand-in need its
+    // runtime. The compiler and the target's own flags stay.
+    let user = cpp::user_cflags();
+    let compiler = cmd.remove(0);
+    cmd.retain(|arg| !user.contains(arg));
+    cmd.insert(0, compiler);
     // -O0: identical bodies must stay distinct functions (no identical-code folding),
     // so that every name has its own address.
     cmd.extend(["-shared", "-fPIC", "-O0", "-Wl,-soname,libcuda.so.1", "-o"].map(String::from));
     cmd.push(so.display().to_string());
     cmd.push(c.display().to_string());
+    log(format!("stand-in libcuda: {}", cmd.join(" ")));
     let out = Command::new(&cmd[0])
         .args(&cmd[1..])
         .output()

@@ -533,6 +533,11 @@ fn no_headers_anywhere_is_a_clear_error() {
         );
     }
     run.failure("no CUDA headers (cuda.h) found");
+    // No Python on the case's PATH: said as such, not as "nothing on sys.path".
+    run.assert_stderr_has(&[
+        "pip wheels: no python3 on PATH",
+        "no Python to ask for its sys.path",
+    ]);
     run.assert_stderr_has(&[
         "found none",
         &format!("$TARGET = {TARGET}"),
@@ -687,6 +692,27 @@ fn a_text_file_named_libcuda_is_not_a_library() {
         "is not a shared library (no ELF header), passed over",
         "that is not a shared library does not count",
     ]);
+}
+
+#[test]
+fn user_cflags_stay_out_of_the_stand_in() {
+    let test = "user_cflags_stay_out_of_the_stand_in";
+    let run = Case::new("stand_in_cflags")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CFLAGS", "-fsanitize=address -DUSER_FLAG_MARK")
+        .run();
+    if run.metadata("link_kind") != "generated-stub" {
+        return testkit::skip(test, "this machine has a libcuda, so no stand-in is built");
+    }
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("libcuda-sys: stand-in libcuda: "))
+        .unwrap_or_else(|| panic!("no stand-in command logged\n{}", run.report()));
+    assert!(
+        !line.contains("-fsanitize=address") && !line.contains("USER_FLAG_MARK"),
+        "{line}"
+    );
 }
 
 #[test]
