@@ -184,6 +184,7 @@ fn generate(
         origin: output::Origin::Generated {
             toolkit,
             compiler: header.compiler_command(),
+            fingerprint: header.fingerprint()?,
         },
     })
 }

@@ -131,6 +131,19 @@ impl Header {
         Ok((pairs, header.to_string()))
     }
 
+    /// FNV-1a (64-bit) of `cuda.h`'s bytes, for dependents to check that the
+    /// header they compile against is still the one the bindings came from:
+    /// a header replaced in place with an older file time is invisible to Cargo.
+    pub fn fingerprint(&self) -> Result<String> {
+        let path = self.include_dir.join("cuda.h");
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::new(format!("cannot read {}", path.display()), e.to_string()))?;
+        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        Ok(format!("{hash:016x}"))
+    }
+
     /// The compiler command line (path, then arguments, include directory and
     /// defines) for compiling against this header.
     pub fn compiler_command(&self) -> Vec<String> {

@@ -53,9 +53,13 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
         .and_then(|t| std::env::join_paths([&t.include_dir]).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let found_by = match &bindings.origin {
-        Origin::Generated { toolkit, .. } => toolkit.found_by.clone(),
-        Origin::Shipped { .. } => "pregenerated".to_string(),
+    let (found_by, fingerprint) = match &bindings.origin {
+        Origin::Generated {
+            toolkit,
+            fingerprint,
+            ..
+        } => (toolkit.found_by.clone(), fingerprint.clone()),
+        Origin::Shipped { .. } => ("pregenerated".to_string(), String::new()),
     };
     let lib_dir = link
         .map(|l| l.dir.display().to_string())
@@ -85,6 +89,7 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
             target.per_thread_default_stream().to_string(),
         ),
         ("bindings_dir", target.out_dir.display().to_string()),
+        ("cuda_h_fnv1a64", fingerprint),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");

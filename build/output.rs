@@ -35,6 +35,8 @@ pub enum Origin {
     Generated {
         toolkit: Toolkit,
         compiler: Vec<String>,
+        /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
+        fingerprint: String,
     },
     /// The shipped set in `dir`; `ignored` is a toolkit a variable named but
     /// that these bindings do not come from.

@@ -9,6 +9,8 @@
 //!   attributes `CU_MEMPOOL_ATTR_ALLOCATION_TYPE` ... `_HW_DECOMPRESS_ENABLED`)
 //!   and the rustc-env `LIBCUDA_DEPENDENT_CUDA_VERSION`; the include directory is
 //!   passed on as `LIBCUDA_DEPENDENT_CUDA_INCLUDE`.
+//! - `DEP_CUDA_CUDA_H_FNV1A64`: FNV-1a of the `cuda.h` the bindings came from;
+//!   a header changed in place since then stops the build with how to refresh.
 //! - `DEP_CUDA_FOUND_BY=pregenerated`: libcuda-sys uses the bindings shipped with
 //!   it and `DEP_CUDA_INCLUDE` is empty; with no header to compile against, this
 //!   crate stops with a message that says so.
@@ -53,6 +55,30 @@ fn main() {
             "libcuda-sys sets it to the directory of the cuda.h it generated its bindings from; \
              the toolkit may have moved since it was built: run `cargo clean -p libcuda-sys`.",
         );
+    }
+
+    // A cuda.h replaced in place (a package upgrade that keeps an older file
+    // time) is invisible to Cargo: libcuda-sys's bindings would stay those of
+    // the old header while this C compiles against the new one.
+    println!(
+        "cargo::rerun-if-changed={}",
+        include.join("cuda.h").display()
+    );
+    if let Ok(expected) = std::env::var("DEP_CUDA_CUDA_H_FNV1A64") {
+        let bytes = std::fs::read(include.join("cuda.h")).unwrap_or_default();
+        let found = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        if format!("{found:016x}") != expected {
+            fail(
+                &format!(
+                    "{} is not the cuda.h libcuda-sys generated its bindings from",
+                    include.join("cuda.h").display()
+                ),
+                "The header changed after libcuda-sys's build (DEP_CUDA_CUDA_H_FNV1A64 differs), and Cargo \
+                 did not notice. Rebuild libcuda-sys from the current header: cargo clean -p libcuda-sys",
+            );
+        }
     }
 
     if version >= POOL_INTROSPECTION {

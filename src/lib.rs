@@ -119,6 +119,7 @@
 //! | `DEP_CUDA_DRIVER_VERSION`, `_MAJOR`, `_MINOR` | the same, under `cust_raw`'s names |
 //! | `DEP_CUDA_PER_THREAD_DEFAULT_STREAM` | `true` when the feature is on |
 //! | `DEP_CUDA_BINDINGS_DIR` | the directory of the Rust files the crate includes |
+//! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
 //!
 //! With the shipped bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
 //! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a

@@ -761,6 +761,30 @@ fn include_dirs_that_break_directives_are_errors() {
 }
 
 #[test]
+fn the_header_s_fingerprint_follows_its_bytes() {
+    if generation_unavailable("the_header_s_fingerprint_follows_its_bytes") {
+        return;
+    }
+    let fingerprint = |name: &'static str, extra: &str| {
+        let mut case = Case::new(name);
+        let include = case.mkdir("include");
+        let header = fs::read_to_string(Path::new(REAL_INCLUDE).join("cuda.h")).unwrap();
+        fs::write(include.join("cuda.h"), format!("{header}{extra}")).unwrap();
+        let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+        assert_eq!(run.code, Some(0), "{}", run.report());
+        run.metadata("cuda_h_fnv1a64").to_string()
+    };
+    let (a, b, c) = (
+        fingerprint("fingerprint_a", ""),
+        fingerprint("fingerprint_b", ""),
+        fingerprint("fingerprint_c", "/* one byte more or less */\n"),
+    );
+    assert_eq!(a.len(), 16, "{a}");
+    assert_eq!(a, b, "the same bytes, the same fingerprint");
+    assert_ne!(a, c, "other bytes, another fingerprint");
+}
+
+#[test]
 fn the_include_dir_is_passed_on_resolved() {
     let mut case = Case::new("resolved_include");
     let real = case.header("cuda-13.0/include", "#define CUDA_VERSION 13000\n");

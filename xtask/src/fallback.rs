@@ -84,6 +84,10 @@ pub fn run(args: &[String]) -> Result {
             || env.shipped_abi(feature),
         );
     }
+    report.check(
+        "a cuda.h replaced in place with an older time stops the dependent's C build",
+        || env.header_replaced_in_place(),
+    );
     report.finish()
 }
 
@@ -352,6 +356,54 @@ impl Env {
             return Err(format!("the dependent's test did not run ({passed} passed)").into());
         }
         Ok("cargo publish --dry-run passed; unpacked outside the workspace, a fresh dependent's test passed with the fallback warning".into())
+    }
+
+    /// Cargo cannot see a header replaced with an older file time; the
+    /// dependent compares `DEP_CUDA_CUDA_H_FNV1A64` when it compiles its C.
+    fn header_replaced_in_place(&self) -> Outcome {
+        let pristine = headers::include_dir(pregenerate::WHEEL_VERSION)?;
+        let include = self.target_dir.join("in-place/include");
+        let _ = std::fs::remove_dir_all(&include);
+        std::fs::create_dir_all(&include).map_err(|e| e.to_string())?;
+        for entry in std::fs::read_dir(&pristine)
+            .map_err(|e| e.to_string())?
+            .flatten()
+        {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), include.join(entry.file_name()))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        let build = || {
+            let mut cmd = cargo::command(&["build", "-p", "libcuda-sys-dependent-example"]);
+            cmd.env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+                .env("CARGO_TARGET_DIR", self.target_dir.join("in-place/target"));
+            output(cmd)
+        };
+        expect_success(&build()?)?;
+        // The new header keeps the old one's file time, as package managers do.
+        let header = include.join("cuda.h");
+        let old = std::fs::metadata(&header)
+            .and_then(|m| m.modified())
+            .map_err(|e| e.to_string())?;
+        let mut text = std::fs::read_to_string(&header).map_err(|e| e.to_string())?;
+        text.push_str("\n/* replaced in place */\n");
+        std::fs::write(&header, text).map_err(|e| e.to_string())?;
+        std::fs::File::options()
+            .write(true)
+            .open(&header)
+            .and_then(|f| f.set_modified(old))
+            .map_err(|e| e.to_string())?;
+        // The dependent's C is compiled again (its own source changed).
+        let helper = crate::root().join("dependent/src/pool_helper.c");
+        let source = std::fs::read(&helper).map_err(|e| e.to_string())?;
+        std::fs::write(&helper, &source).map_err(|e| e.to_string())?;
+        let out = build()?;
+        expect_failure(
+            &out,
+            "is not the cuda.h libcuda-sys generated its bindings from",
+        )?;
+        Ok("the dependent's build script stopped: `... is not the cuda.h libcuda-sys generated its bindings from`".into())
     }
 
     fn shipped_abi(&self, feature: &str) -> Outcome {
