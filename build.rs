@@ -62,6 +62,9 @@ mod macro_constants;
 #[path = "build/renames.rs"]
 mod renames;
 #[cfg(feature = "bindgen")]
+#[path = "build/since.rs"]
+mod since;
+#[cfg(feature = "bindgen")]
 #[path = "build/value_types.rs"]
 mod value_types;
 
@@ -87,25 +90,28 @@ fn run() -> error::Result<()> {
     let mut clock = env::Clock::start();
 
     let mode = mode::choose()?;
+    let floor = mode::driver_floor()?;
     // Checked in every mode: a typo in a variable is never hidden by the fallback.
     let lib_dir_override = discover::lib_dir_override(&target)?;
     let search = discover::discover(&target, mode.searches())?;
     clock.step("discovery");
 
+    let shipped = |why: mode::Why, toolkit, clock: &mut env::Clock| match floor {
+        Some(floor) => Err(mode::floor_needs_generation(floor, &why)),
+        None => shipped::load(&target, why, toolkit, clock),
+    };
     let output = match (mode, search) {
-        (Mode::Shipped(reason), search) => {
-            shipped::load(&target, reason, search.found(), &mut clock)?
-        }
+        (Mode::Shipped(why), search) => shipped(why, search.found(), &mut clock)?,
         (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
         (Mode::Generate, discover::Search::Found(toolkit)) => {
-            generate(&target, toolkit, &mut clock)?
+            generate(&target, toolkit, floor, &mut clock)?
         }
         (Mode::Auto, discover::Search::NotFound(e)) => {
-            shipped::load(&target, mode::fallback(&e), None, &mut clock)?
+            shipped(mode::fallback(&e), None, &mut clock)?
         }
         (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
-            Ok(()) => generate(&target, toolkit, &mut clock)?,
-            Err(e) => shipped::load(&target, mode::fallback(&e), Some(toolkit), &mut clock)?,
+            Ok(()) => generate(&target, toolkit, floor, &mut clock)?,
+            Err(e) => shipped(mode::fallback(&e), Some(toolkit), &mut clock)?,
         },
     };
     output.write(&target.out_dir)?;
@@ -127,7 +133,12 @@ fn run() -> error::Result<()> {
         Some(link)
     };
     clock.step("link");
-    emit::emit(&target, &output, link.as_ref());
+    emit::emit(
+        &target,
+        &output,
+        link.as_ref(),
+        floor.filter(|_| link.is_some()),
+    );
     Ok(())
 }
 
@@ -136,6 +147,7 @@ fn run() -> error::Result<()> {
 fn generate(
     target: &env::Target,
     toolkit: discover::Toolkit,
+    floor: Option<u32>,
     clock: &mut env::Clock,
 ) -> error::Result<Output> {
     let header = cpp::Header::new(
@@ -150,10 +162,33 @@ fn generate(
     clock.step("version-macros");
     let file = bindings::generate(&header, &macros)?;
     clock.step("bindgen");
-    let items = items::read(file)?;
+    let mut items = items::read(file)?;
     clock.step("read-back");
-    let renames = renames::find(&header, &macros, &items)?;
+    let mut renames = renames::find(&header, &macros, &items)?;
     let constants = macro_constants::find(&header, &macros, &items)?;
+    let value_types = value_types::render(&items);
+    let since = since::find(&toolkit.include_dir, &items);
+    for f in &mut items.functions {
+        if let Some(v) = since.versions.as_ref().and_then(|s| s.get(&f.name)) {
+            let line = since::doc_line(*v);
+            f.item.attrs.push(syn::parse_quote!(#[doc = #line]));
+        }
+    }
+    // A floor leaves out of the linked bindings what an older driver lacks, so
+    // that using one is a compile error instead of a program that does not start.
+    if let (Some(floor), false) = (floor, target.dynamic_loading()) {
+        if since.versions.is_none() {
+            return Err(since::unavailable_for_floor(&toolkit.include_dir, floor));
+        }
+        let newer = since::newer_than(&since, floor);
+        items.functions.retain(|f| !newer.contains(&f.name));
+        renames.retain(|r| !newer.contains(&r.target));
+        env::log(format!(
+            "driver floor {floor}: {} functions left out: {}",
+            newer.len(),
+            newer.join(", ")
+        ));
+    }
     let functions = if target.dynamic_loading() {
         dynamic::render(&items)
     } else {
@@ -164,7 +199,8 @@ fn generate(
         (output::FUNCTIONS, functions),
         (output::RENAMES, renames::render(&renames)),
         (output::MACRO_CONSTANTS, macro_constants::render(&constants)),
-        (output::VALUE_TYPES, value_types::render(&items)),
+        (output::VALUE_TYPES, value_types),
+        (output::SINCE, since::render(&since, &renames)),
         (output::SYMBOLS, dynamic::render_symbols(&items, &renames)),
         (output::FUNCTION_LIST, items.render_function_list()),
         (
@@ -192,6 +228,11 @@ fn generate(
 /// Without the `bindgen` feature `mode::choose` never asks for generation;
 /// should it ever, the build says so instead of panicking.
 #[cfg(not(feature = "bindgen"))]
-fn generate(_: &env::Target, _: discover::Toolkit, _: &mut env::Clock) -> error::Result<Output> {
+fn generate(
+    _: &env::Target,
+    _: discover::Toolkit,
+    _: Option<u32>,
+    _: &mut env::Clock,
+) -> error::Result<Output> {
     Err(mode::needs_bindgen_feature())
 }

@@ -5,7 +5,8 @@ use crate::link::{Kind, Link};
 use crate::output::{Origin, Output};
 use crate::version;
 
-pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
+/// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR` as applied (the linked mode only).
+pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>, floor: Option<u32>) {
     let headers = bindings.headers();
     for w in bindings
         .toolkit()
@@ -90,6 +91,10 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>) {
         ),
         ("bindings_dir", target.out_dir.display().to_string()),
         ("cuda_h_fnv1a64", fingerprint),
+        (
+            "driver_floor",
+            floor.map(|f| f.to_string()).unwrap_or_default(),
+        ),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");

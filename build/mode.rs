@@ -76,6 +76,47 @@ pub fn choose() -> Result<Mode> {
     }
 }
 
+/// `LIBCUDA_SYS_DRIVER_FLOOR` (`13.0`) as a `CUDA_VERSION` (`13000`): the
+/// oldest driver a linked program must start on.
+pub fn driver_floor() -> Result<Option<u32>> {
+    let Some(value) = env::var("LIBCUDA_SYS_DRIVER_FLOOR").filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy().trim().to_string();
+    let parsed = text
+        .split_once('.')
+        .and_then(|(major, minor)| Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?)))
+        .filter(|(major, minor)| (11..=99).contains(major) && *minor <= 9);
+    match parsed {
+        Some((major, minor)) => Ok(Some(major * 1000 + minor * 10)),
+        None => Err(Error::new(
+            format!("LIBCUDA_SYS_DRIVER_FLOOR={text} is not a CUDA version"),
+            "LIBCUDA_SYS_DRIVER_FLOOR names the oldest driver, as CUDA major.minor (e.g. 13.0 for\n\
+             driver 580): functions newer than it are left out of the linked bindings.\n\n\
+             Fix: LIBCUDA_SYS_DRIVER_FLOOR=13.0 (or another X.Y), or unset it",
+        )),
+    }
+}
+
+/// The shipped bindings bind every function: a floor needs generated ones.
+pub fn floor_needs_generation(floor: u32, why: &Why) -> Error {
+    Error::new(
+        format!(
+            "LIBCUDA_SYS_DRIVER_FLOOR={}.{} needs bindings generated from headers",
+            floor / 1000,
+            floor % 1000 / 10
+        ),
+        format!(
+            "The build uses the bindings shipped with the crate ({}), which bind every function.\n\n\
+             Fix one of:\n\
+             - generate them: CUDA headers (with cudaTypedefs.h) and libclang, LIBCUDA_SYS_BINDINGS=generate\n\
+             - use the dynamic-loading feature: functions the driver lacks then fail alone, at run time\n\
+             - unset LIBCUDA_SYS_DRIVER_FLOOR",
+            why.reason
+        ),
+    )
+}
+
 /// The automatic mode's fallback: `missing` is the error generation would have
 /// given, which becomes the reason in the warning.
 pub fn fallback(missing: &Error) -> Why {

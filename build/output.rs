@@ -18,6 +18,8 @@ pub const FUNCTIONS: &str = "functions.rs";
 pub const RENAMES: &str = "renames.rs";
 /// Casts and enumerator aliases the header defines as macros (`CU_STREAM_LEGACY`).
 pub const MACRO_CONSTANTS: &str = "macro_constants.rs";
+/// `SINCE`: the CUDA version each function's ABI needs.
+pub const SINCE: &str = "since.rs";
 /// `VALUE_TYPES`, `value_type()` and `name()`.
 pub const VALUE_TYPES: &str = "value_types.rs";
 /// The dynamic-loading symbol table (also read by the driver-symbol test).

@@ -170,12 +170,27 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/functions.rs"));
     include!(concat!(env!("OUT_DIR"), "/renames.rs"));
     include!(concat!(env!("OUT_DIR"), "/macro_constants.rs"));
+    include!(concat!(env!("OUT_DIR"), "/since.rs"));
     include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
 }
 pub use generated::*;
 
 /// The `CUDA_VERSION` of the header the bindings were generated from.
 pub const HEADER_VERSION: u32 = CUDA_VERSION;
+
+/// The CUDA version (`CUDA_VERSION` form, e.g. `13020`) that introduced the
+/// ABI that the bound function `name` calls: the oldest driver that has it.
+/// Plain names answer for the function they are aliases of
+/// (`since("cuCtxSynchronize")` is `Some(2000)`, `since("cuCtxSynchronize_v2")`
+/// `Some(13000)`). `None` for a name that is not bound, or where the headers
+/// had no `cudaTypedefs.h` ([`SINCE_AVAILABLE`]). A wrapper can compare it with
+/// `cuDriverGetVersion` before calling.
+pub fn since(name: &str) -> Option<u32> {
+    SINCE
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .map(|i| SINCE[i].1)
+}
 
 /// `true` when these are the bindings shipped with the crate (no CUDA headers
 /// or no libclang at build time, `DOCS_RS`, `LIBCUDA_SYS_BINDINGS=pregenerated`,

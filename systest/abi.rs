@@ -206,6 +206,11 @@ pub fn write(
         "/// Bound functions, for the report.\npub const FUNCTIONS: usize = {};",
         items.functions.len()
     );
+    rs.push_str("/// Every bound function's name.\npub const FUNCTION_NAMES: &[&str] = &[\n");
+    for f in &items.functions {
+        let _ = writeln!(rs, "    \"{}\",", f.name);
+    }
+    rs.push_str("];\n");
 
     for (name, text) in [("abi_check.c", c), ("abi_check.rs", rs)] {
         let path = header.out_dir.join(name);

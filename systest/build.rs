@@ -147,7 +147,8 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
          pub const RUST_SIDE: &[(&str, i128)] = &[];\n\
          pub fn plain_name_addresses() -> [(&'static str, *const ()); 0] {{ [] }}\n\
          pub fn macro_values() -> Vec<(&'static str, i128)> {{ Vec::new() }}\n\
-         pub const FUNCTIONS: usize = 0;\n"
+         pub const FUNCTIONS: usize = 0;\n\
+         pub const FUNCTION_NAMES: &[&str] = &[];\n"
     );
     write(out_dir, "abi_check.rs", &rs)?;
     write(

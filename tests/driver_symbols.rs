@@ -65,6 +65,24 @@ fn driver_has_every_bound_function() {
         if missing.is_empty() { "none".to_string() } else { missing.join(", ") }
     );
     let _ = std::io::stderr().write_all(line.as_bytes());
+    // What the loader lacks is what `since` says a driver of this version lacks.
+    if SINCE_AVAILABLE {
+        let expected: Vec<&str> = SYMBOLS
+            .iter()
+            .map(|(s, _)| s.trim_end_matches('\0'))
+            .filter(|s| since(s).is_some_and(|v| v > driver as u32))
+            .collect();
+        assert_eq!(
+            missing, expected,
+            "the driver lacks other functions than `since` predicts for CUDA {driver}"
+        );
+        let _ = std::io::stderr().write_all(
+            format!(
+                "{TEST}: the missing ones are exactly those `since` puts after driver {driver}\n"
+            )
+            .as_bytes(),
+        );
+    }
     // A driver at least as new as the headers must have all of them.
     if driver >= CUDA_VERSION as i32 {
         assert!(

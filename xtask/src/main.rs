@@ -4,6 +4,7 @@
 
 mod bench_build;
 mod cargo;
+mod driver_floor;
 mod fallback;
 mod headers;
 mod pregenerate;
@@ -31,6 +32,11 @@ const COMMANDS: &[(&str, &str, &str)] = &[
          in fresh dependent projects; --write keeps benches/results/build-modes.json and updates BENCHMARKS.md; \
          --render updates BENCHMARKS.md from the kept results",
     ),
+    (
+        "driver-floor",
+        "",
+        "LIBCUDA_SYS_DRIVER_FLOOR against pairs of real header sets (13.0/13.5, 12.0/12.9)",
+    ),
     ("help", "", "this list"),
 ];
 
@@ -40,6 +46,7 @@ fn main() -> ExitCode {
         Some("pregenerate") => pregenerate::run(&args[1..]),
         Some("fallback-tests") => fallback::run(&args[1..]),
         Some("bench-build") => bench_build::run(&args[1..]),
+        Some("driver-floor") => driver_floor::run(&args[1..]),
         Some("help") | None => {
             help();
             Ok(())

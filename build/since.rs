@@ -1,0 +1,207 @@
+//! Which driver each bound function needs. `cudaTypedefs.h`, beside `cuda.h`,
+//! declares one `PFN_<name>_v<version>` typedef per ABI variant of every
+//! driver function (`PFN_cuCtxSynchronize_v2000` for `(void)`,
+//! `PFN_cuCtxSynchronize_v13000` for `(CUcontext)`; `_ptsz`/`_ptds` for the
+//! per-thread default stream); the version is the CUDA release that introduced
+//! that ABI. A bound symbol `name[_vK][_ptsz|_ptds]` is the K-th ABI of `name`
+//! (the plain symbol the first), so it takes the K-th of its variants in
+//! version order; a variant whose parameter count differs from the binding's
+//! is refused rather than guessed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use crate::env::log;
+use crate::items::Items;
+use crate::renames::Rename;
+
+/// `(symbol, version)` of every bound function matched to a `PFN_` variant,
+/// or `None` where the header set has no `cudaTypedefs.h`.
+pub struct Since {
+    pub versions: Option<BTreeMap<String, u32>>,
+}
+
+/// `PFN_` variants by `(plain name, suffix)`: `(version, parameter count)`.
+type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
+
+pub fn find(include_dir: &Path, items: &Items) -> Since {
+    let path = include_dir.join("cudaTypedefs.h");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        log(format!(
+            "{} is absent: which driver each function needs is unavailable",
+            path.display()
+        ));
+        return Since { versions: None };
+    };
+    let variants = variants(&text);
+    let mut versions = BTreeMap::new();
+    let mut unmatched = Vec::new();
+    for f in &items.functions {
+        match version_of(&f.name, f.item.sig.inputs.len(), &variants) {
+            Some(v) => {
+                versions.insert(f.name.clone(), v);
+            }
+            None => unmatched.push(f.name.as_str()),
+        }
+    }
+    if !unmatched.is_empty() {
+        log(format!(
+            "no PFN_ variant in cudaTypedefs.h for {} bound functions: {}",
+            unmatched.len(),
+            unmatched.join(", ")
+        ));
+    }
+    Since {
+        versions: Some(versions),
+    }
+}
+
+fn variants(text: &str) -> Variants {
+    let mut out: Variants = BTreeMap::new();
+    // Some 12.x headers type a function only as `PFN_name` and give its version
+    // in `#define PFN_name PFN_name_v12040`: the count comes from the former.
+    let mut unversioned: BTreeMap<String, usize> = BTreeMap::new();
+    let mut defined: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.trim().strip_prefix("#define PFN_") {
+            if let Some((name, target)) = rest.split_once(' ') {
+                if let Some(target) = target.trim().strip_prefix("PFN_") {
+                    defined.push((name.to_string(), target.to_string()));
+                }
+            }
+            continue;
+        }
+        let Some(rest) = line.split("(CUDAAPI *PFN_").nth(1) else {
+            continue;
+        };
+        let Some((name, params)) = rest.split_once(")(") else {
+            continue;
+        };
+        let params = params.split(");").next().unwrap_or_default().trim();
+        let count = if params.is_empty() || params == "void" {
+            0
+        } else {
+            params.split(',').count()
+        };
+        match versioned(name) {
+            Some((key, version)) => out.entry(key).or_default().push((version, count)),
+            None => {
+                unversioned.insert(name.to_string(), count);
+            }
+        }
+    }
+    for (name, target) in defined {
+        let (Some(count), Some((key, version))) = (unversioned.get(&name), versioned(&target))
+        else {
+            continue;
+        };
+        let list = out.entry(key).or_default();
+        if !list.iter().any(|(v, _)| *v == version) {
+            list.push((version, *count));
+        }
+    }
+    for list in out.values_mut() {
+        list.sort_unstable();
+    }
+    out
+}
+
+/// `cuMemAlloc_v3020` -> ((`cuMemAlloc`, ``), 3020); `None` without a version.
+fn versioned(name: &str) -> Option<((String, String), u32)> {
+    let (base, suffix) = split_suffix(name);
+    let (plain, version) = base.rsplit_once("_v")?;
+    let version = version.parse::<u32>().ok().filter(|v| *v >= 1000)?;
+    Some(((plain.to_string(), suffix.to_string()), version))
+}
+
+/// `cuMemcpyHtoD_v2_ptds` -> (`cuMemcpyHtoD_v2`, `_ptds`).
+fn split_suffix(name: &str) -> (&str, &str) {
+    for suffix in ["_ptsz", "_ptds"] {
+        if let Some(base) = name.strip_suffix(suffix) {
+            return (base, suffix);
+        }
+    }
+    (name, "")
+}
+
+fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
+    let (base, suffix) = split_suffix(symbol);
+    // `name_vK` is the K-th ABI; a plain name the first.
+    let (plain, k) = match base.rsplit_once("_v") {
+        Some((plain, k)) if k.parse::<usize>().is_ok_and(|k| k >= 2) => {
+            (plain, k.parse::<usize>().ok()?)
+        }
+        _ => (base, 1),
+    };
+    let list = variants.get(&(plain.to_string(), suffix.to_string()))?;
+    // Per-thread variants exist for the newest ABI only.
+    let chosen = if list.len() == 1 {
+        list[0]
+    } else {
+        *list.get(k - 1)?
+    };
+    (chosen.1 == params).then_some(chosen.0)
+}
+
+/// Functions newer than `floor` (a `CUDA_VERSION`), which the linked mode
+/// leaves out.
+pub fn newer_than(since: &Since, floor: u32) -> Vec<String> {
+    since
+        .versions
+        .iter()
+        .flatten()
+        .filter(|(_, v)| **v > floor)
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// `OUT_DIR/since.rs`: the table behind `libcuda_sys::since`, plain names
+/// included (they need what their target needs).
+pub fn render(since: &Since, renames: &[Rename]) -> String {
+    let mut out = String::from(
+        "/// Whether the headers had `cudaTypedefs.h`, the source of [`SINCE`].\npub const SINCE_AVAILABLE: bool = ",
+    );
+    let _ = writeln!(out, "{};", since.versions.is_some());
+    out.push_str("/// `(function, CUDA_VERSION that introduced the ABI it binds)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
+    let mut rows: Vec<(&str, u32)> = Vec::new();
+    if let Some(versions) = &since.versions {
+        rows.extend(versions.iter().map(|(n, v)| (n.as_str(), *v)));
+        rows.extend(
+            renames
+                .iter()
+                .filter_map(|r| Some((r.plain.as_str(), *versions.get(&r.target)?))),
+        );
+    }
+    rows.sort_unstable();
+    for (name, v) in rows {
+        let _ = writeln!(out, "    (\"{name}\", {v}),");
+    }
+    out.push_str("];\n");
+    out
+}
+
+pub fn unavailable_for_floor(include_dir: &Path, floor: u32) -> crate::error::Error {
+    crate::error::Error::new(
+        format!(
+            "LIBCUDA_SYS_DRIVER_FLOOR={}.{} needs cudaTypedefs.h beside cuda.h",
+            floor / 1000,
+            floor % 1000 / 10
+        ),
+        format!(
+            "{} has no cudaTypedefs.h, which says which driver each function needs.\n\n\
+             Fix: use a complete toolkit include directory (the pip wheels have it), or unset\n\
+             LIBCUDA_SYS_DRIVER_FLOOR",
+            include_dir.display()
+        ),
+    )
+}
+
+/// The line each function's documentation gets.
+pub fn doc_line(version: u32) -> String {
+    format!(
+        "Needs a driver of CUDA {}.{} or newer (`cudaTypedefs.h`).",
+        version / 1000,
+        version % 1000 / 10
+    )
+}
