@@ -156,26 +156,22 @@ pub fn newer_than(since: &Since, floor: u32) -> Vec<String> {
         .collect()
 }
 
-/// `OUT_DIR/since.rs`: the table behind `libcuda_sys::since`, plain names
-/// included (they need what their target needs).
+/// `OUT_DIR/since.rs`: the tables behind `libcuda_sys::since`: the bound
+/// functions, and the plain names with the function each is an alias of.
 pub fn render(since: &Since, renames: &[Rename]) -> String {
     let mut out = String::from(
         "/// Whether the headers had `cudaTypedefs.h`, the source of [`SINCE`].\npub const SINCE_AVAILABLE: bool = ",
     );
     let _ = writeln!(out, "{};", since.versions.is_some());
-    out.push_str("/// `(function, CUDA_VERSION that introduced the ABI it binds)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
-    let mut rows: Vec<(&str, u32)> = Vec::new();
-    if let Some(versions) = &since.versions {
-        rows.extend(versions.iter().map(|(n, v)| (n.as_str(), *v)));
-        rows.extend(
-            renames
-                .iter()
-                .filter_map(|r| Some((r.plain.as_str(), *versions.get(&r.target)?))),
-        );
-    }
-    rows.sort_unstable();
-    for (name, v) in rows {
+    out.push_str("/// `(bound function, CUDA_VERSION that introduced its ABI)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
+    for (name, v) in since.versions.iter().flatten() {
         let _ = writeln!(out, "    (\"{name}\", {v}),");
+    }
+    out.push_str("];\n/// `(plain name, the bound function it is an alias of)`, sorted by name.\npub const PLAIN_NAMES: &[(&str, &str)] = &[\n");
+    let mut plain: Vec<&Rename> = renames.iter().collect();
+    plain.sort_by(|a, b| a.plain.cmp(&b.plain));
+    for r in plain {
+        let _ = writeln!(out, "    (\"{}\", \"{}\"),", r.plain, r.target);
     }
     out.push_str("];\n");
     out

@@ -911,6 +911,7 @@ fn render_text(r: &Report) -> String {
         }
         out.push('\n');
         static_table(&mut out, r);
+        functions_text(&mut out, r);
         return out;
     }
 
@@ -923,6 +924,7 @@ fn render_text(r: &Report) -> String {
         .iter()
         .filter_map(|d| d.error().map(|f| format!("device {}: {f}", d.ordinal)))
         .collect();
+    functions_text(&mut out, r);
     if !errors.is_empty() {
         let _ = writeln!(
             out,
@@ -931,6 +933,141 @@ fn render_text(r: &Report) -> String {
         );
     }
     out
+}
+
+/// A stream-ordered memory-pool function: `cuMemPool*`, `cuMemAlloc*Async`,
+/// `cuMemFreeAsync`, `cuDevice*MemPool`, `cuMem{Get,Set,GetDefault}MemPool`.
+fn is_pool_function(name: &str) -> bool {
+    let base = name.trim_end_matches("_ptsz").trim_end_matches("_ptds");
+    base.starts_with("cuMemPool")
+        || (base.starts_with("cuMemAlloc") && base.ends_with("Async"))
+        || base == "cuMemFreeAsync"
+        || base.ends_with("MemPool")
+}
+
+/// The pool functions of these bindings with the driver each needs (`since`).
+fn pool_functions() -> Vec<(&'static str, u32)> {
+    SINCE
+        .iter()
+        .filter(|(name, _)| is_pool_function(name))
+        .copied()
+        .collect()
+}
+
+/// What a driver of `version` lacks of the bound functions, by `since`, and
+/// the functions where the loader disagrees (found though listed, or missing
+/// though not listed).
+struct Lacks {
+    names: Vec<&'static str>,
+    disagree: Vec<&'static str>,
+}
+
+fn driver_lacks(version: c_int) -> Lacks {
+    let names: Vec<&'static str> = SINCE
+        .iter()
+        .filter(|(_, v)| i64::from(*v) > i64::from(version))
+        .map(|(n, _)| *n)
+        .collect();
+    let disagree = SINCE
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| names.contains(n) == loader_has(n))
+        .collect();
+    Lacks { names, disagree }
+}
+
+/// Whether the driver exports `name`, as the loader sees it.
+#[cfg(feature = "dynamic-loading")]
+fn loader_has(name: &str) -> bool {
+    libcuda_sys::dynamic::is_available(name) == Some(true)
+}
+
+#[cfg(not(feature = "dynamic-loading"))]
+fn loader_has(name: &str) -> bool {
+    extern "C" {
+        fn dlsym(handle: *mut c_void, symbol: *const std::ffi::c_char) -> *mut c_void;
+    }
+    let Ok(symbol) = std::ffi::CString::new(name) else {
+        return false;
+    };
+    // SAFETY: RTLD_DEFAULT (null on glibc) and a NUL-terminated name.
+    !unsafe { dlsym(std::ptr::null_mut(), symbol.as_ptr()) }.is_null()
+}
+
+/// The functions section: the driver each pool function needs, and what the
+/// driver in use lacks.
+fn functions_text(out: &mut String, r: &Report) {
+    if !SINCE_AVAILABLE {
+        let _ = writeln!(
+            out,
+            "\nfunctions: which driver each needs is unknown (the headers had no cudaTypedefs.h)"
+        );
+        return;
+    }
+    let _ = writeln!(out, "\nMemory-pool functions and the driver each needs:");
+    let rows: Vec<Vec<String>> = pool_functions()
+        .into_iter()
+        .map(|(name, v)| {
+            vec![
+                name.to_string(),
+                format!("CUDA {}", cuda_version(i64::from(v))),
+            ]
+        })
+        .collect();
+    table(out, "", &["FUNCTION", "NEEDS"], &[false, false], &rows);
+    if let Ok(version) = r.driver_version {
+        let lacks = driver_lacks(version);
+        let _ = writeln!(
+            out,
+            "\ndriver lacks: {} of {} bound functions (newer than CUDA {}){}{}",
+            lacks.names.len(),
+            SINCE.len(),
+            cuda_version(i64::from(version)),
+            if lacks.names.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", lacks.names.join(", "))
+            },
+            if lacks.disagree.is_empty() {
+                "; the loader agrees".to_string()
+            } else {
+                format!("; the loader disagrees on {}", lacks.disagree.join(", "))
+            }
+        );
+    }
+}
+
+fn functions_json(r: &Report) -> Json {
+    let pool = Json::Array(
+        pool_functions()
+            .into_iter()
+            .map(|(name, v)| Json::Object(vec![("name", Json::str(name)), ("since", Json::num(v))]))
+            .collect(),
+    );
+    let lacks = match (SINCE_AVAILABLE, &r.driver_version) {
+        (true, Ok(version)) => {
+            let lacks = driver_lacks(*version);
+            Json::Object(vec![
+                ("count", Json::num(lacks.names.len())),
+                ("of", Json::num(SINCE.len())),
+                (
+                    "names",
+                    Json::Array(lacks.names.iter().map(|n| Json::str(*n)).collect()),
+                ),
+                ("loader_agrees", Json::Bool(lacks.disagree.is_empty())),
+                (
+                    "loader_disagrees_on",
+                    Json::Array(lacks.disagree.iter().map(|n| Json::str(*n)).collect()),
+                ),
+            ])
+        }
+        _ => Json::Null,
+    };
+    Json::Object(vec![
+        ("since_available", Json::Bool(SINCE_AVAILABLE)),
+        ("pool_functions", pool),
+        ("driver_lacks", lacks),
+    ])
 }
 
 fn static_table(out: &mut String, r: &Report) {
@@ -1257,6 +1394,7 @@ fn render_json(r: &Report) -> String {
         ("driver", driver),
         ("status", status),
         ("attributes", attributes),
+        ("functions", functions_json(r)),
         ("devices", devices),
     ]);
     let mut out = String::new();

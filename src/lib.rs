@@ -186,8 +186,11 @@ pub const HEADER_VERSION: u32 = CUDA_VERSION;
 /// had no `cudaTypedefs.h` ([`SINCE_AVAILABLE`]). A wrapper can compare it with
 /// `cuDriverGetVersion` before calling.
 pub fn since(name: &str) -> Option<u32> {
+    let target = PLAIN_NAMES
+        .binary_search_by(|(plain, _)| (*plain).cmp(name))
+        .map_or(name, |i| PLAIN_NAMES[i].1);
     SINCE
-        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .binary_search_by(|(n, _)| (*n).cmp(target))
         .ok()
         .map(|i| SINCE[i].1)
 }
