@@ -1632,3 +1632,54 @@ fn unknown_mode_is_an_error() {
     run.failure("LIBCUDA_SYS_BINDINGS=pregenrated is not a mode");
     run.assert_stderr_has(&["generate", "pregenerated", "unset LIBCUDA_SYS_BINDINGS"]);
 }
+
+// ---------------------------------------------------------------------------
+// 11. The driver floor (its effect on real header sets: `cargo xtask driver-floor`).
+
+#[test]
+fn a_driver_floor_needs_generated_bindings() {
+    let run = Case::new("floor_shipped")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("LIBCUDA_SYS_DRIVER_FLOOR", "13.0")
+        .run();
+    run.failure("LIBCUDA_SYS_DRIVER_FLOOR=13.0 needs bindings generated from headers");
+    run.assert_stderr_has(&["dynamic-loading", "unset LIBCUDA_SYS_DRIVER_FLOOR"]);
+    run.assert_reruns(&["LIBCUDA_SYS_DRIVER_FLOOR"]);
+}
+
+#[test]
+fn a_driver_floor_must_be_a_cuda_version() {
+    for floor in ["thirteen", "13", "13.0.1", "9.2"] {
+        let run = Case::new("floor_malformed")
+            .env("LIBCUDA_SYS_DRIVER_FLOOR", floor)
+            .run();
+        run.failure(&format!(
+            "LIBCUDA_SYS_DRIVER_FLOOR={floor} is not a CUDA version"
+        ));
+    }
+}
+
+#[test]
+fn a_driver_floor_is_passed_on() {
+    if generation_unavailable("a_driver_floor_is_passed_on") {
+        return;
+    }
+    let mut case = Case::new("floor_metadata");
+    let root = case.toolkit("toolkit");
+    let run = case
+        .env("CUDA_PATH", &root)
+        .env("LIBCUDA_SYS_DRIVER_FLOOR", "11.2")
+        .run();
+    run.found(&root.join("include"), "CUDA_PATH");
+    assert_eq!(run.metadata("driver_floor"), "11020");
+    // Everything newer than 11.2 is gone from the linked functions, the pool API is not.
+    let functions = fs::read_to_string(case.out_dir().join("functions.rs")).unwrap();
+    assert!(
+        functions.contains("cuMemPoolGetAttribute"),
+        "pool API left out"
+    );
+    assert!(
+        !functions.contains("cuMemGetDefaultMemPool"),
+        "a 13.0 function bound under an 11.2 floor"
+    );
+}
