@@ -785,6 +785,31 @@ fn the_header_s_fingerprint_follows_its_bytes() {
 }
 
 #[test]
+fn without_cuda_typedefs_h_the_build_works_and_says_so() {
+    if generation_unavailable("without_cuda_typedefs_h_the_build_works_and_says_so") {
+        return;
+    }
+    // An include directory with cuda.h alone.
+    let mut case = Case::new("no_typedefs");
+    let include = case.mkdir("include");
+    fs::copy(
+        Path::new(REAL_INCLUDE).join("cuda.h"),
+        include.join("cuda.h"),
+    )
+    .unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    run.assert_stderr_has(&[
+        "cudaTypedefs.h is absent: which driver each function needs is unavailable",
+    ]);
+    let since = fs::read_to_string(case.out_dir().join("since.rs")).unwrap();
+    assert!(since.contains("SINCE_AVAILABLE: bool = false"), "{since}");
+    // A floor cannot be honoured without it, and says why.
+    let run = case.env("LIBCUDA_SYS_DRIVER_FLOOR", "13.0").run();
+    run.failure("LIBCUDA_SYS_DRIVER_FLOOR=13.0 needs cudaTypedefs.h beside cuda.h");
+}
+
+#[test]
 fn the_include_dir_is_passed_on_resolved() {
     let mut case = Case::new("resolved_include");
     let real = case.header("cuda-13.0/include", "#define CUDA_VERSION 13000\n");
