@@ -59,7 +59,8 @@ fn run() -> error::Result<()> {
             ),
         );
     }
-    let defines: Vec<&'static str> = if var("DEP_CUDA_PER_THREAD_DEFAULT_STREAM") == "true" {
+    let per_thread_default_stream = var("DEP_CUDA_PER_THREAD_DEFAULT_STREAM") == "true";
+    let defines: Vec<&'static str> = if per_thread_default_stream {
         vec!["CUDA_API_PER_THREAD_DEFAULT_STREAM"]
     } else {
         Vec::new()
@@ -109,10 +110,51 @@ fn run() -> error::Result<()> {
             unbound.concat()
         ),
     )?;
+    // abi.rs returns only its total; the parts come from the inputs it counts:
+    // one mempool check per distinct attribute word of the header, and one
+    // run-time check per macro constant on top of the compile-time ones.
+    let mut pool_attributes = std::collections::HashSet::new();
+    for word in preprocessed.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if word.starts_with("CU_MEMPOOL_ATTR_") {
+            pool_attributes.insert(word);
+        }
+    }
+    write(
+        &out_dir,
+        "summary.json",
+        &format!(
+            "{{\"cuda_include\": {}, \"bindings\": {}, \"per_thread_default_stream\": {}, \
+             \"functions\": {}, \"plain_names\": {}, \"pool_attributes\": {}, \
+             \"macro_constants\": {}, \"abi_items\": {}}}\n",
+            json_string(&include),
+            json_string(&found_by),
+            per_thread_default_stream,
+            items.functions.len(),
+            renames.len(),
+            pool_attributes.len(),
+            macro_constants.len(),
+            checks - macro_constants.len(),
+        ),
+    )?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR={include}");
     println!("cargo::rustc-env=SYSTEST_BINDINGS={found_by}");
     eprintln!("systest: {checks} ABI checks against {include}");
     Ok(())
+}
+
+/// `text` as a JSON string: the build dependencies stay cc, syn and quote.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `pub use self::cuMemAlloc_v2 as cuMemAlloc;` lines.
@@ -151,6 +193,11 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
          pub const FUNCTION_NAMES: &[&str] = &[];\n"
     );
     write(out_dir, "abi_check.rs", &rs)?;
+    write(
+        out_dir,
+        "summary.json",
+        &format!("{{\"skipped\": {}}}\n", json_string(why)),
+    )?;
     write(
         out_dir,
         "unbound_macros.rs",
