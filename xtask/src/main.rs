@@ -2,6 +2,7 @@
 //!
 //! Programs talk through data: Cargo's JSON messages, never its human output.
 
+mod abi_matrix;
 mod bench_build;
 mod cargo;
 mod driver_floor;
@@ -37,6 +38,13 @@ const COMMANDS: &[(&str, &str, &str)] = &[
         "",
         "LIBCUDA_SYS_DRIVER_FLOOR against pairs of real header sets (13.0/13.5, 12.0/12.9)",
     ),
+    (
+        "abi-matrix",
+        "[VERSION ...]",
+        "generation, build and systest's checks against the headers of each CUDA version \
+         (11.8 12.0 12.4 12.9 13.0 13.2 13.5 by default), with and without per-thread-default-stream; \
+         prints a table of what was checked",
+    ),
     ("help", "", "this list"),
 ];
 
@@ -47,6 +55,7 @@ fn main() -> ExitCode {
         Some("fallback-tests") => fallback::run(&args[1..]),
         Some("bench-build") => bench_build::run(&args[1..]),
         Some("driver-floor") => driver_floor::run(&args[1..]),
+        Some("abi-matrix") => abi_matrix::run(&args[1..]),
         Some("help") | None => {
             help();
             Ok(())

@@ -1,0 +1,233 @@
+//! `cargo xtask abi-matrix [VERSION ...]`: generation, build and systest's
+//! checks (ABI against the C compiler, plain names, memory-pool attributes,
+//! macro constants) against the headers of several CUDA releases, with and
+//! without `per-thread-default-stream`. The counts come from the
+//! `summary.json` systest's build script writes, not from the tests' output.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::{cargo, headers, Result};
+
+const VERSIONS: [&str; 7] = ["11.8", "12.0", "12.4", "12.9", "13.0", "13.2", "13.5"];
+const FEATURES: [&str; 2] = ["", "per-thread-default-stream"];
+/// Lines of a failing run's stderr shown: enough for a compiler error or a
+/// test's panic with its short backtrace (with `--nocapture`, panics go there).
+const TAIL: usize = 60;
+
+/// What systest's build script counted, in the order of the table.
+const COUNTS: [&str; 5] = [
+    "functions",
+    "plain_names",
+    "pool_attributes",
+    "macro_constants",
+    "abi_items",
+];
+
+struct Row {
+    version: String,
+    features: String,
+    counts: Option<[u64; COUNTS.len()]>,
+    secs: Option<u64>,
+    result: &'static str,
+}
+
+/// Why a row did not pass: its result column and what to show.
+struct Failure {
+    result: &'static str,
+    detail: String,
+}
+
+impl From<String> for Failure {
+    fn from(detail: String) -> Self {
+        Failure {
+            result: "FAIL",
+            detail,
+        }
+    }
+}
+
+pub fn run(args: &[String]) -> Result {
+    if let Some(flag) = args.iter().find(|a| a.starts_with('-')) {
+        return Err(format!(
+            "unknown option `{flag}`; usage: cargo xtask abi-matrix [VERSION ...]"
+        ));
+    }
+    let versions: Vec<&str> = if args.is_empty() {
+        VERSIONS.to_vec()
+    } else {
+        args.iter().map(String::as_str).collect()
+    };
+    let mut rows = Vec::new();
+    for version in versions {
+        let include = match headers::include_dir(version) {
+            Ok(dir) => dir,
+            Err(e) => {
+                println!("{e}");
+                rows.push(Row {
+                    version: version.to_string(),
+                    features: "headers not fetched".into(),
+                    counts: None,
+                    secs: None,
+                    result: "FAIL",
+                });
+                continue;
+            }
+        };
+        for features in FEATURES {
+            rows.push(one(version, &include, features));
+        }
+    }
+
+    println!(
+        "\nABI matrix (each row: generation, build, ABI check against the C compiler, \
+         plain names, memory-pool attributes, macro constants)"
+    );
+    println!(
+        "{:<6} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} result",
+        "CUDA",
+        "features",
+        "functions",
+        "plain-names",
+        "pool-attrs",
+        "macro-constants",
+        "ABI-items",
+        "time"
+    );
+    for row in &rows {
+        let count = |i: usize| row.counts.map_or("?".to_string(), |c| c[i].to_string());
+        println!(
+            "{:<6} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} {}",
+            row.version,
+            row.features,
+            count(0),
+            count(1),
+            count(2),
+            count(3),
+            count(4),
+            row.secs.map_or(String::new(), |s| format!("{s}s")),
+            row.result
+        );
+    }
+    let failed = rows.iter().filter(|r| r.result != "ok").count();
+    println!(
+        "abi-matrix: {} passed, {failed} failed",
+        rows.len() - failed
+    );
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{failed} of {} ABI matrix rows failed", rows.len()))
+    }
+}
+
+/// `cargo test -p systest` against the headers in `include` with `features`.
+fn one(version: &str, include: &Path, features: &str) -> Row {
+    let label = if features.is_empty() {
+        "default"
+    } else {
+        features
+    };
+    eprintln!("abi-matrix: CUDA {version}, {label}");
+    let mut cmd = cargo::command(&[
+        "test",
+        "--package",
+        "systest",
+        "--features",
+        features,
+        "--message-format=json",
+        "--",
+        "--nocapture",
+    ]);
+    cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include)
+        .env("LIBCUDA_SYS_BINDINGS", "generate")
+        .env("CARGO_TARGET_DIR", crate::root().join("target/abi-matrix"))
+        // A floor would leave the newer functions out: the rows count them all.
+        .env_remove("LIBCUDA_SYS_DRIVER_FLOOR");
+    let start = Instant::now();
+    let outcome = cargo::build(cmd).map_err(Failure::from).and_then(|build| {
+        if !build.success {
+            return Err(Failure::from(format!(
+                "CUDA {version}, {label}: cargo test failed; the end of its stderr:\n{}",
+                tail(&build.stderr)
+            )));
+        }
+        summary(
+            &build.out_dir("systest")?.join("summary.json"),
+            include,
+            features,
+        )
+    });
+    let secs = Some(start.elapsed().as_secs());
+    match outcome {
+        Ok(counts) => Row {
+            version: version.to_string(),
+            features: label.to_string(),
+            counts: Some(counts),
+            secs,
+            result: "ok",
+        },
+        Err(failure) => {
+            println!("{}", failure.detail);
+            Row {
+                version: version.to_string(),
+                features: label.to_string(),
+                counts: None,
+                secs,
+                result: failure.result,
+            }
+        }
+    }
+}
+
+/// The counts of `summary.json`, once it says the checks ran against the
+/// headers and with the features the row names: a variable such as a
+/// target-prefixed `LIBCUDA_SYS_INCLUDE_DIR` could have chosen others.
+fn summary(
+    path: &Path,
+    include: &Path,
+    features: &str,
+) -> std::result::Result<[u64; COUNTS.len()], Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let summary: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(why) = summary["skipped"].as_str() {
+        return Err(Failure {
+            result: "skipped",
+            detail: format!("{}: systest skipped its checks: {why}", path.display()),
+        });
+    }
+    let used = summary["cuda_include"].as_str().unwrap_or_default();
+    let same = |p: &Path| std::fs::canonicalize(p).ok();
+    if same(Path::new(used)).is_none() || same(Path::new(used)) != same(include) {
+        return Err(format!(
+            "{}: the checks ran against {used:?}, not {}",
+            path.display(),
+            include.display()
+        )
+        .into());
+    }
+    let per_thread = features == "per-thread-default-stream";
+    if summary["per_thread_default_stream"].as_bool() != Some(per_thread) {
+        return Err(format!(
+            "{}: per_thread_default_stream is {}, the row asked for {per_thread}",
+            path.display(),
+            summary["per_thread_default_stream"]
+        )
+        .into());
+    }
+    let mut counts = [0; COUNTS.len()];
+    for (count, key) in counts.iter_mut().zip(COUNTS) {
+        *count = summary[key]
+            .as_u64()
+            .ok_or_else(|| format!("{}: no count `{key}`", path.display()))?;
+    }
+    Ok(counts)
+}
+
+fn tail(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(TAIL)..].join("\n")
+}
