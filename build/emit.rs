@@ -152,7 +152,7 @@ fn emit_link(link: &Link) {
         println!("cargo::rustc-link-lib=dylib:+verbatim={}", link.lib);
     }
     match link.kind {
-        Kind::Driver => {}
+        Kind::Driver | Kind::ImportLibrary => {}
         Kind::ToolkitStub => println!(
             "cargo::warning=linking the CUDA toolkit's stub libcuda ({}): no driver found; programs built here get CUDA_ERROR_STUB_LIBRARY until run where the NVIDIA driver is installed",
             link.dir.display()
@@ -171,5 +171,6 @@ fn link_kind(link: Option<&Link>) -> &'static str {
         Kind::Driver => "driver",
         Kind::ToolkitStub => "toolkit-stub",
         Kind::GeneratedStub => "generated-stub",
+        Kind::ImportLibrary => "import-library",
     }
 }

@@ -25,6 +25,9 @@ pub enum Kind {
     ToolkitStub,
     /// Built here: no libcuda at all on this machine.
     GeneratedStub,
+    /// Windows: the toolkit's (or pip wheel's) `lib\x64\cuda.lib`, the import
+    /// library of the driver's `nvcuda.dll`.
+    ImportLibrary,
 }
 
 pub struct Link {
@@ -71,6 +74,24 @@ pub fn choose(
         }
         log(format!("libcuda: nothing in {}", dir.display()));
     }
+    // On Windows the toolkit's cuda.lib is how every program links the driver:
+    // an import library of nvcuda.dll, not a stub.
+    if target.is_windows() {
+        if let Some(dir) = toolkit_lib_dirs
+            .iter()
+            .find(|d| library_in(target, d).is_some())
+        {
+            log(format!(
+                "libcuda: import library {} taken",
+                dir.join("cuda.lib").display()
+            ));
+            return Ok(Link {
+                dir: dir.clone(),
+                lib: "cuda".into(),
+                kind: Kind::ImportLibrary,
+            });
+        }
+    }
     for dir in toolkit_lib_dirs.iter().filter(|d| d.ends_with("stubs")) {
         if let Some(lib) = library_in(target, dir) {
             log(format!("libcuda: toolkit stub in {} taken", dir.display()));
@@ -103,7 +124,11 @@ pub fn choose(
         return Err(Error::new(
             "no libcuda to link",
             "No driver library (cuda.lib / libcuda) was found and a stand-in can only be built for Linux targets.\n\
-             Fix: install the NVIDIA driver or a CUDA toolkit (its lib\\x64\\cuda.lib), or set LIBCUDA_SYS_LIB_DIR.",
+             Fix one of:\n\
+             - point CUDA_PATH at a CUDA toolkit (its lib\\x64\\cuda.lib), or install the headers and\n  \
+               import library with pip (pip install nvidia-cuda-runtime: nvidia\\cu13\\lib\\x64\\cuda.lib)\n\
+             - set LIBCUDA_SYS_LIB_DIR to the directory that holds cuda.lib\n\
+             - or link nothing: the dynamic-loading feature opens nvcuda.dll at run time",
         ));
     }
     build_stub(target, bindings)

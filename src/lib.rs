@@ -112,7 +112,7 @@
 //! | `DEP_CUDA_INCLUDE` | the directory that holds the `cuda.h` these bindings come from |
 //! | `DEP_CUDA_INCLUDES` | the same, as a path list (the key Rust-CUDA's `cust_raw` uses) |
 //! | `DEP_CUDA_LIB_DIR` | the directory of the libcuda that was linked |
-//! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub` or `generated-stub` |
+//! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub`, `generated-stub`, `import-library` (Windows `cuda.lib`) or `dynamic-loading` |
 //! | `DEP_CUDA_FOUND_BY` | how the headers were found (`CUDA_PATH`, `pip wheel`, ...), or `pregenerated` |
 //! | `DEP_CUDA_VERSION` | the header's `CUDA_VERSION`, e.g. `13000` |
 //! | `DEP_CUDA_VERSION_MAJOR`, `DEP_CUDA_VERSION_MINOR` | e.g. `13`, `0` |
