@@ -190,41 +190,44 @@ pub fn shown(cmd: &std::process::Command) -> String {
         .join(" ")
 }
 
-/// `CC`/`CFLAGS` (plain and per target) as set, for messages.
-fn user_flags() -> Vec<String> {
+/// The variables cc reads for `base` (`CC`, `CFLAGS`) that are set, most
+/// specific first: `<base>_<target>` (both spellings), `TARGET_<base>`, `<base>`.
+fn set_vars(base: &str) -> Vec<(String, String)> {
     let target = std::env::var("TARGET").unwrap_or_default();
+    [
+        format!("{base}_{target}"),
+        format!("{base}_{}", target.replace('-', "_")),
+        format!("TARGET_{base}"),
+        base.to_string(),
+    ]
+    .into_iter()
+    .filter_map(|name| {
+        let value = std::env::var(&name).ok().filter(|v| !v.is_empty())?;
+        Some((name, value))
+    })
+    .collect()
+}
+
+/// `CC`/`CFLAGS` as set, `NAME=value`, for messages.
+fn user_flags() -> Vec<String> {
     ["CC", "CFLAGS"]
         .iter()
-        .flat_map(|v| {
-            [
-                format!("{v}_{target}"),
-                format!("{v}_{}", target.replace('-', "_")),
-                v.to_string(),
-            ]
-        })
-        .filter_map(|name| {
-            std::env::var(&name)
-                .ok()
-                .filter(|v| !v.is_empty())
-                .map(|v| format!("{name}={v}"))
-        })
+        .flat_map(|base| set_vars(base))
+        .map(|(name, value)| format!("{name}={value}"))
         .collect()
 }
 
-/// The words of the user's C flags (`CFLAGS`, per target, `TARGET_CFLAGS`),
-/// as cc adds them to every command.
+/// The words of the user's C flags, as cc adds them to every command.
 pub fn user_cflags() -> Vec<String> {
-    let target = std::env::var("TARGET").unwrap_or_default();
-    [
-        format!("CFLAGS_{target}"),
-        format!("CFLAGS_{}", target.replace('-', "_")),
-        "TARGET_CFLAGS".to_string(),
-        "CFLAGS".to_string(),
-    ]
-    .iter()
-    .filter_map(|name| std::env::var(name).ok())
-    .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-    .collect()
+    set_vars("CFLAGS")
+        .into_iter()
+        .flat_map(|(_, value)| {
+            value
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 fn no_compiler(why: &str) -> Error {

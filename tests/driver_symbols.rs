@@ -12,15 +12,8 @@ include!(concat!(env!("OUT_DIR"), "/dynamic_symbols.rs"));
 
 #[cfg(not(feature = "dynamic-loading"))]
 fn has(symbol: &str) -> bool {
-    extern "C" {
-        fn dlsym(
-            handle: *mut core::ffi::c_void,
-            symbol: *const core::ffi::c_char,
-        ) -> *mut core::ffi::c_void;
-    }
-    let name = std::ffi::CString::new(symbol).unwrap();
-    // RTLD_DEFAULT: libcuda is loaded with the program.
-    !unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) }.is_null()
+    // libcuda is loaded with the program.
+    !testkit::loaded_symbol(symbol).is_null()
 }
 
 #[cfg(feature = "dynamic-loading")]

@@ -14,13 +14,6 @@ use std::io::Write;
 
 include!(concat!(env!("OUT_DIR"), "/function_list.rs"));
 
-extern "C" {
-    fn dlsym(
-        handle: *mut core::ffi::c_void,
-        symbol: *const core::ffi::c_char,
-    ) -> *mut core::ffi::c_void;
-}
-
 #[test]
 fn every_bound_function_is_linked_to_its_own_symbol() {
     let all = all_functions();
@@ -31,9 +24,7 @@ fn every_bound_function_is_linked_to_its_own_symbol() {
     );
     let mut wrong = Vec::new();
     for (name, address) in all {
-        let symbol = std::ffi::CString::new(name).unwrap();
-        // RTLD_DEFAULT (null on glibc): the libcuda loaded with the program.
-        let loaded = unsafe { dlsym(std::ptr::null_mut(), symbol.as_ptr()) } as *const ();
+        let loaded = testkit::loaded_symbol(name);
         if loaded != address {
             wrong.push(format!(
                 "{name}: binding reaches {address:?}, libcuda's {name} is at {loaded:?}"

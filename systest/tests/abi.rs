@@ -102,19 +102,7 @@ fn every_bound_function_is_declared_by_the_header() {
 }
 
 #[cfg(not(feature = "dynamic-loading"))]
-extern "C" {
-    fn dlsym(
-        handle: *mut core::ffi::c_void,
-        symbol: *const core::ffi::c_char,
-    ) -> *mut core::ffi::c_void;
-}
-
-#[cfg(not(feature = "dynamic-loading"))]
-fn symbol_address(name: &str) -> *const () {
-    let name = std::ffi::CString::new(name).unwrap();
-    // RTLD_DEFAULT (null on glibc): the loaded libcuda, driver or stand-in.
-    unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as *const () }
-}
+use testkit::loaded_symbol as symbol_address;
 
 // Linked mode: the address the loader bound. (The dynamic-loading mode checks
 // its resolution in tests/dynamic_loading.rs.)

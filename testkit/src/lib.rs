@@ -11,6 +11,26 @@ pub fn skip(test: &str, reason: &str) {
     let _ = std::io::stderr().write_all(format!("skipped: {test}: {reason}\n").as_bytes());
 }
 
+#[cfg(unix)]
+extern "C" {
+    fn dlsym(
+        handle: *mut std::ffi::c_void,
+        symbol: *const std::ffi::c_char,
+    ) -> *mut std::ffi::c_void;
+}
+
+/// The address of `name` among the libraries the process loaded (`dlsym` with
+/// `RTLD_DEFAULT`, null on glibc): for a linked libcuda, the driver's or the
+/// stand-in's symbol; null where none exports it.
+#[cfg(unix)]
+pub fn loaded_symbol(name: &str) -> *const () {
+    let Ok(name) = std::ffi::CString::new(name) else {
+        return std::ptr::null();
+    };
+    // SAFETY: RTLD_DEFAULT and a NUL-terminated name; only the address is read.
+    unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as *const () }
+}
+
 /// The memory-pool attributes as NVIDIA documents them: name, value and the
 /// first header (`CUDA_VERSION`) that declares it.
 pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
