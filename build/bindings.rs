@@ -171,6 +171,69 @@ fn wrap_unsigned(file: &mut syn::File, unsigned: &HashMap<String, IntKind>) {
     }
 }
 
+/// For a cross build, where libclang most often fails for want of the
+/// target's C library headers: which package has them, and the variable that
+/// names a sysroot elsewhere.
+fn cross_hint(target: &str) -> String {
+    if std::env::var("HOST").is_ok_and(|host| host == target) {
+        return String::new();
+    }
+    let package = if target.starts_with("aarch64-") && target.contains("-linux-gnu") {
+        "libc6-dev-arm64-cross (with gcc-aarch64-linux-gnu)"
+    } else if target.ends_with("-windows-gnu") {
+        "mingw-w64-x86-64-dev (with gcc-mingw-w64-x86-64)"
+    } else if target.ends_with("-windows-msvc") {
+        "none on Linux: libclang needs the Windows SDK and MSVC headers; build on Windows, or \
+         use the shipped bindings (LIBCUDA_SYS_BINDINGS=pregenerated)"
+    } else {
+        "the C library development files for that target"
+    };
+    format!(
+        "\n\nThis is a cross build for {target}: libclang parses cuda.h as that target and needs its C\n\
+         library headers (stdlib.h). Debian/Ubuntu package: {package}. Headers elsewhere: \n\
+         BINDGEN_EXTRA_CLANG_ARGS_{}=\"--sysroot=/path/to/sysroot\"",
+        target.replace('-', "_")
+    )
+}
+
+/// Clang's own headers (`stddef.h`, `mm_malloc.h`, ...) for the libclang that
+/// was loaded. libclang looks for them in `clang/<version>` beside its own
+/// file, and distributions that keep libclang in the multiarch directory
+/// (Debian's `libclang-dev`: `/usr/lib/x86_64-linux-gnu`) put them elsewhere
+/// (`/usr/lib/clang/14.0.6`). A Linux target parses without them (GCC's
+/// installation has the same headers), a MinGW one (`x86_64-pc-windows-gnu`)
+/// stops at `mm_malloc.h`. Only an unambiguous match is used: with several
+/// installed versions and no way to tell which is the loaded one, libclang
+/// keeps its own choice.
+fn resource_dir() -> Option<std::path::PathBuf> {
+    let library = clang_sys::get_library()?;
+    let dir = library.path().parent()?;
+    // `libclang-14.so`, `libclang.so.17`: the major version, where the name has it.
+    let name = library.path().file_name()?.to_string_lossy().into_owned();
+    let major: String = name
+        .trim_start_matches("libclang")
+        .trim_start_matches(['-', '.'])
+        .trim_start_matches("so.")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let mut found: Vec<std::path::PathBuf> = [dir.join("clang"), dir.join("../clang")]
+        .iter()
+        .filter_map(|versions| std::fs::read_dir(versions).ok())
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let version = e.file_name().to_string_lossy().into_owned();
+            major.is_empty() || version == major || version.starts_with(&format!("{major}."))
+        })
+        .filter_map(|e| e.path().join("include/stddef.h").canonicalize().ok())
+        .filter_map(|header| Some(header.parent()?.parent()?.to_path_buf()))
+        .collect();
+    found.sort();
+    found.dedup();
+    (found.len() == 1).then(|| found.remove(0))
+}
+
 pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::File> {
     load_libclang()?;
     let unsigned = unsigned_macros(macros);
@@ -178,6 +241,10 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
     let extra_args = [
         "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
         format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple),
+        format!(
+            "BINDGEN_EXTRA_CLANG_ARGS_{}",
+            header.target_triple.replace('-', "_")
+        ),
     ];
     let extra_values: Vec<String> = extra_args
         .iter()
@@ -219,6 +286,10 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }
+    if let Some(dir) = resource_dir() {
+        crate::env::log(format!("clang resource directory {}", dir.display()));
+        builder = builder.clang_arg(format!("-resource-dir={}", dir.display()));
+    }
     let generated = contained(|| builder.generate()).map_err(|panic| {
         Error::new(
             format!(
@@ -250,7 +321,8 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
                  The header did not parse with libclang. Fix one of:\n\
                  - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and stdint.h)\n\
                  - point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
-                 - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling)"
+                 - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling){}",
+                cross_hint(&header.target_triple),
             ),
         )
     })?;

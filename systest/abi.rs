@@ -9,8 +9,9 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::cpp::{io_error, Header};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::items::Items;
+use crate::layout::Layout;
 use crate::Rename;
 
 /// `struct X {` / `union X {` / `enum X {` tags in the preprocessed header: a
@@ -46,6 +47,119 @@ fn c_type(tags: &HashSet<(String, String)>, kind: &str, name: &str) -> String {
     name.to_string()
 }
 
+/// What the Rust side of a check computes.
+pub enum RustSide {
+    Size(String),
+    Align(String),
+    /// `(record, Rust field name)`.
+    Offset(String, String),
+    /// A constant: `(enum it belongs to, name)`.
+    Value(Option<String>, String),
+}
+
+impl RustSide {
+    /// The expression rustc evaluates on the host.
+    fn expr(&self) -> String {
+        match self {
+            RustSide::Size(t) => format!("core::mem::size_of::<{t}>()"),
+            RustSide::Align(t) => format!("core::mem::align_of::<{t}>()"),
+            RustSide::Offset(r, f) => format!("core::mem::offset_of!({r}, {f})"),
+            RustSide::Value(Some(owner), name) => format!("{owner}::{name}.0"),
+            RustSide::Value(None, name) => name.clone(),
+        }
+    }
+
+    /// The same, read from the bindings for a target no Rust is compiled for.
+    pub fn value(&self, layout: &Layout) -> std::result::Result<i128, String> {
+        match self {
+            RustSide::Size(t) => layout.size(t).map(i128::from),
+            RustSide::Align(t) => layout.align(t).map(i128::from),
+            RustSide::Offset(r, f) => layout.offset(r, f).map(i128::from),
+            RustSide::Value(owner, name) => layout.value(owner.as_deref(), name),
+        }
+    }
+}
+
+/// One comparison: `key` names it, `c` is the C expression.
+pub struct Check {
+    pub key: String,
+    pub c: String,
+    pub rust: RustSide,
+}
+
+/// Every layout and value check of the bound items (the functions, plain
+/// names and macro constants are checked apart: they are not numbers known to
+/// both compilers alike).
+pub fn checks(items: &Items, preprocessed: &str) -> Vec<Check> {
+    let tags = tags(preprocessed);
+    let mut checks = Vec::new();
+    let mut both = |key: String, c: String, rust: RustSide| checks.push(Check { key, c, rust });
+    for r in items
+        .records
+        .iter()
+        .filter(|r| !r.opaque && !r.name.contains("__bindgen"))
+    {
+        let ty = c_type(&tags, if r.is_union { "union" } else { "struct" }, &r.name);
+        both(
+            format!("size {}", r.name),
+            format!("sizeof({ty})"),
+            RustSide::Size(r.name.clone()),
+        );
+        both(
+            format!("align {}", r.name),
+            format!("_Alignof({ty})"),
+            RustSide::Align(r.name.clone()),
+        );
+        for (rust, cname) in &r.fields {
+            both(
+                format!("offset {}.{cname}", r.name),
+                format!("offsetof({ty}, {cname})"),
+                RustSide::Offset(r.name.clone(), rust.clone()),
+            );
+        }
+    }
+    for e in items.enums.iter().filter(|e| !e.contains("__bindgen")) {
+        let ty = c_type(&tags, "enum", e);
+        both(
+            format!("size {e}"),
+            format!("sizeof({ty})"),
+            RustSide::Size(e.clone()),
+        );
+    }
+    for t in &items.typedefs {
+        both(
+            format!("size {t}"),
+            format!("sizeof({t})"),
+            RustSide::Size(t.clone()),
+        );
+        both(
+            format!("align {t}"),
+            format!("_Alignof({t})"),
+            RustSide::Align(t.clone()),
+        );
+    }
+    for k in &items.constants {
+        both(
+            format!("value {}", k.name),
+            k.name.clone(),
+            RustSide::Value(k.owner.clone(), k.name.clone()),
+        );
+    }
+    // Every memory-pool attribute the header declares, found in the header text
+    // (not in the bindings): an unbound one fails to compile on the Rust side.
+    let mut seen = HashSet::new();
+    for word in preprocessed.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if word.starts_with("CU_MEMPOOL_ATTR_") && seen.insert(word) {
+            both(
+                format!("mempool {word}"),
+                word.to_string(),
+                RustSide::Value(Some("CUmemPool_attribute".into()), word.to_string()),
+            );
+        }
+    }
+    checks
+}
+
 /// `macro_constants` are the names of the bindings' constants of a pointer,
 /// handle or enum type (casts and enumerator aliases the header defines as
 /// macros): compared through `intptr_t` at run time.
@@ -54,18 +168,10 @@ pub fn write(
     items: &Items,
     renames: &[Rename],
     macro_constants: &[String],
-    preprocessed: &str,
+    checks: &[Check],
 ) -> Result<usize> {
-    let tags = tags(preprocessed);
     let mut c = String::new();
     let mut rs = String::from("/// Why nothing is checked, if so.\npub const SKIPPED: Option<&str> = None;\n/// `(check, rustc's value)`: compared with what `abi_check.c` prints.\npub const RUST_SIDE: &[(&str, i128)] = &[\n");
-    let mut checks = 0;
-    let mut both = |c: &mut String, key: String, c_expr: &str, rust_expr: &str| {
-        let _ = writeln!(c, "    P(\"{key}\", {c_expr});");
-        let _ = writeln!(rs, "    (\"{key}\", ({rust_expr}) as i128),");
-        checks += 1;
-    };
-
     let _ = writeln!(
         c,
         "#include <stdio.h>\n#include <stddef.h>\n#include <stdint.h>\n#include \"{}\"",
@@ -77,77 +183,16 @@ pub fn write(
          #define P(key, v) ((v) < 0 ? printf(\"%s %lld\\n\", key, (long long)(v)) : printf(\"%s %llu\\n\", key, (unsigned long long)(v)))\n\
          int main(void) {\n",
     );
-
-    for r in items
-        .records
-        .iter()
-        .filter(|r| !r.opaque && !r.name.contains("__bindgen"))
-    {
-        let ty = c_type(&tags, if r.is_union { "union" } else { "struct" }, &r.name);
-        both(
-            &mut c,
-            format!("size {}", r.name),
-            &format!("sizeof({ty})"),
-            &format!("core::mem::size_of::<{}>()", r.name),
-        );
-        both(
-            &mut c,
-            format!("align {}", r.name),
-            &format!("_Alignof({ty})"),
-            &format!("core::mem::align_of::<{}>()", r.name),
-        );
-        for (rust, cname) in &r.fields {
-            both(
-                &mut c,
-                format!("offset {}.{cname}", r.name),
-                &format!("offsetof({ty}, {cname})"),
-                &format!("core::mem::offset_of!({}, {rust})", r.name),
-            );
-        }
-    }
-    for e in items.enums.iter().filter(|e| !e.contains("__bindgen")) {
-        let ty = c_type(&tags, "enum", e);
-        both(
-            &mut c,
-            format!("size {e}"),
-            &format!("sizeof({ty})"),
-            &format!("core::mem::size_of::<{e}>()"),
+    for check in checks {
+        let _ = writeln!(c, "    P(\"{}\", {});", check.key, check.c);
+        let _ = writeln!(
+            rs,
+            "    (\"{}\", ({}) as i128),",
+            check.key,
+            check.rust.expr()
         );
     }
-    for t in &items.typedefs {
-        both(
-            &mut c,
-            format!("size {t}"),
-            &format!("sizeof({t})"),
-            &format!("core::mem::size_of::<{t}>()"),
-        );
-        both(
-            &mut c,
-            format!("align {t}"),
-            &format!("_Alignof({t})"),
-            &format!("core::mem::align_of::<{t}>()"),
-        );
-    }
-    for k in &items.constants {
-        let rust = match &k.owner {
-            Some(owner) => format!("{owner}::{}.0", k.name),
-            None => k.name.clone(),
-        };
-        both(&mut c, format!("value {}", k.name), &k.name, &rust);
-    }
-    // Every memory-pool attribute the header declares, found in the header text
-    // (not in the bindings): an unbound one fails to compile on the Rust side.
-    let mut seen = HashSet::new();
-    for word in preprocessed.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-        if word.starts_with("CU_MEMPOOL_ATTR_") && seen.insert(word) {
-            both(
-                &mut c,
-                format!("mempool {word}"),
-                word,
-                &format!("CUmemPool_attribute::{word}.0"),
-            );
-        }
-    }
+    let mut checks = checks.len();
     // Every bound function must be declared by the header under its own name:
     // taking its address does not compile otherwise. `sizeof` keeps it unevaluated,
     // so the program needs no libcuda. The count is the C program's own.
@@ -225,4 +270,145 @@ pub fn write(
     let path = header.out_dir.join("abi_cc.txt");
     std::fs::write(&path, cmd.join("\n")).map_err(|e| io_error(&path, e))?;
     Ok(checks)
+}
+
+/// What the static check compared: every value, by check, as the Rust side has it.
+pub struct StaticCheck {
+    pub values: Vec<(String, i128)>,
+    pub functions: usize,
+    pub macro_constants: usize,
+    pub plain_names: usize,
+}
+
+/// The same checks for the target the build is for, without running anything
+/// there: each Rust-side value (read from the bindings, see `layout.rs`) is a
+/// `_Static_assert` in C compiled by the target's C compiler, every bound
+/// function must be declared, and every plain name must expand, in the
+/// target's preprocessor, to the function the bindings alias it to. On the
+/// host this runs beside the run-time check, which keeps the reading of the
+/// bindings honest.
+pub fn check_statically(
+    header: &Header,
+    items: &Items,
+    renames: &[Rename],
+    macro_constants: &[String],
+    checks: &[Check],
+    layout: &Layout,
+) -> Result<StaticCheck> {
+    let unreadable = |key: &str, why: String| {
+        Error::new(
+            format!("the ABI check cannot read the Rust side of `{key}` from the bindings"),
+            format!(
+                "{why}\n\nThe bindings for {} hold something the static check does not understand;\n\
+                 extend systest/layout.rs rather than leave the item unchecked.",
+                header.target_triple
+            ),
+        )
+    };
+    let mut c = format!(
+        "#include <stddef.h>\n#include <stdint.h>\n#include \"{}\"\n\
+         /* Negative values compare signed, the rest unsigned, as the run-time check prints them. */\n\
+         #define EQ(v, n) ((n) < 0 ? (long long)(v) == (long long)(n) : (unsigned long long)(v) == (unsigned long long)(n))\n",
+        header.wrapper.display()
+    );
+    let mut values = Vec::new();
+    let mut assert = |c: &mut String, key: &str, c_expr: &str, value: i128| {
+        let literal = if value < 0 {
+            format!("({value}LL)")
+        } else {
+            format!("{value}ULL")
+        };
+        let _ = writeln!(c, "_Static_assert(EQ({c_expr}, {literal}), \"{key}\");");
+        values.push((key.to_string(), value));
+    };
+    for check in checks {
+        let value = check
+            .rust
+            .value(layout)
+            .map_err(|why| unreadable(&check.key, why))?;
+        assert(&mut c, &check.key, &check.c, value);
+    }
+    for name in macro_constants {
+        let key = format!("macro {name}");
+        let value = layout
+            .value(None, name)
+            .map_err(|why| unreadable(&key, why))?;
+        assert(&mut c, &key, &format!("(intptr_t)({name})"), value);
+    }
+    for f in &items.functions {
+        let _ = writeln!(
+            c,
+            "_Static_assert(sizeof(&{n}) != 0, \"function {n}\");",
+            n = f.name
+        );
+    }
+    let path = header.out_dir.join("abi_static.c");
+    std::fs::write(&path, &c).map_err(|e| io_error(&path, e))?;
+
+    let mut cmd = header.compiler_command();
+    cmd.push(format!("-I{}", header.include_dir.display()));
+    cmd.push("-Wno-deprecated-declarations".into());
+    cmd.extend(header.defines.iter().map(|d| format!("-D{d}")));
+    let mut command = std::process::Command::new(&cmd[0]);
+    command
+        .args(&cmd[1..])
+        .args(["-std=c11", "-fsyntax-only"])
+        .arg(&path);
+    let out = command
+        .output()
+        .map_err(|e| Error::new(format!("cannot run {}", cmd[0]), e.to_string()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let shown: Vec<&str> = stderr.lines().take(60).collect();
+        return Err(Error::new(
+            format!(
+                "the bindings for {} disagree with the C compiler (static ABI check)",
+                header.target_triple
+            ),
+            format!(
+                "{} -fsyntax-only {} failed: each failed assertion names an item whose size, alignment,\n\
+                 offset or value differs between the bindings and the C compiler for {}:\n{}",
+                cmd[0],
+                path.display(),
+                header.target_triple,
+                shown.join("\n")
+            ),
+        ));
+    }
+
+    // What each plain name expands to in the target's preprocessor.
+    let plain: Vec<&str> = renames.iter().map(|r| r.plain.as_str()).collect();
+    let (expansions, _) = header.expand(&plain)?;
+    let expanded: std::collections::HashMap<&str, &str> = expansions
+        .iter()
+        .map(|(n, e)| (n.as_str(), e.as_str()))
+        .collect();
+    let wrong: Vec<String> = renames
+        .iter()
+        .filter(|r| expanded.get(r.plain.as_str()) != Some(&r.target.as_str()))
+        .map(|r| {
+            format!(
+                "{}: the bindings call {}, the header {}",
+                r.plain,
+                r.target,
+                expanded.get(r.plain.as_str()).unwrap_or(&"(nothing)")
+            )
+        })
+        .collect();
+    if !wrong.is_empty() {
+        return Err(Error::new(
+            format!(
+                "{} plain names reach other functions than the header's for {}",
+                wrong.len(),
+                header.target_triple
+            ),
+            wrong.join("\n"),
+        ));
+    }
+    Ok(StaticCheck {
+        values,
+        functions: items.functions.len(),
+        macro_constants: macro_constants.len(),
+        plain_names: renames.len(),
+    })
 }

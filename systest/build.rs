@@ -18,6 +18,7 @@ mod items;
 mod macro_constants;
 
 mod abi;
+mod layout;
 
 use std::path::{Path, PathBuf};
 
@@ -43,6 +44,7 @@ fn var(name: &str) -> String {
 fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=abi.rs");
+    println!("cargo::rerun-if-changed=layout.rs");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let bindings = PathBuf::from(var("DEP_CUDA_BINDINGS_DIR"));
     let found_by = var("DEP_CUDA_FOUND_BY");
@@ -71,9 +73,11 @@ fn run() -> error::Result<()> {
         std::fs::read_to_string(&path).map_err(|e| cpp::io_error(&path, e))
     };
     let code = read("bindings.rs")? + &read("functions.rs")?;
-    let items = items::read(items::parse(&code)?)?;
+    let bindings = items::parse(&code)?;
+    let items = items::read(bindings.clone())?;
     let renames = renames(&items::parse(&read("renames.rs")?)?);
-    let macro_constants: Vec<String> = items::parse(&read("macro_constants.rs")?)?
+    let macro_file = items::parse(&read("macro_constants.rs")?)?;
+    let macro_constants: Vec<String> = macro_file
         .items
         .iter()
         .filter_map(|item| match item {
@@ -91,7 +95,19 @@ fn run() -> error::Result<()> {
         std::env::var("TARGET").unwrap_or_default(),
     )?;
     let (_, preprocessed) = header.expand(&[])?;
-    let checks = abi::write(&header, &items, &renames, &macro_constants, &preprocessed)?;
+    let checks = abi::checks(&items, &preprocessed);
+    // The run-time check's sources; its program runs only where the tests do
+    // (the host), the static check below for any target.
+    let run_time = abi::write(&header, &items, &renames, &macro_constants, &checks)?;
+    let layout = layout::Layout::read([&bindings, &macro_file], &layout::Target::from_cargo());
+    let statically = abi::check_statically(
+        &header,
+        &items,
+        &renames,
+        &macro_constants,
+        &checks,
+        &layout,
+    )?;
     // What the bindings leave out of the header's object-like CU* macros.
     let macros = header.macros()?;
     let unbound: Vec<String> = macro_constants::unbound(&macros, &items)
@@ -113,48 +129,54 @@ fn run() -> error::Result<()> {
     // abi.rs returns only its total; the parts come from the inputs it counts:
     // one mempool check per distinct attribute word of the header, and one
     // run-time check per macro constant on top of the compile-time ones.
-    let mut pool_attributes = std::collections::HashSet::new();
-    for word in preprocessed.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-        if word.starts_with("CU_MEMPOOL_ATTR_") {
-            pool_attributes.insert(word);
-        }
-    }
+    let pool_attributes = checks
+        .iter()
+        .filter(|c| c.key.starts_with("mempool "))
+        .count();
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let summary = serde_json::json!({
+        "target": target,
+        "cuda_include": include,
+        "bindings": found_by,
+        "per_thread_default_stream": per_thread_default_stream,
+        "functions": items.functions.len(),
+        "plain_names": renames.len(),
+        "pool_attributes": pool_attributes,
+        "macro_constants": macro_constants.len(),
+        "abi_items": run_time - macro_constants.len(),
+        "static": {
+            "values": statically.values.len(),
+            "functions": statically.functions,
+            "macro_constants": statically.macro_constants,
+            "plain_names": statically.plain_names,
+        },
+    });
+    write(&out_dir, "summary.json", &format!("{summary:#}\n"))?;
+    // Every value the static check compared, so that targets can be set side by side.
+    let values: serde_json::Map<String, serde_json::Value> = statically
+        .values
+        .iter()
+        .map(|(key, value)| {
+            // 64-bit masks exceed i64; every value fits one of the two.
+            let value = i64::try_from(*value)
+                .map(serde_json::Value::from)
+                .or_else(|_| u64::try_from(*value).map(serde_json::Value::from))
+                .unwrap_or_else(|_| serde_json::Value::from(value.to_string()));
+            (key.clone(), value)
+        })
+        .collect();
     write(
         &out_dir,
-        "summary.json",
-        &format!(
-            "{{\"cuda_include\": {}, \"bindings\": {}, \"per_thread_default_stream\": {}, \
-             \"functions\": {}, \"plain_names\": {}, \"pool_attributes\": {}, \
-             \"macro_constants\": {}, \"abi_items\": {}}}\n",
-            json_string(&include),
-            json_string(&found_by),
-            per_thread_default_stream,
-            items.functions.len(),
-            renames.len(),
-            pool_attributes.len(),
-            macro_constants.len(),
-            checks - macro_constants.len(),
-        ),
+        "abi_values.json",
+        &format!("{:#}\n", serde_json::Value::Object(values)),
     )?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR={include}");
     println!("cargo::rustc-env=SYSTEST_BINDINGS={found_by}");
-    eprintln!("systest: {checks} ABI checks against {include}");
+    eprintln!(
+        "systest: {run_time} run-time and {} static ABI checks for {target} against {include}",
+        statically.values.len() + statically.functions + statically.plain_names
+    );
     Ok(())
-}
-
-/// `text` as a JSON string: the build dependencies stay cc, syn and quote.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// `pub use self::cuMemAlloc_v2 as cuMemAlloc;` lines.
@@ -196,8 +218,9 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
     write(
         out_dir,
         "summary.json",
-        &format!("{{\"skipped\": {}}}\n", json_string(why)),
+        &format!("{:#}\n", serde_json::json!({ "skipped": why })),
     )?;
+    write(out_dir, "abi_values.json", "{}\n")?;
     write(
         out_dir,
         "unbound_macros.rs",

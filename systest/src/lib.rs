@@ -19,6 +19,11 @@ mod generated {
 }
 pub use generated::*;
 
+/// What the static check (a `_Static_assert` per check, compiled for the
+/// target) took as the Rust side, read from the bindings rather than computed
+/// by rustc: `{"size CUuuid_st": 16, ...}`; `{}` when skipped.
+pub const STATIC_VALUES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/abi_values.json"));
+
 /// The directory of the `cuda.h` the checks compare with (empty when skipped).
 pub const INCLUDE_DIR: &str = env!("SYSTEST_INCLUDE_DIR");
 /// `DEP_CUDA_FOUND_BY` of the bindings under test (`pregenerated` for the shipped set).

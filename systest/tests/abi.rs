@@ -142,3 +142,39 @@ fn plain_names_resolve_to_the_symbol_c_calls() {
         aliases.len()
     );
 }
+
+/// The static check (what cross targets get: `_Static_assert`s compiled by the
+/// target's C compiler) reads the Rust side from the bindings instead of asking
+/// rustc. Here, where rustc's answer is at hand, the two must be the same for
+/// every check, or the static check would pass or fail for the wrong reason.
+#[test]
+fn the_static_check_reads_what_rustc_computes() {
+    if !systest::available("the_static_check_reads_what_rustc_computes") {
+        return;
+    }
+    let read: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(systest::STATIC_VALUES_JSON).expect("abi_values.json");
+    let as_i128 = |v: &serde_json::Value| {
+        v.as_i64()
+            .map(i128::from)
+            .or_else(|| v.as_u64().map(i128::from))
+    };
+    let rustc: Vec<(&str, i128)> = RUST_SIDE
+        .iter()
+        .copied()
+        .chain(systest::macro_values())
+        .collect();
+    let wrong: Vec<String> = rustc
+        .iter()
+        .filter(|(key, value)| read.get(*key).and_then(as_i128) != Some(*value))
+        .map(|(key, value)| format!("{key}: rustc {value}, read {:?}", read.get(*key)))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} differ:\n{}",
+        wrong.len(),
+        rustc.len(),
+        wrong.join("\n")
+    );
+    assert_eq!(read.len(), rustc.len(), "the static check has other checks");
+}
