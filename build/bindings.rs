@@ -189,9 +189,9 @@ fn cross_hint(target: &str) -> String {
         "the C library development files for that target"
     };
     format!(
-        "\n\nThis is a cross build for {target}: libclang parses cuda.h as that target and needs its C\n\
-         library headers (stdlib.h). Debian/Ubuntu package: {package}. Headers elsewhere: \n\
-         BINDGEN_EXTRA_CLANG_ARGS_{}=\"--sysroot=/path/to/sysroot\"",
+        "\n\nThis is a cross build for {target}: libclang parses cuda.h as that target and needs\n\
+         the target's C library headers (stdlib.h). Debian/Ubuntu package: {package}.\n\
+         Headers elsewhere: BINDGEN_EXTRA_CLANG_ARGS_{}=\"--sysroot=/path/to/sysroot\"",
         target.replace('-', "_")
     )
 }

@@ -936,6 +936,36 @@ fn no_cross_compiler_names_the_cross_compiler() {
 }
 
 #[test]
+fn a_cross_target_without_its_c_headers_names_the_sysroot_setting() {
+    // A C compiler for the target is named (the host's gcc stands in, so the
+    // preprocessor passes), but libclang, parsing as riscv64, finds no C
+    // library headers for it: the error names the variable for a sysroot.
+    if generation_unavailable("a_cross_target_without_its_c_headers_names_the_sysroot_setting") {
+        return;
+    }
+    let mut case = Case::new("cross_no_sysroot");
+    let include = case.header(
+        "include",
+        "#include <stdlib.h>\n#define CUDA_VERSION 13000\ntypedef int CUresult;\n",
+    );
+    let gcc = which("gcc").expect("gcc");
+    let run = case
+        .env("TARGET", "riscv64gc-unknown-linux-gnu")
+        .env("CARGO_CFG_TARGET_ARCH", "riscv64")
+        .env("CC_riscv64gc_unknown_linux_gnu", &gcc)
+        // Without cc's target flags (-march=rv64gc), which the host's gcc refuses.
+        .env("CRATE_CC_NO_DEFAULTS", "1")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .run();
+    run.failure("bindgen could not parse");
+    run.assert_stderr_has(&[
+        "cross build for riscv64gc-unknown-linux-gnu",
+        "the target's C library headers (stdlib.h)",
+        "BINDGEN_EXTRA_CLANG_ARGS_riscv64gc_unknown_linux_gnu=\"--sysroot=",
+    ]);
+}
+
+#[test]
 fn a_cc_that_is_not_a_c_compiler_is_named() {
     let mut case = Case::new("cc_true");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
