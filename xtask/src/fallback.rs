@@ -48,7 +48,7 @@ pub fn run(args: &[String]) -> Result {
             || env.fallback_tests(features),
         );
     }
-    report.check("no headers, no libclang: the report example", || {
+    report.check("no headers, no libclang: the report (mempool-report)", || {
         env.fallback_report()
     });
     report.check(
@@ -182,8 +182,6 @@ impl Env {
         let out = output(self.sandboxed(&[
             "run",
             "-p",
-            "libcuda-sys",
-            "--example",
             "mempool-report",
             "--",
             "--json",
