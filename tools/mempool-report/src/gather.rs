@@ -99,14 +99,20 @@ fn bindings() -> Bindings {
     }
 }
 
-fn attribute(a: &'static TypedEnumerator) -> Attribute {
-    Attribute {
+fn declared(a: &'static TypedEnumerator) -> Declared {
+    Declared {
         name: a.name,
         value: a.value,
         value_type: a.value_type.c_name,
         size: a.value_type.size,
         settable: settable(a),
         setter: a.setter,
+    }
+}
+
+fn attribute(a: &'static TypedEnumerator) -> Attribute {
+    Attribute {
+        declared: declared(a),
         description: a.description,
     }
 }
@@ -400,7 +406,7 @@ fn read_default_pool(
         driver_rejects: readings
             .iter()
             .filter(|r| r.error.is_some())
-            .map(|r| r.name)
+            .map(|r| r.declared.name)
             .collect(),
         attributes: readings,
     })
@@ -423,12 +429,7 @@ pub fn reading(a: &'static TypedEnumerator, value: Result<Value, Failure>) -> Re
         Err(f) => (None, None, Some(f)),
     };
     Reading {
-        name: a.name,
-        value: a.value,
-        value_type: a.value_type.c_name,
-        size: a.value_type.size,
-        settable: settable(a),
-        setter: a.setter,
+        declared: declared(a),
         current,
         current_decoded: current.and_then(|v| decoded(v, a.value_type.c_name)),
         not_read,
@@ -446,35 +447,32 @@ fn read_pool_attribute(pool: CUmemoryPool, attribute: &TypedEnumerator) -> Resul
             "not read: the bindings have no type {}",
             ty.c_name
         ))),
-        Some(4) if ty.c_name == "int" => {
-            let mut value: i32 = 0;
-            // SAFETY: the header documents a 4-byte value; `value` is 4 bytes.
-            check("cuMemPoolGetAttribute", unsafe {
-                cuMemPoolGetAttribute(pool, raw, (&mut value as *mut i32).cast::<c_void>())
-            })?;
-            Ok(Value::Read(Current::Int(value)))
-        }
-        Some(4) => {
-            let mut value: u32 = 0;
-            // SAFETY: the header documents a 4-byte value; `value` is 4 bytes.
-            check("cuMemPoolGetAttribute", unsafe {
-                cuMemPoolGetAttribute(pool, raw, (&mut value as *mut u32).cast::<c_void>())
-            })?;
-            Ok(Value::Read(Current::Unsigned(value)))
-        }
-        Some(8) => {
-            let mut value: u64 = 0;
-            // SAFETY: the header documents an 8-byte value; `value` is 8 bytes.
-            check("cuMemPoolGetAttribute", unsafe {
-                cuMemPoolGetAttribute(pool, raw, (&mut value as *mut u64).cast::<c_void>())
-            })?;
-            Ok(Value::Read(Current::U64(value)))
-        }
+        // SAFETY (the three reads): the buffer's type has the width of the
+        // documented value type.
+        Some(4) if ty.c_name == "int" => Ok(Value::Read(Current::Int(unsafe { get(pool, raw) }?))),
+        Some(4) => Ok(Value::Read(Current::Unsigned(unsafe { get(pool, raw) }?))),
+        Some(8) => Ok(Value::Read(Current::U64(unsafe { get(pool, raw) }?))),
         Some(size) => Ok(Value::NotRead(format!(
             "not read: {} is {size} bytes",
             ty.c_name
         ))),
     }
+}
+
+/// `cuMemPoolGetAttribute` into a buffer of type `T`.
+///
+/// # Safety
+/// `T` is as wide as the value the header documents for `attribute`.
+unsafe fn get<T: Default>(
+    pool: CUmemoryPool,
+    attribute: CUmemPool_attribute,
+) -> Result<T, Failure> {
+    let mut value = T::default();
+    // SAFETY: `value` is as wide as what the driver writes (the caller's promise).
+    check("cuMemPoolGetAttribute", unsafe {
+        cuMemPoolGetAttribute(pool, attribute, (&mut value as *mut T).cast::<c_void>())
+    })?;
+    Ok(value)
 }
 
 /// The value by name: enum constants, flags, byte sizes.

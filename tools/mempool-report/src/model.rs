@@ -145,9 +145,18 @@ pub enum Settable {
     No,
 }
 
-/// A `CUmemPool_attribute` as the headers declare it.
+/// A `CUmemPool_attribute` as the headers declare it, with its description.
 #[derive(Debug, Serialize)]
 pub struct Attribute {
+    #[serde(flatten)]
+    pub declared: Declared,
+    /// Empty with the shipped bindings.
+    pub description: &'static str,
+}
+
+/// What the headers declare of a `CUmemPool_attribute`.
+#[derive(Debug, Serialize)]
+pub struct Declared {
     pub name: &'static str,
     pub value: i64,
     /// The C type `cuMemPoolGetAttribute` writes.
@@ -157,8 +166,6 @@ pub struct Attribute {
     pub settable: Settable,
     /// The function whose documentation lists the attribute as settable.
     pub setter: Option<&'static str>,
-    /// Empty with the shipped bindings.
-    pub description: &'static str,
 }
 
 /// The memory-pool functions and the driver each needs.
@@ -232,12 +239,8 @@ pub struct Pool {
 /// One attribute of a default pool, read with the width of its value type.
 #[derive(Debug, Serialize)]
 pub struct Reading {
-    pub name: &'static str,
-    pub value: i64,
-    pub value_type: &'static str,
-    pub size: Option<usize>,
-    pub settable: Settable,
-    pub setter: Option<&'static str>,
+    #[serde(flatten)]
+    pub declared: Declared,
     /// The value as read (a C `int`, a 4-byte enum or unsigned, or 8 bytes).
     pub current: Option<Current>,
     /// The value by name: enum constants, flags, byte sizes.

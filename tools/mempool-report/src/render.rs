@@ -199,14 +199,14 @@ fn static_table(out: &mut String, r: &Report) {
         .attributes
         .iter()
         .map(|a| {
-            vec![
-                a.value.to_string(),
-                a.name.to_owned(),
-                a.value_type.to_owned(),
-                a.size.map_or_else(|| "?".to_owned(), |s| s.to_string()),
-                settable(a.settable).to_owned(),
+            let d = &a.declared;
+            let mut row = value_name_type(d);
+            row.extend([
+                d.size.map_or_else(|| "?".to_owned(), |s| s.to_string()),
+                settable(d.settable).to_owned(),
                 short_description(a.description, 90),
-            ]
+            ]);
+            row
         })
         .collect();
     table(
@@ -229,6 +229,15 @@ fn static_table(out: &mut String, r: &Report) {
             "(none: the headers document no value type for any CUmemPool_attribute)"
         );
     }
+}
+
+/// The first three cells of both attribute tables.
+fn value_name_type(d: &Declared) -> Vec<String> {
+    vec![
+        d.value.to_string(),
+        d.name.to_owned(),
+        d.value_type.to_owned(),
+    ]
 }
 
 fn or_error<T>(value: &Read<T>, show: impl Fn(&T) -> String) -> String {
@@ -283,13 +292,9 @@ fn device(out: &mut String, d: &Device) {
                 .attributes
                 .iter()
                 .map(|a| {
-                    vec![
-                        a.value.to_string(),
-                        a.name.to_owned(),
-                        a.value_type.to_owned(),
-                        current(a),
-                        settable(a.settable).to_owned(),
-                    ]
+                    let mut row = value_name_type(&a.declared);
+                    row.extend([current(a), settable(a.declared.settable).to_owned()]);
+                    row
                 })
                 .collect();
             table(
@@ -302,7 +307,11 @@ fn device(out: &mut String, d: &Device) {
             let rejected: Vec<String> = pool
                 .attributes
                 .iter()
-                .filter_map(|a| a.error.as_ref().map(|f| format!("{} ({})", a.name, f.name)))
+                .filter_map(|a| {
+                    a.error
+                        .as_ref()
+                        .map(|f| format!("{} ({})", a.declared.name, f.name))
+                })
                 .collect();
             if !rejected.is_empty() {
                 let _ = writeln!(out, "  driver rejects: {}", rejected.join(", "));

@@ -55,7 +55,7 @@ fn live_report() -> Report {
             driver_rejects: attributes
                 .iter()
                 .filter(|r| r.error.is_some())
-                .map(|r| r.name)
+                .map(|r| r.declared.name)
                 .collect(),
             attributes,
         })),
@@ -297,7 +297,10 @@ fn a_live_device_reads_the_same_in_text_and_json() {
     let Read::Value(model_pool) = r.devices[0].default_pool.as_ref().unwrap() else {
         panic!("the pool is a value");
     };
-    for (row, a) in readings.iter().zip(&model_pool.attributes) {
+    for (row, a) in readings
+        .iter()
+        .zip(model_pool.attributes.iter().map(|r| &r.declared))
+    {
         assert_eq!(row["name"], a.name);
         // The table row of this attribute, which starts with its value and name.
         let line = text
