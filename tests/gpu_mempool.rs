@@ -79,12 +79,8 @@ fn driver() -> Result<c_int, String> {
             let r = unsafe { cuInit(0) };
             let why = match r {
                 CUresult::CUDA_SUCCESS => None,
-                // dynamic-loading: libcuda.so.1 could not be opened.
-                CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED => {
-                    Some("no NVIDIA driver: libcuda.so.1 could not be loaded")
-                }
                 other => Some(
-                    testkit::no_usable_driver(other.0)
+                    testkit::no_driver_for_tests(other.0)
                         .unwrap_or_else(|| panic!("cuInit(0) -> {}", name(other))),
                 ),
             };

@@ -20,8 +20,8 @@ fn no_gpu() -> Option<String> {
         if r == cudaError_enum::CUDA_SUCCESS {
             return None;
         }
-        let why =
-            testkit::no_usable_driver(r.0).unwrap_or_else(|| panic!("{call} returned {}", name(r)));
+        let why = testkit::no_driver_for_tests(r.0)
+            .unwrap_or_else(|| panic!("{call} returned {}", name(r)));
         Some(format!("{call} returned {}: {why}", name(r)))
     };
     // SAFETY: flags by value.

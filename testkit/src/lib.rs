@@ -90,6 +90,20 @@ pub fn no_usable_driver(code: u32) -> Option<&'static str> {
         .map(|(_, _, why)| *why)
 }
 
+/// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`: with the `dynamic-loading`
+/// feature, what every call returns when `libcuda.so.1` cannot be opened.
+pub const SHARED_OBJECT_INIT_FAILED: u32 = 303;
+
+/// Why a test cannot run after `cuInit(0)` returned `code`: no usable driver
+/// ([`no_usable_driver`]), or, in the dynamic-loading mode, no driver library
+/// to open. `None`: a real failure, which fails the test.
+pub fn no_driver_for_tests(code: u32) -> Option<&'static str> {
+    if code == SHARED_OBJECT_INIT_FAILED {
+        return Some("no NVIDIA driver: libcuda.so.1 could not be loaded");
+    }
+    no_usable_driver(code)
+}
+
 /// The memory-pool attributes as NVIDIA documents them: name, value and the
 /// first header (`CUDA_VERSION`) that declares it.
 pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
