@@ -200,3 +200,6 @@ pub fn since(name: &str) -> Option<u32> {
 /// or no `bindgen` feature): the same declarations, without the header's
 /// documentation and with empty [`TypedEnumerator::description`]s.
 pub const PREGENERATED: bool = cfg!(libcuda_sys_pregenerated);
+
+/// This crate's version, for a program that reports what it was built with.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

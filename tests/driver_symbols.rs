@@ -26,14 +26,10 @@ fn driver_has_every_bound_function() {
     const TEST: &str = "driver_has_every_bound_function";
     let r = unsafe { cuInit(0) };
     if r != CUresult::CUDA_SUCCESS {
-        return testkit::skip(
-            TEST,
-            &format!(
-                "no usable driver: cuInit(0) returned {} ({})",
-                r.name().unwrap_or("?"),
-                r.0
-            ),
-        );
+        let result = testkit::cu_result(r.name(), r.0);
+        let why = testkit::no_driver_for_tests(r.0)
+            .unwrap_or_else(|| panic!("cuInit(0) returned {result}"));
+        return testkit::skip(TEST, &format!("cuInit(0) returned {result}: {why}"));
     }
     let mut driver = 0;
     assert_eq!(

@@ -12,7 +12,7 @@
 
 use libcuda_sys::*;
 use std::collections::BTreeMap;
-use std::ffi::{c_int, c_uint, c_void, CStr};
+use std::ffi::{c_int, c_uint, c_void};
 use std::io::Write;
 use std::ptr::null_mut;
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
@@ -42,19 +42,9 @@ const NO_ACCESS: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT
 // ---------------------------------------------------------------------------
 // Driver, device, context
 
-/// `CUDA_ERROR_INVALID_VALUE (1)`: the error's name from the driver, and its number.
+/// `CUDA_ERROR_INVALID_VALUE (1)`: the error's name and its number.
 fn name(r: CUresult) -> String {
-    let mut s: *const std::ffi::c_char = std::ptr::null();
-    // SAFETY: on success the driver points `s` at a static NUL-terminated string.
-    if unsafe { cuGetErrorName(r, &mut s) } == SUCCESS && !s.is_null() {
-        format!(
-            "{} ({})",
-            unsafe { CStr::from_ptr(s) }.to_string_lossy(),
-            r.0
-        )
-    } else {
-        format!("CUresult {}", r.0)
-    }
+    testkit::cu_result(r.name(), r.0)
 }
 
 /// Runs a driver call and fails the test, naming the call, unless it succeeds.
@@ -89,24 +79,13 @@ fn driver() -> Result<c_int, String> {
             let r = unsafe { cuInit(0) };
             let why = match r {
                 CUresult::CUDA_SUCCESS => None,
-                CUresult::CUDA_ERROR_STUB_LIBRARY => {
-                    Some("no NVIDIA driver: libcuda.so.1 is a stub")
-                }
-                CUresult::CUDA_ERROR_NO_DEVICE => Some("the driver sees no CUDA device"),
-                // dynamic-loading: libcuda.so.1 could not be opened.
-                CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED => {
-                    Some("no NVIDIA driver: libcuda.so.1 could not be loaded")
-                }
-                // The driver API's "insufficient driver": the kernel module and
-                // libcuda differ, or forward compatibility does not cover this GPU.
-                CUresult::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
-                | CUresult::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE => {
-                    Some("the NVIDIA driver cannot serve this libcuda")
-                }
-                other => panic!("cuInit(0) -> {}", name(other)),
+                other => Some(
+                    testkit::no_driver_for_tests(other.0)
+                        .unwrap_or_else(|| panic!("cuInit(0) -> {}", name(other))),
+                ),
             };
             if let Some(why) = why {
-                return Err(format!("{why} (cuInit: CUresult {})", r.0));
+                return Err(format!("{why} (cuInit: {})", name(r)));
             }
             let mut n = 0;
             ck!(cuDeviceGetCount(&mut n));

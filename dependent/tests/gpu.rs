@@ -7,44 +7,31 @@ use std::io::Write;
 
 use libcuda_sys::*;
 use libcuda_sys_dependent_example::PrimaryContext;
-
-/// Says `skipped: <test>: <reason>` on the terminal; a direct write to stderr,
-/// so libtest's output capture (which takes `eprintln!`) does not hide it.
-fn skip(test: &str, reason: &str) {
-    let _ = writeln!(std::io::stderr(), "skipped: {test}: {reason}");
-}
+use testkit::skip;
 
 fn name(result: CUresult) -> String {
-    let mut p: *const std::ffi::c_char = std::ptr::null();
-    // SAFETY: cuGetErrorName stores a pointer to a static string, or nothing.
-    if unsafe { cuGetErrorName(result, &mut p) } == cudaError_enum::CUDA_SUCCESS && !p.is_null() {
-        // SAFETY: a static NUL-terminated string from the driver.
-        return unsafe { std::ffi::CStr::from_ptr(p) }
-            .to_string_lossy()
-            .into_owned();
-    }
-    if result == cudaError_enum::CUDA_ERROR_STUB_LIBRARY {
-        return "CUDA_ERROR_STUB_LIBRARY".into();
-    }
-    format!("CUresult {}", result.0)
+    testkit::cu_result(result.name(), result.0)
 }
 
-/// `Some(reason)` when there is no driver or no device.
+/// `Some(reason)` when there is no usable driver or no device; any other
+/// failure fails the test.
 fn no_gpu() -> Option<String> {
+    let checked = |call: &str, r: CUresult| {
+        if r == cudaError_enum::CUDA_SUCCESS {
+            return None;
+        }
+        let why = testkit::no_driver_for_tests(r.0)
+            .unwrap_or_else(|| panic!("{call} returned {}", name(r)));
+        Some(format!("{call} returned {}: {why}", name(r)))
+    };
     // SAFETY: flags by value.
-    let init = unsafe { cuInit(0) };
-    if init != cudaError_enum::CUDA_SUCCESS {
-        return Some(format!(
-            "cuInit(0) returned {} ({}): no NVIDIA driver or no device",
-            name(init),
-            init.0
-        ));
+    if let Some(why) = checked("cuInit(0)", unsafe { cuInit(0) }) {
+        return Some(why);
     }
     let mut count = 0;
     // SAFETY: `count` is a valid int for the driver to write.
-    let r = unsafe { cuDeviceGetCount(&mut count) };
-    if r != cudaError_enum::CUDA_SUCCESS {
-        return Some(format!("cuDeviceGetCount returned {} ({})", name(r), r.0));
+    if let Some(why) = checked("cuDeviceGetCount", unsafe { cuDeviceGetCount(&mut count) }) {
+        return Some(why);
     }
     (count == 0).then(|| "the driver reports no CUDA device".to_owned())
 }

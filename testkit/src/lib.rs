@@ -1,6 +1,8 @@
 //! Helpers shared by the tests of the libcuda-sys workspace (the crate's own
-//! tests, systest and the dependent crate). Nothing here depends on
-//! libcuda-sys, so every member can use it.
+//! tests, systest and the dependent crate) and by `mempool-report`. Nothing
+//! here depends on libcuda-sys, so every member can use it: libcuda-sys's own
+//! tests take it as a dev-dependency, and a dependency back would build a
+//! second copy of the crate.
 
 use std::io::Write;
 
@@ -29,6 +31,77 @@ pub fn loaded_symbol(name: &str) -> *const () {
     };
     // SAFETY: RTLD_DEFAULT and a NUL-terminated name; only the address is read.
     unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as *const () }
+}
+
+/// The `CUresult`s that mean "no usable driver or device here", not a failure
+/// of the code under test: `(code, name in cuda.h, why, with what to do)`.
+/// By number, since this crate cannot see libcuda-sys's constants;
+/// `mempool-report`'s tests check each name against the headers.
+pub const NO_USABLE_DRIVER: &[(u32, &str, &str)] = &[
+    (
+        34,
+        "CUDA_ERROR_STUB_LIBRARY",
+        "the libcuda loaded is a stub, not the NVIDIA driver (no driver on this machine): run where one is installed",
+    ),
+    (
+        100,
+        "CUDA_ERROR_NO_DEVICE",
+        "the NVIDIA driver is installed but finds no CUDA device; check nvidia-smi and CUDA_VISIBLE_DEVICES",
+    ),
+    (
+        803,
+        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+        "the NVIDIA kernel module and the user-space driver (libcuda) are different versions; reinstall the driver or reboot",
+    ),
+    (
+        804,
+        "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+        "the forward-compatibility libcuda in use does not support this GPU; use the driver's own libcuda",
+    ),
+    (
+        802,
+        "CUDA_ERROR_SYSTEM_NOT_READY",
+        "the system is not ready for CUDA (on NVSwitch systems: is the fabric manager running?)",
+    ),
+    (
+        46,
+        "CUDA_ERROR_DEVICE_UNAVAILABLE",
+        "the CUDA devices are unavailable (busy in exclusive-process mode, or prohibited)",
+    ),
+];
+
+/// A `CUresult` for a message: `CUDA_ERROR_INVALID_VALUE (1)` from its name
+/// (libcuda-sys's `CUresult::name()`) and number, `CUresult 999` for a code
+/// the headers do not name.
+pub fn cu_result(name: Option<&str>, code: u32) -> String {
+    match name {
+        Some(name) => format!("{name} ({code})"),
+        None => format!("CUresult {code}"),
+    }
+}
+
+/// Why `code` (a `CUresult`'s number, from `cuInit` or `cuDeviceGetCount`)
+/// means there is no usable driver or device here; `None` for any other code,
+/// which is a real failure.
+pub fn no_usable_driver(code: u32) -> Option<&'static str> {
+    NO_USABLE_DRIVER
+        .iter()
+        .find(|(c, _, _)| *c == code)
+        .map(|(_, _, why)| *why)
+}
+
+/// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`: with the `dynamic-loading`
+/// feature, what every call returns when `libcuda.so.1` cannot be opened.
+pub const SHARED_OBJECT_INIT_FAILED: u32 = 303;
+
+/// Why a test cannot run after `cuInit(0)` returned `code`: no usable driver
+/// ([`no_usable_driver`]), or, in the dynamic-loading mode, no driver library
+/// to open. `None`: a real failure, which fails the test.
+pub fn no_driver_for_tests(code: u32) -> Option<&'static str> {
+    if code == SHARED_OBJECT_INIT_FAILED {
+        return Some("no NVIDIA driver: libcuda.so.1 could not be loaded");
+    }
+    no_usable_driver(code)
 }
 
 /// The memory-pool attributes as NVIDIA documents them: name, value and the

@@ -48,9 +48,10 @@ pub fn run(args: &[String]) -> Result {
             || env.fallback_tests(features),
         );
     }
-    report.check("no headers, no libclang: the report example", || {
-        env.fallback_report()
-    });
+    report.check(
+        "no headers, no libclang: the report (mempool-report)",
+        || env.fallback_report(),
+    );
     report.check(
         "--no-default-features: no generation crate in cargo tree",
         no_generation_crates_in_tree,
@@ -179,15 +180,7 @@ impl Env {
     }
 
     fn fallback_report(&self) -> Outcome {
-        let out = output(self.sandboxed(&[
-            "run",
-            "-p",
-            "libcuda-sys",
-            "--example",
-            "mempool-report",
-            "--",
-            "--json",
-        ])?)?;
+        let out = output(self.sandboxed(&["run", "-p", "mempool-report", "--", "--json"])?)?;
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
             format!(
                 "the report's --json output is not JSON: {e}\n{}",

@@ -1,0 +1,285 @@
+//! The built `mempool-report`, run as a user runs it: its JSON parses and
+//! holds every pool attribute of these headers with its value type, the text
+//! of the same run says the same, and the exit status is the documented one.
+//! Where there is a driver and a GPU the report is live; here (no driver) it
+//! is the static table with exit status 2.
+
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const EXE: &str = env!("CARGO_BIN_EXE_mempool-report");
+
+/// Whether the binary Cargo built is here: a test binary copied to another
+/// machine (a GPU bundle) runs without it, and says so.
+fn built_here(test: &str) -> bool {
+    let here = std::path::Path::new(EXE).is_file();
+    if !here {
+        testkit::skip(test, &format!("{EXE} is not on this machine"));
+    }
+    here
+}
+
+/// Exit statuses, as `--help` documents them (checked against main.rs's
+/// `EXIT_*` by `exit_statuses_match_main` below).
+const EXIT_LIVE: i32 = 0;
+const EXIT_ERROR: i32 = 1;
+const EXIT_STATIC: i32 = 2;
+const EXIT_SETUP: i32 = 3;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(EXE)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("running {EXE}: {e}"))
+}
+
+fn json_run() -> (Value, i32) {
+    let out = run(&["--json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "--json printed no JSON ({e}):\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (json, out.status.code().expect("an exit status"))
+}
+
+#[test]
+fn exit_statuses_match_main() {
+    let main = include_str!("../src/main.rs");
+    for (name, value) in [
+        ("LIVE", EXIT_LIVE),
+        ("ERROR", EXIT_ERROR),
+        ("STATIC", EXIT_STATIC),
+        ("SETUP", EXIT_SETUP),
+    ] {
+        let line = format!("const EXIT_{name}: u8 = {value};");
+        assert!(main.contains(&line), "src/main.rs has no `{line}`");
+    }
+}
+
+#[test]
+fn json_holds_every_pool_attribute_with_its_value_type() {
+    if !built_here("json_holds_every_pool_attribute_with_its_value_type") {
+        return;
+    }
+    let (json, _) = json_run();
+    assert_eq!(json["report"], "mempool-report");
+    let header = libcuda_sys::HEADER_VERSION;
+    assert_eq!(json["bindings"]["cuda_version"], header);
+    assert_eq!(json["bindings"]["pregenerated"], libcuda_sys::PREGENERATED);
+    let attributes = json["attributes"].as_array().expect("attributes");
+    let expected: Vec<(&str, i64)> = testkit::POOL_ATTRIBUTES
+        .iter()
+        .filter(|(_, _, since)| *since <= header)
+        .map(|(name, value, _)| (*name, *value))
+        .collect();
+    let got: Vec<(&str, i64)> = attributes
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap(), a["value"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(got, expected);
+    if header >= 13040 {
+        assert_eq!(attributes.len(), 15);
+    }
+    for a in attributes {
+        let ty = a["value_type"].as_str().expect("value_type is a string");
+        let size = a["size"].as_u64().expect("size is a number");
+        match ty {
+            "int" | "CUmemAllocationType" | "CUmemLocationType" | "CUmemAllocationHandleType" => {
+                assert_eq!(size, 4, "{a}")
+            }
+            "cuuint64_t" => assert_eq!(size, 8, "{a}"),
+            other => panic!("{}: unexpected value type {other}", a["name"]),
+        }
+        let settable = a["settable"].as_str().expect("settable");
+        assert!(
+            ["yes", "reset_to_zero_only", "no"].contains(&settable),
+            "{a}"
+        );
+        assert_eq!(settable != "no", a["setter"].is_string(), "{a}");
+    }
+}
+
+#[test]
+fn exit_status_is_the_documented_one() {
+    if !built_here("exit_status_is_the_documented_one") {
+        return;
+    }
+    let (json, code) = json_run();
+    let status = &json["status"];
+    assert_eq!(status["exit_code"], code, "{status}");
+    if status["live"] == true {
+        // A driver and a GPU: every device read, or an error named per device.
+        let devices = json["devices"].as_array().expect("devices");
+        assert!(!devices.is_empty());
+        let errors = devices.iter().filter(|d| !d["error"].is_null()).count();
+        assert_eq!(code, if errors == 0 { EXIT_LIVE } else { EXIT_ERROR });
+        return;
+    }
+    // No driver here: the reason is one of the documented "no usable driver"
+    // codes, exit status 2, no devices.
+    let error = status["error"]["code"]
+        .as_u64()
+        .expect("the failing call's code") as u32;
+    let why = if json["bindings"]["link_kind"] == "dynamic-loading" && error == 303 {
+        // libcuda.so.1 could not be opened: no driver, or (with
+        // LIBCUDA_SYS_DRIVER_PATH set) a setup mistake.
+        None
+    } else {
+        Some(testkit::no_usable_driver(error).unwrap_or_else(|| panic!("{status}")))
+    };
+    if let Some(why) = why {
+        assert_eq!(status["reason"], why);
+    }
+    let expected = if std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").is_some_and(|p| !p.is_empty())
+        && why.is_none()
+    {
+        EXIT_SETUP
+    } else {
+        EXIT_STATIC
+    };
+    assert_eq!(code, expected, "{status}");
+    assert_eq!(json["devices"], serde_json::json!([]));
+}
+
+/// Text and JSON come from the same model: the text of a run says what the
+/// JSON of a run holds.
+#[test]
+fn text_says_what_json_holds() {
+    if !built_here("text_says_what_json_holds") {
+        return;
+    }
+    let (json, json_code) = json_run();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(json_code));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let b = &json["bindings"];
+    let first = format!(
+        "mempool-report (libcuda-sys {})",
+        b["libcuda_sys_version"].as_str().unwrap()
+    );
+    assert!(text.starts_with(&first), "{text}");
+    assert!(
+        text.contains(&format!(
+            "bindings:  CUDA {} headers (CUDA_VERSION {})",
+            b["cuda_version_text"].as_str().unwrap(),
+            b["cuda_version"]
+        )),
+        "{text}"
+    );
+    match b["include_dir"].as_str() {
+        Some(dir) => assert!(
+            text.contains(&format!(
+                "headers:   {dir} (found by {})",
+                b["found_by"].as_str().unwrap()
+            )),
+            "{text}"
+        ),
+        None => assert!(
+            text.contains("headers:   none: the bindings shipped"),
+            "{text}"
+        ),
+    }
+    assert!(
+        text.contains(&format!(
+            "linked:    {} (",
+            b["link_kind"].as_str().unwrap()
+        )),
+        "{text}"
+    );
+    if let Some(loaded) = json["loaded_libcuda"].as_str() {
+        assert!(text.contains(&format!("loaded:    {loaded}")), "{text}");
+    }
+    let status = &json["status"];
+    if status["live"] == false {
+        let line = text
+            .lines()
+            .find(|l| l.ends_with(&format!("; static table follows, exit status {json_code}")))
+            .unwrap_or_else(|| panic!("no status line in\n{text}"));
+        assert!(line.contains(status["reason"].as_str().unwrap()), "{line}");
+        for a in json["attributes"].as_array().unwrap() {
+            let row = format!("{}  {}", a["value"], a["name"].as_str().unwrap());
+            assert!(text.contains(&row), "no row `{row}` in\n{text}");
+        }
+    } else {
+        for d in json["devices"].as_array().unwrap() {
+            assert!(
+                text.contains(&format!("\ndevice {}: ", d["ordinal"])),
+                "{text}"
+            );
+        }
+    }
+    for f in json["functions"]["pool_functions"].as_array().unwrap() {
+        assert!(text.contains(f["name"].as_str().unwrap()), "{text}");
+    }
+}
+
+#[test]
+fn help_and_unknown_arguments() {
+    if !built_here("help_and_unknown_arguments") {
+        return;
+    }
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(EXIT_LIVE));
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.contains("usage: cargo run -p mempool-report"),
+        "{help}"
+    );
+    let bad = run(&["--frobnicate"]);
+    assert_eq!(bad.status.code(), Some(EXIT_ERROR));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(err.contains("unknown argument \"--frobnicate\""), "{err}");
+    assert!(bad.stdout.is_empty());
+}
+
+/// A report that cannot be written is an error said on stderr, not a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_exit_status_1() {
+    if !built_here("a_full_disk_is_exit_status_1") {
+        return;
+    }
+    let full = std::fs::File::create("/dev/full").expect("/dev/full");
+    let out = Command::new(EXE)
+        .arg("--json")
+        .stdout(Stdio::from(full))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(EXIT_ERROR));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("mempool-report: cannot write the report to stdout"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// `LIBCUDA_SYS_DRIVER_PATH` naming something that is not a library (a
+/// directory): setup failed, named with the loader's message.
+#[cfg(feature = "dynamic-loading")]
+#[test]
+fn a_driver_path_that_does_not_load_is_setup_failed() {
+    if !built_here("a_driver_path_that_does_not_load_is_setup_failed") {
+        return;
+    }
+    let out = Command::new(EXE)
+        .arg("--json")
+        .env("LIBCUDA_SYS_DRIVER_PATH", std::env::temp_dir())
+        .output()
+        .expect("run");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(out.status.code(), Some(EXIT_SETUP), "{json}");
+    assert_eq!(json["status"]["exit_code"], EXIT_SETUP);
+    assert_eq!(
+        json["driver"]["load_error"]["from"],
+        "LIBCUDA_SYS_DRIVER_PATH"
+    );
+    assert_eq!(
+        json["driver"]["load_error"]["tried"],
+        std::env::temp_dir().to_str().unwrap()
+    );
+}
