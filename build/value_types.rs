@@ -93,9 +93,14 @@ pub fn render(items: &Items) -> String {
             })
             .map(|f| format!("Some(\"{}\")", f.name))
             .unwrap_or_else(|| "None".into());
+        // Kept as a flag so that it survives where the descriptions do not (the shipped set).
+        let lower = description.to_ascii_lowercase();
+        let reset_only = setter != "None"
+            && lower.contains("reset")
+            && (lower.contains("to zero") || lower.contains("to 0"));
         let _ = writeln!(
             out,
-            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, value_type: ValueType {{ c_name: \"{ty}\", size: {size} }}, setter: {setter}, description: \"{d}\" }},",
+            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, value_type: ValueType {{ c_name: \"{ty}\", size: {size} }}, setter: {setter}, reset_only: {reset_only}, description: \"{d}\" }},",
             n = k.name,
             d = escape(&one_line(description)),
         );

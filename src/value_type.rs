@@ -26,6 +26,9 @@ pub struct TypedEnumerator {
     /// The `cu*Set*Attribute*` function whose documentation lists this
     /// enumerator as one it accepts, if any: the attribute is settable there.
     pub setter: Option<&'static str>,
+    /// Settable only back to zero (the high watermarks), as the description
+    /// says; kept apart so that bindings without descriptions still tell.
+    pub reset_only: bool,
     /// The header's description, after the value type, on one line.
     pub description: &'static str,
 }

@@ -12,6 +12,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<::core::ffi::c_int>()),
         },
         setter: Some("cuMemPoolSetAttribute"),
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -24,6 +25,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<::core::ffi::c_int>()),
         },
         setter: Some("cuMemPoolSetAttribute"),
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -36,6 +38,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<::core::ffi::c_int>()),
         },
         setter: Some("cuMemPoolSetAttribute"),
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -47,6 +50,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: Some("cuMemPoolSetAttribute"),
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -58,6 +62,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -69,6 +74,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: Some("cuMemPoolSetAttribute"),
+        reset_only: true,
         description: "",
     },
     TypedEnumerator {
@@ -80,6 +86,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -91,6 +98,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: Some("cuMemPoolSetAttribute"),
+        reset_only: true,
         description: "",
     },
     TypedEnumerator {
@@ -102,6 +110,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<CUmemAllocationType>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -113,6 +122,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<CUmemAllocationHandleType>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -124,6 +134,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<::core::ffi::c_int>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -135,6 +146,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<CUmemLocationType>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -146,6 +158,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -157,6 +170,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<::core::ffi::c_int>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -168,6 +182,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<::core::ffi::c_int>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -179,6 +194,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -190,6 +206,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: Some("cuDeviceSetGraphMemAttribute"),
+        reset_only: true,
         description: "",
     },
     TypedEnumerator {
@@ -202,6 +219,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: None,
+        reset_only: false,
         description: "",
     },
     TypedEnumerator {
@@ -213,6 +231,7 @@ pub const VALUE_TYPES: &[TypedEnumerator] = &[
             size: Some(::core::mem::size_of::<cuuint64_t>()),
         },
         setter: Some("cuDeviceSetGraphMemAttribute"),
+        reset_only: false,
         description: "",
     },
 ];

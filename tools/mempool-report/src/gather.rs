@@ -121,8 +121,7 @@ pub fn settable(attribute: &TypedEnumerator) -> Settable {
     if attribute.setter.is_none() {
         return Settable::No;
     }
-    let d = attribute.description.to_ascii_lowercase();
-    if d.contains("reset") && (d.contains("to zero") || d.contains("to 0")) {
+    if attribute.reset_only {
         Settable::ResetToZeroOnly
     } else {
         Settable::Yes
