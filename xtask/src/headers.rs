@@ -44,10 +44,7 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
 /// wheel version such as `13.5.37`), fetched on first use.
 pub fn include_dir(version: &str) -> Result<PathBuf> {
     let wheel = wheel(version)?;
-    let cache = match std::env::var_os("LIBCUDA_SYS_HEADER_CACHE") {
-        Some(dir) => PathBuf::from(dir),
-        None => crate::root().join(".cuda-headers"),
-    };
+    let cache = cache();
     let dest = cache.join(version);
     if complete(&dest, wheel.sub) {
         return Ok(dest.join(wheel.sub));
@@ -66,9 +63,17 @@ pub fn include_dir(version: &str) -> Result<PathBuf> {
     Ok(dest.join(wheel.sub))
 }
 
-/// Whether a wheel carries `version`'s headers.
-pub fn is_known(version: &str) -> bool {
-    wheel(version).is_ok()
+/// Whether [`include_dir`] would ask pip: `version` has a wheel that is not
+/// in the cache yet.
+pub fn needs_fetch(version: &str) -> bool {
+    wheel(version).is_ok_and(|w| !complete(&cache().join(version), w.sub))
+}
+
+fn cache() -> PathBuf {
+    match std::env::var_os("LIBCUDA_SYS_HEADER_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => crate::root().join(".cuda-headers"),
+    }
 }
 
 /// The pip package of a CUDA version and where its wheel keeps `cuda.h`.

@@ -80,7 +80,7 @@ fn headers_env() -> crate::Result<Env> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     if let Some(version) = var("LIBCUDA_SYS_CUDA_VERSION") {
         let version = version.to_string_lossy();
-        if headers::is_known(&version) {
+        if headers::needs_fetch(&version) {
             ensure_pip();
         }
         let dir = headers::include_dir(&version).map_err(|e| {
@@ -108,7 +108,9 @@ fn headers_env() -> crate::Result<Env> {
         eprintln!("setup: using the CUDA toolkit already on this machine");
         return Ok(Env::default());
     }
-    ensure_pip();
+    if headers::needs_fetch("13") {
+        ensure_pip();
+    }
     let dir = headers::include_dir("13").map_err(|e| {
         format!(
             "no CUDA toolkit found and the CUDA 13.x headers could not be fetched ({e}); \
