@@ -8,9 +8,50 @@ use std::io::Write;
 
 /// Says `skipped: <test>: <reason>` on the terminal, past libtest's output
 /// capture, so a test that could not run is never mistaken for one that passed.
+/// Where `LIBCUDA_SYS_SKIP_LOG` names a file, also appends
+/// `{"test":..,"reason":..}` to it as one JSON line: how `cargo xtask test`
+/// counts skips, as data.
 pub fn skip(test: &str, reason: &str) {
     // One write, so that libtest's own output cannot land inside the line.
     let _ = std::io::stderr().write_all(format!("skipped: {test}: {reason}\n").as_bytes());
+    if let Some(log) = std::env::var_os(SKIP_LOG) {
+        let line = format!(
+            "{{\"test\":{},\"reason\":{}}}\n",
+            json_string(test),
+            json_string(reason)
+        );
+        // One write in append mode: lines of tests running at once stay whole.
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if let Err(e) = written {
+            let _ = std::io::stderr().write_all(
+                format!("{SKIP_LOG}={}: {e}\n", std::path::Path::new(&log).display()).as_bytes(),
+            );
+        }
+    }
+}
+
+/// The variable naming the file [`skip`] appends to.
+pub const SKIP_LOG: &str = "LIBCUDA_SYS_SKIP_LOG";
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 #[cfg(unix)]
@@ -127,3 +168,29 @@ pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
     ("CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED", 14, 13020),
     ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", 15, 13040),
 ];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn skips_are_logged_as_json_lines() {
+        let dir = std::env::temp_dir().join(format!("testkit-skip-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("skips.jsonl");
+        // The only test of this crate that sets the variable: no other sees it.
+        std::env::set_var(super::SKIP_LOG, &log);
+        super::skip("a_test", "no \"GPU\" here\\\n\tat all");
+        super::skip("other", "why");
+        std::env::remove_var(super::SKIP_LOG);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                r#"{"test":"a_test","reason":"no \"GPU\" here\\\n\u0009at all"}"#,
+                r#"{"test":"other","reason":"why"}"#,
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

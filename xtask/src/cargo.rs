@@ -8,8 +8,7 @@ use crate::Result;
 /// A `cargo` command in the workspace root, without the variables that would
 /// let this machine's toolkit or an earlier mode leak into a build.
 pub fn command(args: &[&str]) -> Command {
-    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.current_dir(crate::root()).args(args);
+    let mut cmd = in_root(args);
     for var in [
         "LIBCUDA_SYS_BINDINGS",
         "LIBCUDA_SYS_INCLUDE_DIR",
@@ -22,6 +21,13 @@ pub fn command(args: &[&str]) -> Command {
     ] {
         cmd.env_remove(var);
     }
+    cmd
+}
+
+/// A `cargo` command in the workspace root, in this process's environment.
+pub fn in_root(args: &[&str]) -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(crate::root()).args(args);
     cmd
 }
 

@@ -1,27 +1,290 @@
-//! CUDA headers of one version from NVIDIA's pip wheels, cached in `.cuda-headers/`.
+//! `cargo xtask headers VERSION`: the CUDA headers of one version from
+//! NVIDIA's pip wheels, cached in `.cuda-headers/` (ignored by git; another
+//! place with `LIBCUDA_SYS_HEADER_CACHE`), and the include directory that
+//! holds `cuda.h` printed.
+//!
+//! Versions: 11.7, 11.8, 12.0-12.9, 13.x, each optionally with a patch part
+//! (`12.4.127`), or a bare major (`13`: the newest 13.x). Anything else is
+//! refused before pip is asked: no wheel carries it. The wheels carry the
+//! headers only: no libcuda (the driver ships that) and no stub.
+//!
+//! Several runs may fetch the same version at once (parallel CI jobs, the
+//! test suite): each downloads and unpacks into its own temporary directory
+//! inside the cache and renames it into place. A reader sees no directory or a
+//! complete one, never a half-written one, and a directory once handed out is
+//! never removed: the run that loses the race keeps the winner's copy.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use crate::Result;
+
+/// Written last into a copy, with the wheel's file name: with `cuda.h` it
+/// marks a copy that was complete when it was renamed into place.
+const MARK: &str = "WHEEL";
+
+pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
+    let [version] = args else {
+        return Err(
+            "usage: cargo xtask headers VERSION (e.g. 12.4, 13.0, 13.5.37, 13)"
+                .to_string()
+                .into(),
+        );
+    };
+    // A version no wheel carries is an error of its own (status 2), apart
+    // from a fetch that failed.
+    wheel(version).map_err(|e| crate::Error::new(2, e))?;
+    println!("{}", include_dir(version)?.display());
+    Ok(())
+}
 
 /// The include directory holding `cuda.h` of `version` (`13.5` or an exact
 /// wheel version such as `13.5.37`), fetched on first use.
 pub fn include_dir(version: &str) -> Result<PathBuf> {
-    let script = crate::root().join("scripts/cuda-headers");
-    let out = Command::new(&script)
-        .arg(version)
+    let wheel = wheel(version)?;
+    let cache = cache();
+    let dest = cache.join(version);
+    if complete(&dest, wheel.sub) {
+        return Ok(dest.join(wheel.sub));
+    }
+    fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    let tmp = TempDir::new(&cache, version)?;
+    let tree = fetch(&wheel, version, &tmp.0)?;
+    if !publish(&tree, &dest)? && !complete(&dest, wheel.sub) {
+        replace_stale(&cache, &tree, &dest, wheel.sub)?;
+    }
+    // Ours is in place, or another run's is: that one may have been handed
+    // out already, so it stays and ours goes with the temporary directory.
+    if !dest.join(wheel.sub).join("cuda.h").is_file() {
+        return Err(format!("{} has no {}/cuda.h", dest.display(), wheel.sub));
+    }
+    Ok(dest.join(wheel.sub))
+}
+
+/// Whether [`include_dir`] would ask pip: `version` has a wheel that is not
+/// in the cache yet.
+pub fn needs_fetch(version: &str) -> bool {
+    wheel(version).is_ok_and(|w| !complete(&cache().join(version), w.sub))
+}
+
+fn cache() -> PathBuf {
+    match std::env::var_os("LIBCUDA_SYS_HEADER_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => crate::root().join(".cuda-headers"),
+    }
+}
+
+/// The pip package of a CUDA version and where its wheel keeps `cuda.h`.
+struct Wheel {
+    package: &'static str,
+    sub: &'static str,
+}
+
+/// pip would take `99` or `11.0` to the index and fail there, after a network
+/// round trip, with a message about pip; and a version with no wheel must not
+/// be mistaken for a fetch that merely failed.
+fn wheel(version: &str) -> Result<Wheel> {
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = version.split('.').collect();
+    let known = match parts.as_slice() {
+        [major] => ["11", "12", "13"].contains(major),
+        [major, minor, patch @ ..] if patch.len() <= 1 && patch.iter().all(|p| number(p)) => {
+            match *major {
+                "11" => ["7", "8"].contains(minor),
+                "12" => minor.len() == 1 && number(minor),
+                // 13.0, 13.5, 13.12, but not 13.05.
+                "13" => number(minor) && (*minor == "0" || !minor.starts_with('0')),
+                _ => false,
+            }
+        }
+        _ => false,
+    };
+    if !known {
+        return Err(format!(
+            "no CUDA headers wheel for version '{version}': NVIDIA publishes 11.7, 11.8, \
+             12.0-12.9 and 13.x (e.g. 12.4, 13.0, 13.5.37)"
+        ));
+    }
+    Ok(match parts[0] {
+        "11" => Wheel {
+            package: "nvidia-cuda-runtime-cu11",
+            sub: "nvidia/cuda_runtime/include",
+        },
+        "12" => Wheel {
+            package: "nvidia-cuda-runtime-cu12",
+            sub: "nvidia/cuda_runtime/include",
+        },
+        _ => Wheel {
+            package: "nvidia-cuda-runtime",
+            sub: "nvidia/cu13/include",
+        },
+    })
+}
+
+fn complete(dir: &Path, sub: &str) -> bool {
+    dir.join(MARK).is_file() && dir.join(sub).join("cuda.h").is_file()
+}
+
+/// Downloads the wheel into `tmp` and unpacks it; returns the unpacked tree,
+/// marked complete.
+fn fetch(wheel: &Wheel, version: &str, tmp: &Path) -> Result<PathBuf> {
+    let download = tmp.join("download");
+    let spec = format!("{}=={version}.*", wheel.package);
+    // The headers are the same in every platform's wheel; naming the
+    // platform and Python version lets any host's pip fetch them.
+    let status = python()
+        .args([
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+        ])
+        .args(["--platform", "manylinux2014_x86_64"])
+        .args(["--platform", "manylinux_2_17_x86_64"])
+        .args(["--platform", "manylinux_2_28_x86_64"])
+        .args(["--python-version", "3.11", "-d"])
+        .arg(&download)
+        .arg(&spec)
+        // pip's progress and errors are for the person reading stderr; stdout
+        // carries only the include directory.
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| no_python(&e))?;
+    if !status.success() {
+        return Err(format!(
+            "pip could not download {spec} (no such release, or no network); \
+             `python3 -m pip download` said why above"
+        ));
+    }
+    let whl = fs::read_dir(&download)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .ok_or_else(|| format!("pip downloaded no wheel for {spec}"))?;
+    let tree = tmp.join("tree");
+    // A wheel is a zip file; Python, there for pip anyway, unpacks it.
+    let out = python()
+        .args(["-m", "zipfile", "-e"])
+        .arg(&whl)
+        .arg(&tree)
         .output()
-        .map_err(|e| format!("{}: {e}", script.display()))?;
+        .map_err(|e| no_python(&e))?;
+    let name = whl.file_name().unwrap_or_default().to_string_lossy();
     if !out.status.success() {
         return Err(format!(
-            "fetching the CUDA {version} headers failed:\n{}",
+            "python3 -m zipfile could not unpack {name}:\n{}",
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    if !dir.join("cuda.h").is_file() {
-        return Err(format!("{} has no cuda.h", dir.display()));
+    if !tree.join(wheel.sub).join("cuda.h").is_file() {
+        return Err(format!("{name} has no {}/cuda.h", wheel.sub));
     }
-    Ok(dir)
+    fs::write(tree.join(MARK), format!("{name}\n")).map_err(|e| format!("{MARK}: {e}"))?;
+    Ok(tree)
+}
+
+fn python() -> Command {
+    Command::new("python3")
+}
+
+fn no_python(e: &std::io::Error) -> String {
+    if e.kind() == ErrorKind::NotFound {
+        "no python3 on PATH: NVIDIA's header wheels are fetched with pip \
+         (apt-get install python3-pip), or set LIBCUDA_SYS_INCLUDE_DIR to a directory holding cuda.h"
+            .to_string()
+    } else {
+        format!("python3: {e}")
+    }
+}
+
+/// Renames `tree` to `dest`; false when `dest` is there already and not empty.
+fn publish(tree: &Path, dest: &Path) -> Result<bool> {
+    match fs::rename(tree, dest) {
+        Ok(()) => Ok(true),
+        Err(_) if dest.is_dir() => Ok(false),
+        Err(e) => Err(format!(
+            "renaming {} to {}: {e}",
+            tree.display(),
+            dest.display()
+        )),
+    }
+}
+
+/// `dest` exists without its mark: an interrupted copy from before the rename
+/// scheme, or a damaged one. No run hands out such a path, so it can be
+/// replaced; the lock keeps two runs from both moving aside what the other
+/// just put there.
+fn replace_stale(cache: &Path, tree: &Path, dest: &Path, sub: &str) -> Result {
+    let lock_path = cache.join(".lock");
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&lock_path)
+        .map_err(|e| format!("{}: {e}", lock_path.display()))?;
+    lock_exclusive(&lock).map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
+    if complete(dest, sub) {
+        return Ok(());
+    }
+    let aside = TempDir::new(cache, "stale")?;
+    fs::rename(dest, aside.0.join("old")).map_err(|e| format!("{}: {e}", dest.display()))?;
+    // A run without the lock can rename into the now free path first: its
+    // copy is complete, and is kept.
+    publish(tree, dest)?;
+    Ok(())
+}
+
+/// Held until `file` is closed.
+#[cfg(unix)]
+fn lock_exclusive(file: &fs::File) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    extern "C" {
+        fn flock(fd: std::ffi::c_int, operation: std::ffi::c_int) -> std::ffi::c_int;
+    }
+    const LOCK_EX: std::ffi::c_int = 2;
+    // SAFETY: a descriptor `file` owns, for the duration of the call.
+    if unsafe { flock(file.as_raw_fd(), LOCK_EX) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(unix))]
+fn lock_exclusive(_: &fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// A directory of its own inside the cache, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(cache: &Path, what: &str) -> Result<TempDir> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        for n in 0.. {
+            let dir = cache.join(format!(
+                ".partial-{what}.{}-{nanos}-{n}",
+                std::process::id()
+            ));
+            match fs::create_dir(&dir) {
+                Ok(()) => return Ok(TempDir(dir)),
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(format!("{}: {e}", dir.display())),
+            }
+        }
+        unreachable!("an unbounded range")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
 }

@@ -5,15 +5,49 @@
 mod abi_matrix;
 mod bench_build;
 mod cargo;
+mod ci;
 mod driver_floor;
 mod fallback;
 mod headers;
 mod pregenerate;
+mod report;
+mod setup;
+mod test;
 
 use std::process::ExitCode;
 
 /// `(command, arguments, what it does)`.
 const COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "report",
+        "[--json]",
+        "setup, then the memory-pool report: header version, toolkit, driver, \
+         the memory-pool attributes of every GPU (the static table without one)",
+    ),
+    (
+        "test",
+        "",
+        "setup, then the whole test suite (every feature set, doc tests, fallback-tests, driver-floor); \
+         the last line is `tests: N passed, N failed, N skipped`",
+    ),
+    (
+        "setup",
+        "",
+        "install what is missing (libclang-dev, pkg-config through apt; CUDA 13.x headers from pip \
+         where no toolkit is installed, or LIBCUDA_SYS_CUDA_VERSION's); prints `export ...` for a shell; \
+         exit status 3 when the headers cannot be had",
+    ),
+    (
+        "headers",
+        "VERSION",
+        "fetch the CUDA headers of VERSION (11.7, 11.8, 12.0-12.9, 13.x, or 12.4.127) from NVIDIA's \
+         pip wheel into .cuda-headers/ and print the include directory",
+    ),
+    (
+        "ci",
+        "",
+        "what CI runs: abi-matrix, setup, fmt, clippy, doc, bench-report --check, then test",
+    ),
     (
         "pregenerate",
         "[--check]",
@@ -49,28 +83,72 @@ const COMMANDS: &[(&str, &str, &str)] = &[
 ];
 
 fn main() -> ExitCode {
+    if let Some(rustdoc) = std::env::var_os(test::RUSTDOC_VAR) {
+        return test::rustdoc(rustdoc);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let rest = args.get(1..).unwrap_or_default();
     let result = match args.first().map(String::as_str) {
-        Some("pregenerate") => pregenerate::run(&args[1..]),
-        Some("fallback-tests") => fallback::run(&args[1..]),
-        Some("bench-build") => bench_build::run(&args[1..]),
-        Some("driver-floor") => driver_floor::run(&args[1..]),
-        Some("abi-matrix") => abi_matrix::run(&args[1..]),
+        Some("report") => setup::prepare().and_then(|env| report::run(rest, &env)),
+        Some("test") => setup::prepare().and_then(|env| test::run(rest, &env).map_err(Error::from)),
+        Some("setup") => setup::run(rest),
+        Some("headers") => headers::run(rest),
+        Some("ci") => ci::run(rest),
+        Some("pregenerate") => pregenerate::run(rest).map_err(Error::from),
+        Some("fallback-tests") => fallback::run(rest).map_err(Error::from),
+        Some("bench-build") => bench_build::run(rest).map_err(Error::from),
+        Some("driver-floor") => driver_floor::run(rest).map_err(Error::from),
+        Some("abi-matrix") => {
+            setup::tools();
+            abi_matrix::run(rest).map_err(Error::from)
+        }
         Some("help") | None => {
             help();
             Ok(())
         }
         Some(other) => {
             help();
-            Err(format!("unknown command `{other}`"))
+            Err(format!("unknown command `{other}`").into())
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("xtask: {e}");
-            ExitCode::FAILURE
+        Err(Error { status, message }) => {
+            if let Some(message) = message {
+                eprintln!("xtask: {message}");
+            }
+            ExitCode::from(status)
         }
+    }
+}
+
+/// Why a command failed, and xtask's exit status for it.
+#[derive(Debug)]
+pub struct Error {
+    status: u8,
+    /// `None` where the failing program said why itself.
+    message: Option<String>,
+}
+
+impl Error {
+    pub fn new(status: u8, message: String) -> Error {
+        Error {
+            status,
+            message: Some(message),
+        }
+    }
+
+    pub fn quiet(status: u8) -> Error {
+        Error {
+            status,
+            message: None,
+        }
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::new(1, message)
     }
 }
 

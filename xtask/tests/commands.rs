@@ -1,11 +1,13 @@
-//! The shell scripts under scripts/ and the report's exit statuses, run as
-//! subprocesses from the workspace root: `cargo test -p xtask --test scripts`.
+//! The xtask commands that prepare a machine (`headers`, `setup`) and those
+//! that start with setup (`test`, `report`), run as subprocesses from the
+//! workspace root, and the report's exit statuses: `cargo test -p xtask --test
+//! commands`.
 //!
 //! Stubs stand in for pip, apt-get and cargo where the real ones would make a
 //! test slow or depend on the network, change the machine, or hide what is
 //! under test (a stub pip decides which of several concurrent runs finishes
 //! first). A test that cannot run here says `skipped: <test>: <reason>` on
-//! stderr.
+//! stderr (testkit::skip).
 #![cfg(unix)]
 
 use std::fs;
@@ -14,17 +16,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+
 use std::time::{Duration, Instant};
+use testkit::skip;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .canonicalize()
         .expect("workspace root")
-}
-
-fn skip(test: &str, reason: &str) {
-    eprintln!("skipped: {test}: {reason}");
 }
 
 /// A directory removed when dropped.
@@ -34,7 +34,7 @@ impl TempDir {
     fn new(name: &str) -> TempDir {
         static COUNT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
-            "libcuda-sys-scripts-{}-{}-{name}",
+            "libcuda-sys-xtask-{}-{}-{name}",
             std::process::id(),
             COUNT.fetch_add(1, Ordering::Relaxed)
         ));
@@ -62,7 +62,7 @@ fn stub(dir: &Path, name: &str, body: &str) {
 }
 
 /// Stubs that record each call in `dir/calls` and fail: a test that sees a
-/// line there for a program the script should not have run fails.
+/// line there for a program xtask should not have run fails.
 fn recording_stubs(dir: &Path, names: &[&str]) {
     recording_stubs_exiting(dir, names, 1);
 }
@@ -90,12 +90,16 @@ fn path_with(dir: &Path, hide: &[&str]) -> String {
         .expect("PATH is UTF-8")
 }
 
-/// A command run from the workspace root, without the settings that choose
-/// CUDA headers, so only what a test sets applies.
-fn in_root(program: impl AsRef<std::ffi::OsStr>) -> Command {
-    let mut cmd = Command::new(program);
-    cmd.current_dir(root());
+/// `xtask args` run from the workspace root, without the settings that
+/// choose CUDA headers, so only what a test sets applies, and without the
+/// `CARGO` that Cargo sets for tests, so that xtask runs the `cargo` on PATH
+/// (a stub, where a test puts one there).
+fn xtask(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    cmd.current_dir(root()).args(args);
     for var in [
+        "CARGO",
+        "LIBCUDA_SYS_XTASK_RUSTDOC",
         "LIBCUDA_SYS_CUDA_VERSION",
         "LIBCUDA_SYS_INCLUDE_DIR",
         "LIBCUDA_SYS_HEADER_CACHE",
@@ -137,9 +141,23 @@ fn real_python() -> Option<PathBuf> {
     (out.status.success() && path.is_file()).then_some(path)
 }
 
-/// The report's exit statuses, `EXIT_*` in examples/mempool_report.rs.
+/// The report's package directory, where it is a crate of its own.
+const REPORT_CRATE: &str = "tools/mempool-report";
+
+/// The report's source: its own crate's, else the example's.
+fn report_source() -> PathBuf {
+    let own = root().join(REPORT_CRATE).join("src/main.rs");
+    if own.is_file() {
+        own
+    } else {
+        root().join("examples/mempool_report.rs")
+    }
+}
+
+/// The report's exit statuses, `EXIT_*` in its source.
 fn report_exit_statuses() -> Vec<(String, i32)> {
-    let source = fs::read_to_string(root().join("examples/mempool_report.rs")).expect("read");
+    let path = report_source();
+    let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     source
         .lines()
         .filter_map(|l| {
@@ -156,15 +174,20 @@ fn report_exit_status(name: &str) -> i32 {
         .iter()
         .find(|(n, _)| n == name)
         .map(|(_, v)| *v)
-        .unwrap_or_else(|| panic!("no EXIT_{name} in examples/mempool_report.rs: {statuses:?}"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no EXIT_{name} in {}: {statuses:?}",
+                report_source().display()
+            )
+        })
 }
 
 // ---------------------------------------------------------------------------
-// scripts/cuda-headers: which versions
+// cargo xtask headers: which versions
 // ---------------------------------------------------------------------------
 
 #[test]
-fn cuda_headers_rejects_versions_without_a_wheel_before_pip() {
+fn headers_rejects_versions_without_a_wheel_before_pip() {
     let stubs = TempDir::new("reject");
     recording_stubs(stubs.path(), &["python3", "pip", "pip3"]);
     let cache = stubs.path().join("cache");
@@ -184,8 +207,7 @@ fn cuda_headers_rejects_versions_without_a_wheel_before_pip() {
         "13 .0",
         "13.5.37.1",
     ] {
-        let out = run(in_root("scripts/cuda-headers")
-            .arg(version)
+        let out = run(xtask(&["headers", version])
             .env("PATH", path_with(stubs.path(), &[]))
             .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
         assert_eq!(calls(stubs.path()), "", "{version}: pip was asked");
@@ -201,7 +223,7 @@ fn cuda_headers_rejects_versions_without_a_wheel_before_pip() {
 }
 
 #[test]
-fn cuda_headers_asks_pip_for_every_version_with_a_wheel() {
+fn headers_asks_pip_for_every_version_with_a_wheel() {
     let stubs = TempDir::new("accept");
     recording_stubs(stubs.path(), &["python3"]);
     let cache = stubs.path().join("cache");
@@ -222,8 +244,7 @@ fn cuda_headers_asks_pip_for_every_version_with_a_wheel() {
         ("13.12", "nvidia-cuda-runtime"),
     ] {
         let _ = fs::remove_file(stubs.path().join("calls"));
-        let out = run(in_root("scripts/cuda-headers")
-            .arg(version)
+        let out = run(xtask(&["headers", version])
             .env("PATH", path_with(stubs.path(), &[]))
             .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
         // The stub pip fails: a fetch that cannot be done.
@@ -242,7 +263,7 @@ fn cuda_headers_asks_pip_for_every_version_with_a_wheel() {
 }
 
 // ---------------------------------------------------------------------------
-// scripts/cuda-headers: concurrent runs
+// cargo xtask headers: concurrent runs
 // ---------------------------------------------------------------------------
 
 /// A `python3` whose `pip download` hands out `dir/wheel<N>.whl` to the N-th
@@ -306,7 +327,7 @@ fn cache_entries(cache: &Path) -> Vec<String> {
 fn concurrent_fetches_never_remove_a_copy_handed_out() {
     const TEST: &str = "concurrent_fetches_never_remove_a_copy_handed_out";
     let Some(python) = real_python() else {
-        return skip(TEST, "no python3 here (scripts/cuda-headers needs it)");
+        return skip(TEST, "no python3 here (cargo xtask headers needs it)");
     };
     let stubs = TempDir::new("race");
     let runs = 4;
@@ -325,14 +346,13 @@ fn concurrent_fetches_never_remove_a_copy_handed_out() {
     let include = cache.join("13.5/nvidia/cu13/include");
     let mut children: Vec<_> = (0..runs)
         .map(|_| {
-            in_root("scripts/cuda-headers")
-                .arg("13.5")
+            xtask(&["headers", "13.5"])
                 .env("PATH", path_with(stubs.path(), &[]))
                 .env("LIBCUDA_SYS_HEADER_CACHE", &cache)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
-                .expect("spawn scripts/cuda-headers")
+                .expect("spawn cargo xtask headers")
         })
         .collect();
 
@@ -364,7 +384,7 @@ fn concurrent_fetches_never_remove_a_copy_handed_out() {
             for child in &mut children {
                 let _ = child.kill();
             }
-            panic!("scripts/cuda-headers runs still going after 60 s");
+            panic!("cargo xtask headers runs still going after 60 s");
         }
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -407,7 +427,7 @@ fn concurrent_fetches_never_remove_a_copy_handed_out() {
 fn an_interrupted_copy_is_replaced_not_handed_out() {
     const TEST: &str = "an_interrupted_copy_is_replaced_not_handed_out";
     let Some(python) = real_python() else {
-        return skip(TEST, "no python3 here (scripts/cuda-headers needs it)");
+        return skip(TEST, "no python3 here (cargo xtask headers needs it)");
     };
     let stubs = TempDir::new("stale");
     fake_wheels(stubs.path(), &python, 1);
@@ -419,8 +439,7 @@ fn an_interrupted_copy_is_replaced_not_handed_out() {
     fs::create_dir_all(&include).unwrap();
     fs::write(include.join("cuda.h"), "/* cut short */\n").unwrap();
 
-    let out = run(in_root("scripts/cuda-headers")
-        .arg("13.5")
+    let out = run(xtask(&["headers", "13.5"])
         .env("PATH", path_with(stubs.path(), &[]))
         .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
     assert!(out.status.success(), "{}", text(&out));
@@ -475,13 +494,12 @@ fn concurrent_fetches_from_pypi_agree() {
     let cache = dir.path().join("cache");
     let children: Vec<_> = (0..3)
         .map(|_| {
-            in_root("scripts/cuda-headers")
-                .arg("12.0")
+            xtask(&["headers", "12.0"])
                 .env("LIBCUDA_SYS_HEADER_CACHE", &cache)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
-                .expect("spawn scripts/cuda-headers")
+                .expect("spawn cargo xtask headers")
         })
         .collect();
     let include = cache.join("12.0/nvidia/cuda_runtime/include");
@@ -504,14 +522,14 @@ fn concurrent_fetches_from_pypi_agree() {
 }
 
 // ---------------------------------------------------------------------------
-// scripts/setup and the scripts that source it
+// cargo xtask setup, and the commands that start with it
 // ---------------------------------------------------------------------------
 
-/// `. scripts/setup` in a script of its own, which says AFTER-SETUP if it goes on.
-fn source_setup(stubs: &Path, hide: &[&str]) -> Command {
-    let mut cmd = in_root("bash");
-    cmd.args(["-c", "set -uo pipefail; . scripts/setup; echo AFTER-SETUP"])
-        .env("PATH", path_with(stubs, hide))
+/// `xtask args` with the stubs in `stubs` first on PATH, the directories that
+/// hold any of `hide` left out, and a header cache of its own.
+fn with_stubs(args: &[&str], stubs: &Path, hide: &[&str]) -> Command {
+    let mut cmd = xtask(args);
+    cmd.env("PATH", path_with(stubs, hide))
         .env("LIBCUDA_SYS_HEADER_CACHE", stubs.join("cache"));
     cmd
 }
@@ -522,7 +540,8 @@ fn setup_stops_when_the_asked_version_has_no_headers() {
     recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
     let setup_failed = report_exit_status("SETUP");
     for version in ["99", "garbage", "11.0"] {
-        let out = run(source_setup(stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", version));
+        let out =
+            run(with_stubs(&["setup"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", version));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             out.status.code(),
@@ -531,13 +550,17 @@ fn setup_stops_when_the_asked_version_has_no_headers() {
             text(&out)
         );
         assert!(
-            !String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"),
-            "{version}: the sourcing script went on: {}",
+            out.stdout.is_empty(),
+            "{version}: setup handed out an environment: {}",
             text(&out)
         );
         assert!(
             stderr.contains(&format!("setup: no CUDA {version} headers")),
             "{version}: {stderr}"
+        );
+        assert!(
+            !calls(stubs.path()).contains("cargo"),
+            "{version}: cargo ran"
         );
     }
 }
@@ -546,15 +569,34 @@ fn setup_stops_when_the_asked_version_has_no_headers() {
 fn setup_stops_when_a_fetch_fails() {
     let stubs = TempDir::new("setup-fetch");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
-    let out = run(source_setup(stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "12.0"));
+    let out =
+        run(with_stubs(&["setup"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "12.0"));
     assert_eq!(
         out.status.code(),
         Some(report_exit_status("SETUP")),
         "{}",
         text(&out)
     );
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"));
+    assert!(out.stdout.is_empty(), "{}", text(&out));
     assert!(calls(stubs.path()).contains("python3 -m pip download"));
+}
+
+#[test]
+fn setup_says_when_there_is_no_python() {
+    let stubs = TempDir::new("setup-no-python");
+    recording_stubs(stubs.path(), &["apt-get", "sudo"]);
+    let out =
+        run(with_stubs(&["setup"], stubs.path(), &["python3"])
+            .env("LIBCUDA_SYS_CUDA_VERSION", "12.0"));
+    assert_eq!(
+        out.status.code(),
+        Some(report_exit_status("SETUP")),
+        "{}",
+        text(&out)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no python3 on PATH"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]
@@ -562,7 +604,7 @@ fn setup_stops_without_a_toolkit_or_headers() {
     const TEST: &str = "setup_stops_without_a_toolkit_or_headers";
     let stubs = TempDir::new("setup-default");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
-    let out = run(&mut source_setup(stubs.path(), &["nvcc"]));
+    let out = run(&mut with_stubs(&["setup"], stubs.path(), &["nvcc"]));
     if String::from_utf8_lossy(&out.stderr).contains("using the CUDA toolkit already") {
         return skip(TEST, "a CUDA toolkit is installed here");
     }
@@ -572,20 +614,23 @@ fn setup_stops_without_a_toolkit_or_headers() {
         "{}",
         text(&out)
     );
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"));
+    assert!(out.stdout.is_empty(), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("setup: no CUDA toolkit found"));
 }
 
 #[test]
-fn the_test_script_runs_nothing_for_a_version_without_headers() {
-    let stubs = TempDir::new("test-script");
+fn test_runs_nothing_for_a_version_without_headers() {
+    let stubs = TempDir::new("test-command");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
     for version in ["99", "garbage", "11.0"] {
-        let out = run(in_root("scripts/test")
-            .env("PATH", path_with(stubs.path(), &[]))
-            .env("LIBCUDA_SYS_HEADER_CACHE", stubs.path().join("cache"))
-            .env("LIBCUDA_SYS_CUDA_VERSION", version));
-        assert_ne!(out.status.code(), Some(0), "{version}: {}", text(&out));
+        let out =
+            run(with_stubs(&["test"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", version));
+        assert_eq!(
+            out.status.code(),
+            Some(report_exit_status("SETUP")),
+            "{version}: {}",
+            text(&out)
+        );
         let calls = calls(stubs.path());
         assert!(!calls.contains("cargo"), "{version}: cargo ran: {calls}");
         assert!(
@@ -597,7 +642,7 @@ fn the_test_script_runs_nothing_for_a_version_without_headers() {
 }
 
 #[test]
-fn the_report_script_has_its_own_status_for_a_failed_setup() {
+fn report_has_its_own_status_for_a_failed_setup() {
     let statuses = report_exit_statuses();
     let setup_failed = report_exit_status("SETUP");
     assert_eq!(
@@ -605,17 +650,59 @@ fn the_report_script_has_its_own_status_for_a_failed_setup() {
         1,
         "the report's exit statuses are not distinct: {statuses:?}"
     );
-    let stubs = TempDir::new("report-script");
+    let stubs = TempDir::new("report-command");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
-    for args in [&[][..], &["--json"][..]] {
-        let out = run(in_root("scripts/report")
-            .args(args)
-            .env("PATH", path_with(stubs.path(), &[]))
-            .env("LIBCUDA_SYS_HEADER_CACHE", stubs.path().join("cache"))
-            .env("LIBCUDA_SYS_CUDA_VERSION", "99"));
+    for args in [&["report"][..], &["report", "--json"][..]] {
+        let out = run(with_stubs(args, stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "99"));
         assert_eq!(out.status.code(), Some(setup_failed), "{}", text(&out));
         assert!(!calls(stubs.path()).contains("cargo"), "cargo ran");
     }
+}
+
+#[test]
+fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
+    let stubs = TempDir::new("report-env");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    // A complete copy in the cache: setup hands it out without pip.
+    let copy = stubs.path().join("cache/12.4");
+    let include = copy.join("nvidia/cuda_runtime/include");
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), "/* 12.4 */\n").unwrap();
+    fs::write(
+        copy.join("WHEEL"),
+        "nvidia_cuda_runtime_cu12-12.4.127-py3-none-manylinux2014_x86_64.whl\n",
+    )
+    .unwrap();
+    let static_table = report_exit_status("STATIC");
+    let log = stubs.path().join("cargo-calls");
+    stub(
+        stubs.path(),
+        "cargo",
+        &format!(
+            "echo \"$LIBCUDA_SYS_INCLUDE_DIR $*\" >> \"{}\"\nexit {static_table}",
+            log.display()
+        ),
+    );
+    let out = run(with_stubs(&["report", "--json"], stubs.path(), &[])
+        .env("LIBCUDA_SYS_CUDA_VERSION", "12.4"));
+    assert_eq!(out.status.code(), Some(static_table), "{}", text(&out));
+    assert_eq!(
+        fs::read_to_string(&log).unwrap_or_default(),
+        format!(
+            "{} run --quiet -p mempool-report -- --json\n",
+            include.display()
+        ),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(calls(stubs.path()), "", "pip or apt-get ran");
+    let out =
+        run(with_stubs(&["setup"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "12.4"));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("export LIBCUDA_SYS_INCLUDE_DIR='{}'\n", include.display())
+    );
 }
 
 /// libclang where bindgen looks for it, found without ldconfig.
@@ -655,14 +742,10 @@ fn setup_finds_libclang_without_ldconfig_on_path() {
     let stubs = TempDir::new("libclang");
     // Succeeding, so that an install would go on to name libclang.
     recording_stubs_exiting(stubs.path(), &["apt-get", "sudo"], 0);
-    let mut cmd = source_setup(stubs.path(), &["ldconfig"]);
+    let mut cmd = with_stubs(&["setup"], stubs.path(), &["ldconfig"]);
     cmd.env("LIBCUDA_SYS_INCLUDE_DIR", "/nonexistent/include");
     let out = run(&mut cmd);
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("AFTER-SETUP"),
-        "{}",
-        text(&out)
-    );
+    assert!(out.status.success(), "{}", text(&out));
     let calls = calls(stubs.path());
     assert!(
         !calls.contains("libclang") && !text(&out).contains("installing libclang"),
@@ -690,22 +773,20 @@ impl Report {
     fn build(features: &str) -> Report {
         static BUILD: Mutex<()> = Mutex::new(());
         let _one_at_a_time = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-        let target = root().join("target/scripts-test");
+        let target = root().join("target/commands-test");
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut cmd = Command::new(cargo);
         cmd.current_dir(root())
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "libcuda-sys",
-                "--example",
-                "mempool-report",
-            ])
-            .arg("--message-format=json")
+            .args(["build", "--quiet", "--message-format=json"])
             .env("CARGO_TARGET_DIR", &target);
+        if root().join(REPORT_CRATE).join("Cargo.toml").is_file() {
+            cmd.args(["-p", "mempool-report", "--bin", "mempool-report"]);
+        } else {
+            cmd.args(["-p", "libcuda-sys", "--example", "mempool-report"]);
+        }
         if !features.is_empty() {
-            cmd.args(["--features", features]);
+            // The report's features are libcuda-sys's, wherever the report lives.
+            cmd.args(["--features", &format!("libcuda-sys/{features}")]);
         }
         let out = run(&mut cmd);
         assert!(out.status.success(), "building the report: {}", text(&out));

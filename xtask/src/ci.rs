@@ -1,0 +1,63 @@
+//! `cargo xtask ci`: the ABI matrix over CUDA 11.8-13.5 headers, the lint
+//! gates and the whole test suite, stopping at the first that fails.
+
+use std::process::Command;
+use std::time::Instant;
+
+use crate::{abi_matrix, setup, test, Result};
+
+pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask ci".to_string().into());
+    }
+    let start = Instant::now();
+    setup::tools();
+    abi_matrix::run(&[])?;
+    let env = setup::prepare()?;
+    gate(env.cargo(&["fmt", "--all", "--", "--check"]))?;
+    gate(env.cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    // The build script without the `bindgen` feature is another program: lint it too.
+    gate(env.cargo(&[
+        "clippy",
+        "-p",
+        "libcuda-sys",
+        "--no-default-features",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    let mut doc = env.cargo(&["doc", "--no-deps"]);
+    doc.env("RUSTDOCFLAGS", "-D warnings");
+    gate(doc)?;
+    // BENCHMARKS.md is generated from benches/results/: it must say what they say.
+    gate(env.cargo(&["xtask", "bench-report", "--check"]))?;
+    println!("lint gates passed ({} s so far)", start.elapsed().as_secs());
+    test::run(&[], &env)?;
+    Ok(())
+}
+
+fn gate(mut cmd: Command) -> Result {
+    let shown = format!(
+        "{} {}",
+        cmd.get_program().to_string_lossy(),
+        cmd.get_args()
+            .map(|a| a.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    eprintln!("+ {shown}");
+    let status = cmd.status().map_err(|e| format!("{shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
+}

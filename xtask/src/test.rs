@@ -1,0 +1,235 @@
+//! `cargo xtask test`: the whole test suite. Every test with and without the
+//! `per-thread-default-stream` and `dynamic-loading` features, the doc tests,
+//! the dependent crate's tests, the fallback checks and the driver-floor
+//! checks. The last line counts them: `tests: N passed, N failed, N skipped`.
+//!
+//! Results are read as data: libtest's JSON events (one per test, `ignored`
+//! ones with their reason) and the tests' own skips, which `testkit::skip`
+//! appends as JSON lines to the file named by `LIBCUDA_SYS_SKIP_LOG`. A test
+//! that skipped returned early and passed in libtest's eyes: it is counted as
+//! skipped, not passed.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, ExitCode, Stdio};
+
+use serde_json::Value;
+
+use crate::{driver_floor, fallback, setup, Result};
+
+/// The cargo test runs, in order; each goes on past a failing test binary.
+const SUITES: [&[&str]; 4] = [
+    &["test", "--workspace", "--all-targets"],
+    &["test", "--doc"],
+    &[
+        "test",
+        "-p",
+        "libcuda-sys",
+        "-p",
+        "systest",
+        "--all-targets",
+        "--features",
+        "per-thread-default-stream",
+    ],
+    &[
+        "test",
+        "-p",
+        "libcuda-sys",
+        "-p",
+        "systest",
+        "--all-targets",
+        "--features",
+        "dynamic-loading",
+    ],
+];
+
+/// libtest's JSON output is unstable-only: allowed with `RUSTC_BOOTSTRAP=1`
+/// in the test binaries' environment. Not in Cargo's: build scripts watch
+/// that variable (proc-macro2's does) and everything after them would be
+/// rebuilt. So the binaries run through `env` as Cargo's runner...
+const RUNNER: &str = r#"target.'cfg(all())'.runner = ["env", "RUSTC_BOOTSTRAP=1"]"#;
+const JSON: [&str; 4] = ["-Z", "unstable-options", "--format", "json"];
+/// ...and the doc tests, whose harness is rustdoc itself, through xtask as
+/// `RUSTDOC`, which runs the rustdoc this variable names with it (see
+/// [`rustdoc`]).
+pub const RUSTDOC_VAR: &str = "LIBCUDA_SYS_XTASK_RUSTDOC";
+
+/// What ran: tests that passed, failed, and skipped with why.
+#[derive(Debug, Default)]
+pub struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    /// `(test, reason)`.
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Counts {
+    pub fn add(&mut self, other: Counts) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.skipped.extend(other.skipped);
+    }
+
+    pub fn result(&self, what: &str) -> Result {
+        if self.failed == 0 {
+            Ok(())
+        } else {
+            Err(format!("{} {what} failed", self.failed))
+        }
+    }
+}
+
+pub fn run(args: &[String], env: &setup::Env) -> Result {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask test".into());
+    }
+    let mut total = Counts::default();
+    for (i, suite) in SUITES.iter().enumerate() {
+        total.add(libtest(env, suite, i)?);
+    }
+    // Builds without CUDA headers or libclang (the shipped bindings), docs.rs,
+    // the packaged crate, and the shipped set against a fresh regeneration.
+    eprintln!("+ cargo xtask fallback-tests");
+    total.add(checks("fallback-tests", fallback::checks()));
+    // LIBCUDA_SYS_DRIVER_FLOOR against pairs of real header sets.
+    eprintln!("+ cargo xtask driver-floor");
+    total.add(checks("driver-floor", driver_floor::checks()));
+
+    println!();
+    for (test, reason) in &total.skipped {
+        println!("skipped: {test}: {reason}");
+    }
+    println!(
+        "\ntests: {} passed, {} failed, {} skipped",
+        total.passed,
+        total.failed,
+        total.skipped.len()
+    );
+    total.result("tests")
+}
+
+/// A set of checks that could not run at all counts as one failure.
+fn checks(what: &str, counts: Result<Counts>) -> Counts {
+    counts.unwrap_or_else(|e| {
+        println!("FAILED   cargo xtask {what}: {e}");
+        Counts {
+            failed: 1,
+            ..Counts::default()
+        }
+    })
+}
+
+/// One `cargo test` with libtest's JSON events read from its stdout.
+fn libtest(env: &setup::Env, args: &[&str], n: usize) -> Result<Counts> {
+    eprintln!("+ cargo {}", args.join(" "));
+    let log_dir = crate::root().join("target/xtask-test");
+    std::fs::create_dir_all(&log_dir).map_err(|e| format!("{}: {e}", log_dir.display()))?;
+    let skip_log = log_dir.join(format!("skips-{n}.jsonl"));
+    let _ = std::fs::remove_file(&skip_log);
+
+    let mut cmd = env.cargo(args);
+    cmd.args(["--no-fail-fast", "--config", RUNNER, "--"])
+        .args(JSON)
+        .env("LIBCUDA_SYS_SKIP_LOG", &skip_log)
+        .stdout(Stdio::piped());
+    if args.contains(&"--doc") {
+        // Only here: a test that runs xtask or `cargo doc` would get it too.
+        let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
+        let rustdoc = std::env::var_os("RUSTDOC").unwrap_or_else(|| "rustdoc".into());
+        cmd.env("RUSTDOC", exe).env(RUSTDOC_VAR, rustdoc);
+    }
+    let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
+
+    let mut counts = Counts::default();
+    let stdout = child.stdout.take().expect("piped");
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading cargo test's output: {e}"))?;
+        match serde_json::from_str::<Value>(&line) {
+            Ok(event) if event["type"] == "test" => test_event(&event, &mut counts),
+            Ok(event) if event["type"] == "suite" => {}
+            // A test's subprocess writing to stdout past libtest's capture.
+            _ => println!("{line}"),
+        }
+    }
+    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
+
+    let skipped = read_skips(&skip_log)?;
+    counts.passed = counts.passed.saturating_sub(skipped.len());
+    counts.skipped.extend(skipped);
+    if !status.success() && counts.failed == 0 {
+        // A build or link failure, or a test binary that died: no test to blame.
+        println!(
+            "FAILED   cargo {}: {status} without a failing test (a build error above)",
+            args.join(" ")
+        );
+        counts.failed = 1;
+    }
+    Ok(counts)
+}
+
+fn test_event(event: &Value, counts: &mut Counts) {
+    let name = event["name"].as_str().unwrap_or("?");
+    match event["event"].as_str() {
+        Some("ok") => counts.passed += 1,
+        Some("failed") | Some("timeout") => {
+            counts.failed += 1;
+            println!("FAILED   {name}");
+            if let Some(out) = event["stdout"].as_str() {
+                println!("{out}");
+            }
+        }
+        Some("ignored") => {
+            let why = event["message"]
+                .as_str()
+                .unwrap_or("marked ignore, no reason given");
+            println!("ignored  {name}: {why}");
+            counts.skipped.push((name.to_string(), why.to_string()));
+        }
+        _ => {}
+    }
+}
+
+/// `(test, reason)` for each test that skipped: once per test, its reasons
+/// joined where it skipped more than one part.
+fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
+    let text = match std::fs::read_to_string(log) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", log.display())),
+    };
+    let mut skips: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let entry: Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: {e}: {line}", log.display()))?;
+        let field = |k: &str| entry[k].as_str().unwrap_or_default().to_string();
+        let (test, reason) = (field("test"), field("reason"));
+        match skips.iter_mut().find(|(t, _)| *t == test) {
+            Some((_, reasons)) if !reasons.split("; ").any(|r| r == reason) => {
+                reasons.push_str("; ");
+                reasons.push_str(&reason);
+            }
+            Some(_) => {}
+            None => skips.push((test, reason)),
+        }
+    }
+    Ok(skips)
+}
+
+/// xtask as `RUSTDOC`: the rustdoc named by [`RUSTDOC_VAR`] with
+/// `RUSTC_BOOTSTRAP=1`, so that the doc tests' harness takes `--format json`
+/// while Cargo's own environment, and so its builds, stay as they are.
+pub fn rustdoc(real: OsString) -> ExitCode {
+    let status = Command::new(&real)
+        .args(std::env::args_os().skip(1))
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env_remove(RUSTDOC_VAR)
+        .status();
+    match status {
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| c as u8)),
+        Err(e) => {
+            eprintln!("xtask: {}: {e}", real.to_string_lossy());
+            ExitCode::FAILURE
+        }
+    }
+}
