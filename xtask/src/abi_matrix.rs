@@ -35,9 +35,9 @@ struct Row {
 }
 
 /// Why a row did not pass: its result column and what to show.
-struct Failure {
-    result: &'static str,
-    detail: String,
+pub struct Failure {
+    pub result: &'static str,
+    pub detail: String,
 }
 
 impl From<String> for Failure {
@@ -182,14 +182,30 @@ fn one(version: &str, include: &Path, features: &str) -> Row {
     }
 }
 
-/// The counts of `summary.json`, once it says the checks ran against the
-/// headers and with the features the row names: a variable such as a
-/// target-prefixed `LIBCUDA_SYS_INCLUDE_DIR` could have chosen others.
+/// The counts of `summary.json`, in the order of [`COUNTS`].
 fn summary(
     path: &Path,
     include: &Path,
     features: &str,
 ) -> std::result::Result<[u64; COUNTS.len()], Failure> {
+    let summary = checked_summary(path, include, features == "per-thread-default-stream")?;
+    let mut counts = [0; COUNTS.len()];
+    for (count, key) in counts.iter_mut().zip(COUNTS) {
+        *count = summary[key]
+            .as_u64()
+            .ok_or_else(|| format!("{}: no count `{key}`", path.display()))?;
+    }
+    Ok(counts)
+}
+
+/// systest's `summary.json`, once it says the checks ran against the headers
+/// and in the variant asked for: a variable such as a target-prefixed
+/// `LIBCUDA_SYS_INCLUDE_DIR` could have chosen others.
+pub fn checked_summary(
+    path: &Path,
+    include: &Path,
+    per_thread: bool,
+) -> std::result::Result<Value, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let summary: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -209,7 +225,6 @@ fn summary(
         )
         .into());
     }
-    let per_thread = features == "per-thread-default-stream";
     if summary["per_thread_default_stream"].as_bool() != Some(per_thread) {
         return Err(format!(
             "{}: per_thread_default_stream is {}, the row asked for {per_thread}",
@@ -218,16 +233,10 @@ fn summary(
         )
         .into());
     }
-    let mut counts = [0; COUNTS.len()];
-    for (count, key) in counts.iter_mut().zip(COUNTS) {
-        *count = summary[key]
-            .as_u64()
-            .ok_or_else(|| format!("{}: no count `{key}`", path.display()))?;
-    }
-    Ok(counts)
+    Ok(summary)
 }
 
-fn tail(text: &str) -> String {
+pub fn tail(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(TAIL)..].join("\n")
 }

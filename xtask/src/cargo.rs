@@ -36,6 +36,10 @@ pub struct Build {
     pub success: bool,
     /// `OUT_DIR` of each build script run, by package name.
     pub out_dirs: Vec<(String, PathBuf)>,
+    /// `rustc-link-lib` and `rustc-link-search` values of each build script run, by package name.
+    pub links: Vec<(String, Vec<String>, Vec<String>)>,
+    /// rustc's errors: `(package, error code, message)`.
+    pub errors: Vec<(String, String, String)>,
     /// Cargo's human output (errors, build-script warnings).
     pub stderr: String,
 }
@@ -54,20 +58,49 @@ impl Build {
 pub fn build(mut cmd: Command) -> Result<Build> {
     let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
     let mut out_dirs = Vec::new();
+    let mut links = Vec::new();
+    let mut errors = Vec::new();
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
+        let package = package_name(message["package_id"].as_str().unwrap_or_default());
         if message["reason"] == "build-script-executed" {
-            let package = package_name(message["package_id"].as_str().unwrap_or_default());
             if let Some(dir) = message["out_dir"].as_str() {
-                out_dirs.push((package, PathBuf::from(dir)));
+                out_dirs.push((package.clone(), PathBuf::from(dir)));
             }
+            links.push((
+                package,
+                strings(&message["linked_libs"]),
+                strings(&message["linked_paths"]),
+            ));
+        } else if message["reason"] == "compiler-message" && message["message"]["level"] == "error"
+        {
+            errors.push((
+                package,
+                message["message"]["code"]["code"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                message["message"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            ));
         }
     }
     Ok(Build {
         success: out.status.success(),
         out_dirs,
+        links,
+        errors,
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     })
 }

@@ -1,10 +1,11 @@
-//! `cargo xtask ci`: the ABI matrix over CUDA 11.8-13.5 headers, the lint
+//! `cargo xtask ci`: the ABI matrix over CUDA 11.8-13.5 headers, the
+//! cross-target ABI check (aarch64 Linux, Windows), the lint
 //! gates and the whole test suite, stopping at the first that fails.
 
 use std::process::Command;
 use std::time::Instant;
 
-use crate::{abi_matrix, setup, test, Result};
+use crate::{abi_matrix, cross_abi, setup, test, Result};
 
 pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     if !args.is_empty() {
@@ -13,6 +14,7 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     let start = Instant::now();
     setup::tools();
     abi_matrix::run(&[])?;
+    cross_abi::run(&[])?;
     let env = setup::prepare()?;
     gate(env.cargo(&["fmt", "--all", "--", "--check"]))?;
     gate(env.cargo(&[

@@ -40,18 +40,71 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     Ok(())
 }
 
+/// Whose wheel: the headers are the same text in every platform's wheel (the
+/// Windows one with CRLF line ends), but only the Windows wheel of CUDA 13 holds
+/// `cuda.lib`, and the cross checks use each target's own files.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Platform {
+    LinuxX86_64,
+    LinuxAarch64,
+    WindowsX86_64,
+}
+
+impl Platform {
+    /// The platform of a Rust target triple.
+    pub fn of(target: &str) -> Result<Platform> {
+        match target {
+            "x86_64-unknown-linux-gnu" => Ok(Platform::LinuxX86_64),
+            "aarch64-unknown-linux-gnu" => Ok(Platform::LinuxAarch64),
+            t if t.starts_with("x86_64-pc-windows-") => Ok(Platform::WindowsX86_64),
+            other => Err(format!("no CUDA wheel platform known for {other}")),
+        }
+    }
+
+    /// pip's `--platform` tags, any of which the wheel may carry.
+    fn tags(self) -> &'static [&'static str] {
+        match self {
+            Platform::LinuxX86_64 => &[
+                "manylinux2014_x86_64",
+                "manylinux_2_17_x86_64",
+                "manylinux_2_28_x86_64",
+            ],
+            Platform::LinuxAarch64 => &[
+                "manylinux2014_aarch64",
+                "manylinux_2_17_aarch64",
+                "manylinux_2_28_aarch64",
+            ],
+            Platform::WindowsX86_64 => &["win_amd64"],
+        }
+    }
+
+    /// Where in the cache: the host's wheels at the top, as they always were.
+    fn dir(self, cache: &Path) -> PathBuf {
+        match self {
+            Platform::LinuxX86_64 => cache.to_path_buf(),
+            Platform::LinuxAarch64 => cache.join("aarch64"),
+            Platform::WindowsX86_64 => cache.join("win_amd64"),
+        }
+    }
+}
+
 /// The include directory holding `cuda.h` of `version` (`13.5` or an exact
 /// wheel version such as `13.5.37`), fetched on first use.
 pub fn include_dir(version: &str) -> Result<PathBuf> {
+    include_dir_for(version, Platform::LinuxX86_64)
+}
+
+/// [`include_dir`] from `platform`'s wheel.
+pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
     let wheel = wheel(version)?;
-    let cache = cache();
+    let cache = platform.dir(&cache());
     let dest = cache.join(version);
     if complete(&dest, wheel.sub) {
         return Ok(dest.join(wheel.sub));
     }
     fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
     let tmp = TempDir::new(&cache, version)?;
-    let tree = fetch(&wheel, version, &tmp.0)?;
+    let tree = fetch(&wheel, version, platform, &tmp.0)?;
     if !publish(&tree, &dest)? && !complete(&dest, wheel.sub) {
         replace_stale(&cache, &tree, &dest, wheel.sub)?;
     }
@@ -129,11 +182,11 @@ fn complete(dir: &Path, sub: &str) -> bool {
 
 /// Downloads the wheel into `tmp` and unpacks it; returns the unpacked tree,
 /// marked complete.
-fn fetch(wheel: &Wheel, version: &str, tmp: &Path) -> Result<PathBuf> {
+fn fetch(wheel: &Wheel, version: &str, platform: Platform, tmp: &Path) -> Result<PathBuf> {
     let download = tmp.join("download");
     let spec = format!("{}=={version}.*", wheel.package);
-    // The headers are the same in every platform's wheel; naming the
-    // platform and Python version lets any host's pip fetch them.
+    // Naming the platform and Python version lets any host's pip fetch any
+    // platform's wheel.
     let status = python()
         .args([
             "-m",
@@ -143,9 +196,7 @@ fn fetch(wheel: &Wheel, version: &str, tmp: &Path) -> Result<PathBuf> {
             "--no-deps",
             "--only-binary=:all:",
         ])
-        .args(["--platform", "manylinux2014_x86_64"])
-        .args(["--platform", "manylinux_2_17_x86_64"])
-        .args(["--platform", "manylinux_2_28_x86_64"])
+        .args(platform.tags().iter().flat_map(|tag| ["--platform", tag]))
         .args(["--python-version", "3.11", "-d"])
         .arg(&download)
         .arg(&spec)

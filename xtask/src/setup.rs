@@ -126,6 +126,24 @@ fn headers_env() -> crate::Result<Env> {
     })
 }
 
+/// A C compiler (`program` on `PATH`) and the C library header that shows its
+/// sysroot is there, installed through apt (`packages`, space-separated) where
+/// either is missing; an error saying what to install when that fails.
+pub fn ensure_tool(program: &str, header: &Path, packages: &str) -> crate::Result {
+    let present = || find_on_path(program).is_some() && header.is_file();
+    if !present() {
+        apt(&packages.split_whitespace().collect::<Vec<_>>());
+    }
+    if present() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{program} or {} is missing: install {packages} (Debian/Ubuntu)",
+            header.display()
+        ))
+    }
+}
+
 /// `apt-get install` of `packages`, through sudo unless root.
 fn apt(packages: &[&str]) {
     eprintln!("setup: installing {} (apt-get)", packages.join(" "));
