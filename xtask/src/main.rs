@@ -4,11 +4,13 @@
 
 mod abi_matrix;
 mod bench_build;
+mod bench_report;
 mod cargo;
 mod driver_floor;
 mod fallback;
 mod headers;
 mod pregenerate;
+mod stats;
 
 use std::process::ExitCode;
 
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Some("pregenerate") => pregenerate::run(&args[1..]),
         Some("fallback-tests") => fallback::run(&args[1..]),
         Some("bench-build") => bench_build::run(&args[1..]),
+        Some("bench-report") => bench_report::run(&args[1..]),
         Some("driver-floor") => driver_floor::run(&args[1..]),
         Some("abi-matrix") => abi_matrix::run(&args[1..]),
         Some("help") | None => {
