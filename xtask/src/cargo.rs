@@ -32,6 +32,8 @@ pub struct Build {
     pub out_dirs: Vec<(String, PathBuf)>,
     /// Cargo's human output (errors, build-script warnings).
     pub stderr: String,
+    /// Every JSON message, in order.
+    pub messages: Vec<serde_json::Value>,
 }
 
 impl Build {
@@ -48,10 +50,13 @@ impl Build {
 pub fn build(mut cmd: Command) -> Result<Build> {
     let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
     let mut out_dirs = Vec::new();
+    let mut messages = Vec::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
+        messages.push(message);
+        let message = messages.last().expect("just pushed");
         if message["reason"] == "build-script-executed" {
             let package = package_name(message["package_id"].as_str().unwrap_or_default());
             if let Some(dir) = message["out_dir"].as_str() {
@@ -63,12 +68,13 @@ pub fn build(mut cmd: Command) -> Result<Build> {
         success: out.status.success(),
         out_dirs,
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        messages,
     })
 }
 
 /// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0` or
 /// `registry+https://...#syn@3.0.10`, or `libcuda-sys 0.1.0 (path+...)` (old form).
-fn package_name(id: &str) -> String {
+pub fn package_name(id: &str) -> String {
     if let Some((_, tail)) = id.rsplit_once('#') {
         let name = tail.split('@').next().unwrap_or(tail);
         // `path+file:///x/libcuda-sys#0.1.0`: the name is the last path segment.

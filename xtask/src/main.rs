@@ -5,6 +5,7 @@
 mod abi_matrix;
 mod bench_build;
 mod bench_report;
+mod bundle;
 mod cargo;
 mod driver_floor;
 mod fallback;
@@ -57,6 +58,8 @@ fn main() -> ExitCode {
         Some("fallback-tests") => fallback::run(&args[1..]),
         Some("bench-build") => bench_build::run(&args[1..]),
         Some("bench-report") => bench_report::run(&args[1..]),
+        Some("bench-calls-bundle") => bundle::calls(&args[1..]),
+        Some("gpu-bundle") => bundle::gpu(&args[1..]),
         Some("driver-floor") => driver_floor::run(&args[1..]),
         Some("abi-matrix") => abi_matrix::run(&args[1..]),
         Some("help") | None => {
