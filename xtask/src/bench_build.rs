@@ -21,6 +21,8 @@
 //! Rounds rotate the order, ratios to cudarc are taken within a round, and the
 //! figures are medians over rounds (the fastest round beside them), so that a
 //! machine shared with other work shifts both sides of a ratio alike.
+//!
+//! `--units` measures unit by unit in this workspace instead (`bench_units`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -46,9 +48,13 @@ struct Sample {
 pub fn run(args: &[String]) -> Result {
     let mut rounds = 3;
     let mut write = false;
+    let (mut units, mut variants, mut debug_only) = (false, false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "--units" => units = true,
+            "--variants" => variants = true,
+            "--debug-only" => debug_only = true,
             "--rounds" => {
                 rounds = it
                     .next()
@@ -60,10 +66,23 @@ pub fn run(args: &[String]) -> Result {
             "--render" => return render_into_benchmarks_md(),
             _ => {
                 return Err(
-                    "usage: cargo xtask bench-build [--rounds N] [--write | --render]".into(),
+                    "usage: cargo xtask bench-build [--units [--variants] [--debug-only]] \
+                     [--rounds N] [--write | --render]"
+                        .into(),
                 )
             }
         }
+    }
+    if units {
+        return crate::bench_units::run(&crate::bench_units::Options {
+            rounds,
+            variants,
+            debug_only,
+            write,
+        });
+    }
+    if variants || debug_only {
+        return Err("--variants and --debug-only go with --units".into());
     }
     let work = std::env::var_os("LIBCUDA_SYS_BENCH_DIR")
         .map(PathBuf::from)
@@ -138,7 +157,7 @@ fn package(work: &Path) -> Result<PathBuf> {
 }
 
 /// A dependent project for `config`.
-fn project(work: &Path, config: &str, package: &Path) -> Result<PathBuf> {
+pub fn project(work: &Path, config: &str, package: &Path) -> Result<PathBuf> {
     let dir = work.join(config);
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     let path = format!("{:?}", package.display().to_string());
@@ -169,7 +188,7 @@ fn project(work: &Path, config: &str, package: &Path) -> Result<PathBuf> {
 
 /// `cargo args` in `dir`, with the configuration's environment and nothing
 /// of this machine's that would change the build (a compiler cache, flags).
-fn cmd(dir: &Path, config: &str, include: &Path, args: &[&str]) -> Command {
+pub fn cmd(dir: &Path, config: &str, include: &Path, args: &[&str]) -> Command {
     let mut cmd = cargo::command(args);
     cmd.current_dir(dir)
         .env("CARGO_TERM_COLOR", "never")
@@ -191,7 +210,7 @@ fn cmd(dir: &Path, config: &str, include: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-fn plain(mut cmd: Command) -> Result {
+pub fn plain(mut cmd: Command) -> Result {
     let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
     if out.status.success() {
         Ok(())
@@ -257,14 +276,8 @@ fn measure(dir: &Path, config: &str, include: &Path) -> Result<Sample> {
     })
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+fn median(v: Vec<f64>) -> f64 {
+    crate::stats::median(&v).unwrap_or(f64::NAN)
 }
 
 fn min(v: &[f64]) -> f64 {

@@ -150,7 +150,7 @@ fn output(program: &str, args: &[&str]) -> Option<String> {
 }
 
 /// `abc1234`, `+changes` where the tree differs from it.
-fn commit() -> String {
+pub fn commit() -> String {
     let root = crate::root();
     let root = root.to_str().unwrap_or(".");
     let head = output("git", &["-C", root, "rev-parse", "--short", "HEAD"])
