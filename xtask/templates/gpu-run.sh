@@ -41,7 +41,8 @@ first=gpu_mempool
 if [[ $features == *dynamic-loading* ]]; then
   # Nothing is linked: the binaries open libcuda.so.1 through the system loader.
   libcuda=$(ldconfig -p 2>/dev/null | awk '$1 == "libcuda.so.1" { print $NF; exit }')
-  for d in ${LD_LIBRARY_PATH//:/ }; do [ -e "$d/libcuda.so.1" ] && { libcuda=$d/libcuda.so.1; break; }; done
+  search=${LD_LIBRARY_PATH:-}
+  for d in ${search//:/ }; do [ -e "$d/libcuda.so.1" ] && { libcuda=$d/libcuda.so.1; break; }; done
 else
   libcuda=$(ldd "$here/bin/$first" | awk '$1 == "libcuda.so.1" { print $3 }')
 fi
