@@ -52,7 +52,8 @@ pub fn log(message: impl AsRef<str>) {
 }
 
 /// Wall time of each step of the script, logged as `libcuda-sys: step <name>
-/// <ms> ms` (shown by `cargo build -vv`; `scripts/bench-build` reads it).
+/// <ms> ms` (shown by `cargo build -vv`; `cargo xtask bench-build --units` reads
+/// it from the `stderr` file Cargo keeps beside `OUT_DIR`).
 pub struct Clock(std::time::Instant);
 
 impl Clock {

@@ -42,6 +42,8 @@ pub struct Build {
     pub errors: Vec<(String, String, String)>,
     /// Cargo's human output (errors, build-script warnings).
     pub stderr: String,
+    /// Every JSON message, in order.
+    pub messages: Vec<serde_json::Value>,
 }
 
 impl Build {
@@ -58,6 +60,7 @@ impl Build {
 pub fn build(mut cmd: Command) -> Result<Build> {
     let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
     let mut out_dirs = Vec::new();
+    let mut messages = Vec::new();
     let mut links = Vec::new();
     let mut errors = Vec::new();
     let strings = |v: &serde_json::Value| -> Vec<String> {
@@ -71,6 +74,8 @@ pub fn build(mut cmd: Command) -> Result<Build> {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
+        messages.push(message);
+        let message = messages.last().expect("just pushed");
         let package = package_name(message["package_id"].as_str().unwrap_or_default());
         if message["reason"] == "build-script-executed" {
             if let Some(dir) = message["out_dir"].as_str() {
@@ -102,12 +107,13 @@ pub fn build(mut cmd: Command) -> Result<Build> {
         links,
         errors,
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        messages,
     })
 }
 
 /// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0` or
 /// `registry+https://...#syn@3.0.10`, or `libcuda-sys 0.1.0 (path+...)` (old form).
-fn package_name(id: &str) -> String {
+pub fn package_name(id: &str) -> String {
     if let Some((_, tail)) = id.rsplit_once('#') {
         let name = tail.split('@').next().unwrap_or(tail);
         // `path+file:///x/libcuda-sys#0.1.0`: the name is the last path segment.

@@ -4,6 +4,9 @@
 
 mod abi_matrix;
 mod bench_build;
+mod bench_report;
+mod bench_units;
+mod bundle;
 mod cargo;
 mod ci;
 mod cross_abi;
@@ -13,6 +16,7 @@ mod headers;
 mod pregenerate;
 mod report;
 mod setup;
+mod stats;
 mod test;
 
 use std::process::ExitCode;
@@ -63,10 +67,32 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "bench-build",
-        "[--rounds N] [--write | --render]",
+        "[--rounds N] [--write | --render] | --units [--variants] [--debug-only] [--rounds N] [--write]",
         "build cost of each configuration (generate, shipped, no default features) beside cudarc, \
          in fresh dependent projects; --write keeps benches/results/build-modes.json and updates BENCHMARKS.md; \
-         --render updates BENCHMARKS.md from the kept results",
+         --render updates BENCHMARKS.md from the kept results. --units: unit by unit from Cargo's JSON messages \
+         (build script compile and run, bindings compile, rebuilds, the build script's steps) beside cudarc, \
+         debug and release (--debug-only: debug); --variants: the candidate optimizations of benches/variants/; \
+         --write keeps benches/results/build.json or build-variants.json",
+    ),
+    (
+        "bench-report",
+        "[--calls FILE [--name NAME]] [--check]",
+        "BENCHMARKS.md from benches/results/; --calls keeps a run.sh results file as \
+         benches/results/calls-NAME.txt first; --check fails where BENCHMARKS.md is out of date",
+    ),
+    (
+        "bench-calls-bundle",
+        "[VERSION [DIR]] [--self-test]",
+        "the call benchmark (C, libcuda-sys linked and dynamic-loading, cudarc) with a run.sh for a GPU \
+         machine without Rust, into DIR (default .bench-bundle); VERSION: headers (default 13.0); \
+         --self-test runs it here against a no-op libcuda",
+    ),
+    (
+        "gpu-bundle",
+        "[VERSION [DIR]] [--features F] [--driver-floor V]",
+        "every test binary built against one CUDA version's headers (default 13.0), the report and a run.sh \
+         for a GPU machine without Rust, into DIR (default .gpu-bundle); run.sh writes results.jsonl and a table",
     ),
     (
         "driver-floor",
@@ -106,6 +132,9 @@ fn main() -> ExitCode {
         Some("pregenerate") => pregenerate::run(rest).map_err(Error::from),
         Some("fallback-tests") => fallback::run(rest).map_err(Error::from),
         Some("bench-build") => bench_build::run(rest).map_err(Error::from),
+        Some("bench-report") => bench_report::run(rest).map_err(Error::from),
+        Some("bench-calls-bundle") => bundle::calls(rest).map_err(Error::from),
+        Some("gpu-bundle") => bundle::gpu(rest).map_err(Error::from),
         Some("driver-floor") => driver_floor::run(rest).map_err(Error::from),
         Some("abi-matrix") => {
             setup::tools();

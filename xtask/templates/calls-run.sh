@@ -1,80 +1,11 @@
 #!/usr/bin/env bash
-# Build the call-overhead benchmark for a GPU machine that has no Rust: the
-# example call_overhead linked against libcuda and with --features
-# dynamic-loading (release, CUDA 13.0 headers by default), the cudarc variant
-# (benches/cudarc-calls), the C source and a runner, into .bench-bundle/
-# (ignored by git):
-#
-#   scripts/bench-calls-bundle [VERSION [DIR]]   # VERSION: headers, default 13.0; DIR: default .bench-bundle
-#   scripts/bench-calls-bundle --self-test       # also run the bundle here against a no-op stand-in
-#                                                # libcuda (measures the bindings' own overhead)
-#   bash .bench-bundle/run.sh                    # on the GPU machine: compiles the C variant with gcc,
-#                                                # runs them side by side, writes results.txt
-#   scripts/bench-report --calls results.txt --name h200   # back here: regenerates BENCHMARKS.md
-#
-# The bundle holds no libcuda: run.sh uses the driver's libcuda.so.1.
-set -euo pipefail
-
-self_test=0
-args=()
-for a in "$@"; do
-  case $a in
-    --self-test) self_test=1 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) args+=("$a") ;;
-  esac
-done
-version=${args[0]:-13.0}
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${args[1]:-$root/.bench-bundle}
-case $out in /*) ;; *) out=$PWD/$out ;; esac
-
-include=$(cd "$root" && cargo xtask headers "$version")
-export LIBCUDA_SYS_INCLUDE_DIR=$include
-target=${CARGO_TARGET_DIR:-$root/target}
-cd "$root"
-
-rm -rf "$out"
-mkdir -p "$out/bin"
-log() { echo "bench-calls-bundle: $*" >&2; }
-
-log "building examples/call_overhead (release, CUDA $version headers: $include)"
-CARGO_TARGET_DIR=$target cargo build --release --locked -p libcuda-sys --example call_overhead
-cp "$target/release/examples/call_overhead" "$out/bin/call_overhead-rust-linked"
-CARGO_TARGET_DIR=$target cargo build --release --locked -p libcuda-sys --example call_overhead --features dynamic-loading
-cp "$target/release/examples/call_overhead" "$out/bin/call_overhead-rust-dynamic"
-
-log "building benches/cudarc-calls (release)"
-CARGO_TARGET_DIR=$target/cudarc-calls cargo build --release --locked --manifest-path benches/cudarc-calls/Cargo.toml
-cp "$target/cudarc-calls/release/cudarc-calls" "$out/bin/call_overhead-cudarc"
-
-cp benches/call_overhead.c "$out/call_overhead.c"
-if command -v strip >/dev/null; then
-  strip --strip-debug "$out"/bin/*
-fi
-if find "$out" -name 'libcuda.so*' | grep -q .; then
-  log "a libcuda ended up in the bundle; refusing"
-  exit 1
-fi
-
-cudarc_version=$(awk '/^name = "cudarc"$/ { getline; gsub(/"/, "", $3); print $3 }' benches/cudarc-calls/Cargo.lock)
-{
-  echo "headers=$version"
-  echo "cuda_version=$(sed -n 's/^#define CUDA_VERSION \([0-9]*\).*/\1/p' "$include/cuda.h")"
-  echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo '+changes')"
-  echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
-  echo "rustc=$(rustc -V)"
-  echo "cudarc=$cudarc_version (driver, cuda-13000, dynamic-loading)"
-} >"$out/info.txt"
-
-cat >"$out/run.sh" <<'RUN'
-#!/usr/bin/env bash
 # Call overhead of the CUDA driver API: C (compiled here with gcc -O2 against
 # cuda.h, linked to libcuda; again with -fno-plt), libcuda-sys linked,
 # libcuda-sys dynamic-loading, cudarc::driver::sys. Runs them in one go, interleaved over ROUNDS rounds
 # (each round in a rotated order), prints a table of ns per call (median over
 # rounds of each run's median over batches) with ratios to C, and writes every
-# measurement to results.txt (for scripts/bench-report).
+# measurement to results.txt (for `cargo xtask bench-report`). Written by
+# `cargo xtask bench-calls-bundle`.
 #
 #   bash run.sh [ROUNDS]          # default 5 (or BENCH_ROUNDS)
 #
@@ -124,7 +55,7 @@ fi
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 driver_cuda=$(nvidia-smi 2>/dev/null | grep -o 'CUDA Version: [0-9.]*' | head -n 1 | awk '{ print $3 }')
 {
-  echo "# libcuda-sys call overhead: raw results of .bench-bundle/run.sh (scripts/bench-report reads this file)"
+  echo "# libcuda-sys call overhead: raw results of .bench-bundle/run.sh (cargo xtask bench-report reads this file)"
   echo "info date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "info host $(uname -n)"
   echo "info cpu $(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') ($(nproc) cores)"
@@ -213,57 +144,6 @@ awk -v order="${variants[*]}" '
   }' "$results"
 echo
 say "raw results: $results"
-say "copy it back and run: scripts/bench-report --calls results.txt --name <gpu>"
+say "copy it back and run: cargo xtask bench-report --calls results.txt --name <gpu>"
 [ "$failed" = 0 ] || exit 1
 exit 0
-RUN
-chmod +x "$out/run.sh"
-
-size=$(du -sk "$out" | cut -f1)
-if [ "$size" -gt 20480 ]; then
-  log "the bundle is $size KiB, over 20 MiB"
-  exit 1
-fi
-rel=${out#"$root"/}
-log "$(ls "$out/bin" | wc -l) binaries, $(du -sh "$out" | cut -f1), CUDA $version headers, in $rel/"
-
-if [ "$self_test" = 1 ]; then
-  # A no-op libcuda.so.1 (every function returns CUDA_SUCCESS at once): the
-  # variants then measure what the call path itself costs.
-  mock=$(mktemp -d)
-  trap 'rm -rf "$mock"' EXIT
-  cat >"$mock/noop_libcuda.c" <<'C'
-#include <cuda.h>
-#include <string.h>
-CUresult CUDAAPI cuInit(unsigned int f) { (void)f; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuGetErrorName(CUresult e, const char **s) { (void)e; *s = "no-op"; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDriverGetVersion(int *v) { *v = CUDA_VERSION; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDeviceGetCount(int *c) { *c = 1; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDeviceGet(CUdevice *d, int o) { *d = o; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDeviceGetName(char *n, int len, CUdevice d) {
-    (void)d; strncpy(n, "no-op stand-in libcuda", (size_t)len); n[len - 1] = 0; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { (void)d; *c = (CUcontext)0x1000; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *p, CUdevice d) { (void)d; *p = (CUmemoryPool)0x2000; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int f) { (void)f; *s = (CUstream)0x3000; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuStreamDestroy(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuStreamQuery(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool p, CUmemPool_attribute a, void *v) {
-    (void)p; (void)a; *(cuuint64_t *)v = 0; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool p, CUmemPool_attribute a, void *v) {
-    (void)p; (void)a; (void)v; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *d, size_t n, CUmemoryPool p, CUstream s) {
-    (void)n; (void)p; (void)s; *d = 0x10000; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr d, CUstream s) { (void)d; (void)s; return CUDA_SUCCESS; }
-C
-  ${CC:-cc} -O2 -shared -fPIC -I"$include" -Wl,-soname,libcuda.so.1 -o "$mock/libcuda.so.1" "$mock/noop_libcuda.c"
-  log "self-test: running the bundle against a no-op libcuda.so.1 ($mock)"
-  LIBCUDA_DIR=$mock CUDA_INCLUDE=$include BENCH_RESULTS=${BENCH_RESULTS:-$out/results.txt} \
-    bash "$out/run.sh" "${BENCH_ROUNDS:-3}"
-  exit $?
-fi
-
-echo "bench-calls-bundle: on the GPU machine, from the repository root, run:" >&2
-echo "bash $rel/run.sh"
