@@ -42,7 +42,7 @@ def panic_message(output):
     return ""
 
 
-def run(binary, test, rc, seconds, events_path, skips_path, stderr_path):
+def run(binary, test, rc, seconds, events_path, skips_path):
     rc, seconds = int(rc), float(seconds)
     event = None
     for e in events(events_path):
@@ -55,12 +55,6 @@ def run(binary, test, rc, seconds, events_path, skips_path, stderr_path):
         skips = [json.loads(l) for l in open(skips_path) if l.strip()]
     except (OSError, ValueError):
         pass
-    if not skips:
-        # Test binaries whose testkit predates LIBCUDA_SYS_SKIP_LOG only say
-        # `skipped: <test>: <reason>` on stderr.
-        for line in open(stderr_path, errors="replace"):
-            if line.startswith("skipped: ") and line.count(": ") >= 2:
-                skips.append({"reason": line.rstrip("\n").split(": ", 2)[2]})
     if rc == 124:
         emit(binary, test, "failed", "timed out after 600 s", seconds)
     elif event is None:

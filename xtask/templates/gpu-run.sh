@@ -105,7 +105,7 @@ while IFS=$'\t' read -r bin kind needs built_exe; do
     rc=$?
     secs=$(awk -v n=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.2f", n / 1e9 }')
     cat "$work/stderr"
-    py run "$bin" "$t" "$rc" "$secs" "$work/events" "$work/skips" "$work/stderr" >>"$results"
+    py run "$bin" "$t" "$rc" "$secs" "$work/events" "$work/skips" >>"$results"
   done <"$work/tests"
 done <"$here/manifest.tsv"
 
