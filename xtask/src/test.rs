@@ -254,3 +254,58 @@ pub fn rustdoc(real: OsString) -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_and_skips_are_counted_apart() {
+        let dir = std::env::temp_dir().join(format!("xtask-counts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("skips.jsonl");
+        std::fs::write(
+            &log,
+            concat!(
+                r#"{"test":"gpu_a","reason":"no driver"}"#,
+                "\n",
+                r#"{"test":"gpu_a","reason":"no driver"}"#,
+                "\n",
+                r#"{"test":"gpu_a","reason":"no second device"}"#,
+                "\n",
+                r#"{"test":"gpu_b","reason":"no driver"}"#,
+                "\n",
+            ),
+        )
+        .unwrap();
+        let mut counts = Counts::default();
+        let lines = [
+            r#"{ "type": "suite", "event": "started", "test_count": 5 }"#,
+            r#"{ "type": "test", "event": "started", "name": "gpu_a" }"#,
+            r#"{ "type": "test", "name": "gpu_a", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "gpu_b", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "plain", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "broken", "event": "failed", "stdout": "panicked" }"#,
+            r#"{ "type": "test", "name": "old_headers", "event": "ignored", "message": "13.0 API" }"#,
+            r#"{ "type": "suite", "event": "failed", "passed": 3, "failed": 1, "ignored": 1 }"#,
+        ];
+        for line in lines {
+            assert!(read_event(line, &mut counts), "{line}");
+        }
+        assert!(!read_event("a child's own output", &mut counts));
+        let counts = with_skips(counts, &log).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((counts.passed, counts.failed), (1, 1));
+        assert_eq!(
+            counts.skipped,
+            [
+                ("old_headers".to_string(), "13.0 API".to_string()),
+                (
+                    "gpu_a".to_string(),
+                    "no driver; no second device".to_string()
+                ),
+                ("gpu_b".to_string(), "no driver".to_string()),
+            ]
+        );
+    }
+}
