@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::test::Counts;
+use crate::test::{self, Counts};
 use crate::{cargo, headers, pregenerate, Result};
 
 /// What a build of the shipped set must say, once, where the user did not ask for it.
@@ -173,15 +173,19 @@ impl Env {
     }
 
     fn fallback_tests(&self, features: &str) -> Outcome {
-        let out =
-            output(self.sandboxed(&["test", "-p", "libcuda-sys", "--features", features])?)?;
+        let mut cmd = self.sandboxed(&["test", "-p", "libcuda-sys", "--features", features])?;
+        let skip_log = self.target_dir.join("skips.jsonl");
+        test::as_data(&mut cmd, &skip_log)?;
+        let out = output(cmd)?;
         expect_success(&out)?;
-        let (passed, skipped) = libtest_counts(&out);
-        if passed == 0 {
+        let counts = libtest_counts(&out, &skip_log)?;
+        if counts.passed + counts.skipped.len() == 0 {
             return Err("no test ran".to_string().into());
         }
         Ok(format!(
-            "{passed} tests passed, {skipped} of them said skipped"
+            "{} tests passed, {} skipped or ignored",
+            counts.passed,
+            counts.skipped.len()
         ))
     }
 
@@ -346,11 +350,14 @@ impl Env {
         let mut test = self.sandboxed(&["test", "--manifest-path"])?;
         test.arg(user.join("Cargo.toml"))
             .env("CARGO_TARGET_DIR", scratch.join("target"));
+        let skip_log = scratch.join("skips.jsonl");
+        test::as_data(&mut test, &skip_log)?;
         let out = output(test)?;
+        let counts = libtest_counts(&out, &skip_log);
         let _ = std::fs::remove_dir_all(&scratch);
         expect_success(&out)?;
         one_fallback_warning(&out)?;
-        let (passed, _) = libtest_counts(&out);
+        let passed = counts?.passed;
         if passed != 1 {
             return Err(format!("the dependent's test did not run ({passed} passed)").into());
         }
@@ -419,6 +426,9 @@ impl Env {
         cmd.env("LIBCUDA_SYS_BINDINGS", "pregenerated")
             .env("SYSTEST_CUDA_INCLUDE_DIR", &include)
             .env("CARGO_TARGET_DIR", self.target_dir.join("systest"));
+        let skip_log = self.target_dir.join("systest-skips.jsonl");
+        let _ = std::fs::remove_file(&skip_log);
+        cmd.env(testkit::SKIP_LOG, &skip_log);
         let out = output(cmd)?;
         expect_success(&out)?;
         let all = text(&out);
@@ -426,8 +436,9 @@ impl Env {
             .lines()
             .find(|l| l.starts_with("ABI checks: ") && l.contains("pregenerated bindings"))
             .ok_or("systest printed no ABI result for the shipped bindings")?;
-        if all.contains("skipped: ") {
-            return Err("systest skipped a check".to_string().into());
+        let skipped = test::with_skips(Counts::default(), &skip_log)?.skipped;
+        if !skipped.is_empty() {
+            return Err(format!("systest skipped checks: {skipped:?}").into());
         }
         Ok(line.to_string())
     }
@@ -677,17 +688,13 @@ fn one_fallback_warning(out: &Output) -> Result<String> {
     }
 }
 
-/// `(passed, skipped)` over libtest's summaries; `skipped:` lines are the
-/// tests' own visible skips, counted inside `passed`.
-fn libtest_counts(out: &Output) -> (usize, usize) {
-    let all = text(out);
-    let passed = all
-        .lines()
-        .filter_map(|l| l.strip_prefix("test result: ok. "))
-        .filter_map(|l| l.split(' ').next()?.parse::<usize>().ok())
-        .sum();
-    let skipped = all.lines().filter(|l| l.contains("skipped: ")).count();
-    (passed, skipped)
+/// What libtest's JSON events on stdout and the skip log say.
+fn libtest_counts(out: &Output, skip_log: &Path) -> Result<Counts> {
+    let mut counts = Counts::default();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        test::read_event(line, &mut counts);
+    }
+    test::with_skips(counts, skip_log)
 }
 
 /// A check's outcome: what it saw, or why it failed or could not run.

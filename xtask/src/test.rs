@@ -126,37 +126,24 @@ fn libtest(env: &setup::Env, args: &[&str], n: usize) -> Result<Counts> {
     let log_dir = crate::root().join("target/xtask-test");
     std::fs::create_dir_all(&log_dir).map_err(|e| format!("{}: {e}", log_dir.display()))?;
     let skip_log = log_dir.join(format!("skips-{n}.jsonl"));
-    let _ = std::fs::remove_file(&skip_log);
 
     let mut cmd = env.cargo(args);
-    cmd.args(["--no-fail-fast", "--config", RUNNER, "--"])
-        .args(JSON)
-        .env("LIBCUDA_SYS_SKIP_LOG", &skip_log)
-        .stdout(Stdio::piped());
-    if args.contains(&"--doc") {
-        // Only here: a test that runs xtask or `cargo doc` would get it too.
-        let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
-        let rustdoc = std::env::var_os("RUSTDOC").unwrap_or_else(|| "rustdoc".into());
-        cmd.env("RUSTDOC", exe).env(RUSTDOC_VAR, rustdoc);
-    }
+    cmd.arg("--no-fail-fast").stdout(Stdio::piped());
+    as_data(&mut cmd, &skip_log)?;
     let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
 
     let mut counts = Counts::default();
     let stdout = child.stdout.take().expect("piped");
     for line in BufReader::new(stdout).lines() {
         let line = line.map_err(|e| format!("reading cargo test's output: {e}"))?;
-        match serde_json::from_str::<Value>(&line) {
-            Ok(event) if event["type"] == "test" => test_event(&event, &mut counts),
-            Ok(event) if event["type"] == "suite" => {}
+        if !read_event(&line, &mut counts) {
             // A test's subprocess writing to stdout past libtest's capture.
-            _ => println!("{line}"),
+            println!("{line}");
         }
     }
     let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
 
-    let skipped = read_skips(&skip_log)?;
-    counts.passed = counts.passed.saturating_sub(skipped.len());
-    counts.skipped.extend(skipped);
+    let mut counts = with_skips(counts, &skip_log)?;
     if !status.success() && counts.failed == 0 {
         // A build or link failure, or a test binary that died: no test to blame.
         println!(
@@ -165,6 +152,41 @@ fn libtest(env: &setup::Env, args: &[&str], n: usize) -> Result<Counts> {
         );
         counts.failed = 1;
     }
+    Ok(counts)
+}
+
+/// Makes `cmd`, a `cargo test` without `--`, give its results as data: the
+/// test binaries' JSON events on stdout, the tests' skips in `skip_log`.
+pub fn as_data(cmd: &mut Command, skip_log: &Path) -> Result {
+    let _ = std::fs::remove_file(skip_log);
+    let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
+    let rustdoc = std::env::var_os("RUSTDOC").unwrap_or_else(|| "rustdoc".into());
+    cmd.args(["--config", RUNNER, "--"])
+        .args(JSON)
+        .env(testkit::SKIP_LOG, skip_log)
+        .env("RUSTDOC", exe)
+        .env(RUSTDOC_VAR, rustdoc);
+    Ok(())
+}
+
+/// Counts `line` if it is one of libtest's test events; false if it is not
+/// an event.
+pub fn read_event(line: &str, counts: &mut Counts) -> bool {
+    match serde_json::from_str::<Value>(line) {
+        Ok(event) if event["type"] == "test" => {
+            test_event(&event, counts);
+            true
+        }
+        Ok(event) => event["type"] == "suite",
+        Err(_) => false,
+    }
+}
+
+/// `counts` with the skips of `skip_log`: skipped, and so not passed.
+pub fn with_skips(mut counts: Counts, skip_log: &Path) -> Result<Counts> {
+    let skipped = read_skips(skip_log)?;
+    counts.passed = counts.passed.saturating_sub(skipped.len());
+    counts.skipped.extend(skipped);
     Ok(counts)
 }
 
@@ -183,7 +205,6 @@ fn test_event(event: &Value, counts: &mut Counts) {
             let why = event["message"]
                 .as_str()
                 .unwrap_or("marked ignore, no reason given");
-            println!("ignored  {name}: {why}");
             counts.skipped.push((name.to_string(), why.to_string()));
         }
         _ => {}
@@ -231,5 +252,60 @@ pub fn rustdoc(real: OsString) -> ExitCode {
             eprintln!("xtask: {}: {e}", real.to_string_lossy());
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_and_skips_are_counted_apart() {
+        let dir = std::env::temp_dir().join(format!("xtask-counts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("skips.jsonl");
+        std::fs::write(
+            &log,
+            concat!(
+                r#"{"test":"gpu_a","reason":"no driver"}"#,
+                "\n",
+                r#"{"test":"gpu_a","reason":"no driver"}"#,
+                "\n",
+                r#"{"test":"gpu_a","reason":"no second device"}"#,
+                "\n",
+                r#"{"test":"gpu_b","reason":"no driver"}"#,
+                "\n",
+            ),
+        )
+        .unwrap();
+        let mut counts = Counts::default();
+        let lines = [
+            r#"{ "type": "suite", "event": "started", "test_count": 5 }"#,
+            r#"{ "type": "test", "event": "started", "name": "gpu_a" }"#,
+            r#"{ "type": "test", "name": "gpu_a", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "gpu_b", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "plain", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "broken", "event": "failed", "stdout": "panicked" }"#,
+            r#"{ "type": "test", "name": "old_headers", "event": "ignored", "message": "13.0 API" }"#,
+            r#"{ "type": "suite", "event": "failed", "passed": 3, "failed": 1, "ignored": 1 }"#,
+        ];
+        for line in lines {
+            assert!(read_event(line, &mut counts), "{line}");
+        }
+        assert!(!read_event("a child's own output", &mut counts));
+        let counts = with_skips(counts, &log).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((counts.passed, counts.failed), (1, 1));
+        assert_eq!(
+            counts.skipped,
+            [
+                ("old_headers".to_string(), "13.0 API".to_string()),
+                (
+                    "gpu_a".to_string(),
+                    "no driver; no second device".to_string()
+                ),
+                ("gpu_b".to_string(), "no driver".to_string()),
+            ]
+        );
     }
 }
