@@ -69,6 +69,138 @@ pub trait Driver {
     fn close(&mut self) -> Result<(), String>;
 }
 
+/// `struct Bindings` and its [`Driver`] implementation, for bindings that
+/// follow `cuda.h`'s names: expanded where they are in scope (`use
+/// libcuda_sys::*;`, `use cudarc::driver::sys::*;`) beside a
+/// `fn check(CUresult, &str) -> Result<(), String>`, so that every Rust
+/// binding is timed through the same source and only the bindings differ.
+/// `non_blocking` is `CU_STREAM_NON_BLOCKING` as the integer the bindings'
+/// `cuStreamCreate` takes (their enum styles differ).
+#[macro_export]
+macro_rules! bindings {
+    (non_blocking: $non_blocking:expr) => {
+        /// The driver through the bindings in scope, and the handles the timed calls use.
+        struct Bindings {
+            device: CUdevice,
+            pool: CUmemoryPool,
+            stream: CUstream,
+            used: cuuint64_t,
+        }
+
+        const THRESHOLD: CUmemPool_attribute =
+            CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD;
+
+        // SAFETY (every method): each pointer handed to the driver is a valid local
+        // out-parameter or a field of `self`, and each handle comes from the driver and
+        // is used while it is alive (`open` before the others, `close` last).
+        impl $crate::Driver for Bindings {
+            fn device_count(&mut self) -> Result<i32, String> {
+                let mut count: ::std::ffi::c_int = 0;
+                check(unsafe { cuDeviceGetCount(&mut count) }, "cuDeviceGetCount")?;
+                Ok(count)
+            }
+
+            fn driver_version(&mut self) -> Result<i32, String> {
+                let mut v: ::std::ffi::c_int = 0;
+                check(unsafe { cuDriverGetVersion(&mut v) }, "cuDriverGetVersion")?;
+                Ok(v)
+            }
+
+            fn open(&mut self, ordinal: i32) -> Result<String, String> {
+                unsafe {
+                    check(cuDeviceGet(&mut self.device, ordinal), "cuDeviceGet")?;
+                    let mut raw = [0 as ::std::ffi::c_char; 256];
+                    check(
+                        cuDeviceGetName(
+                            raw.as_mut_ptr(),
+                            raw.len() as ::std::ffi::c_int,
+                            self.device,
+                        ),
+                        "cuDeviceGetName",
+                    )?;
+                    let mut ctx: CUcontext = std::ptr::null_mut();
+                    check(
+                        cuDevicePrimaryCtxRetain(&mut ctx, self.device),
+                        "cuDevicePrimaryCtxRetain",
+                    )?;
+                    check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent")?;
+                    check(
+                        cuDeviceGetDefaultMemPool(&mut self.pool, self.device),
+                        "cuDeviceGetDefaultMemPool",
+                    )?;
+                    check(
+                        cuStreamCreate(&mut self.stream, $non_blocking),
+                        "cuStreamCreate",
+                    )?;
+                    Ok(::std::ffi::CStr::from_ptr(raw.as_ptr())
+                        .to_string_lossy()
+                        .into_owned())
+                }
+            }
+
+            fn release_threshold(&mut self) -> Result<u64, String> {
+                let mut v: cuuint64_t = 0;
+                check(
+                    unsafe {
+                        cuMemPoolGetAttribute(self.pool, THRESHOLD, (&mut v as *mut u64).cast())
+                    },
+                    "cuMemPoolGetAttribute",
+                )?;
+                Ok(v)
+            }
+
+            fn set_release_threshold(&mut self, mut bytes: u64) -> Result<(), String> {
+                check(
+                    unsafe {
+                        cuMemPoolSetAttribute(self.pool, THRESHOLD, (&mut bytes as *mut u64).cast())
+                    },
+                    "cuMemPoolSetAttribute",
+                )
+            }
+
+            #[inline]
+            fn pool_used_mem(&mut self) -> bool {
+                let attr = CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT;
+                let out = (&mut self.used as *mut cuuint64_t).cast();
+                unsafe { cuMemPoolGetAttribute(self.pool, attr, out) == CUresult::CUDA_SUCCESS }
+            }
+
+            #[inline]
+            fn alloc_free_async(&mut self, bytes: usize) -> usize {
+                let mut p: CUdeviceptr = 0;
+                unsafe {
+                    usize::from(
+                        cuMemAllocFromPoolAsync(&mut p, bytes, self.pool, self.stream)
+                            != CUresult::CUDA_SUCCESS,
+                    ) + usize::from(cuMemFreeAsync(p, self.stream) != CUresult::CUDA_SUCCESS)
+                }
+            }
+
+            #[inline]
+            fn stream_query(&mut self) -> bool {
+                unsafe { cuStreamQuery(self.stream) == CUresult::CUDA_SUCCESS }
+            }
+
+            fn stream_synchronize(&mut self) -> Result<(), String> {
+                check(
+                    unsafe { cuStreamSynchronize(self.stream) },
+                    "cuStreamSynchronize",
+                )
+            }
+
+            fn close(&mut self) -> Result<(), String> {
+                unsafe {
+                    check(cuStreamDestroy_v2(self.stream), "cuStreamDestroy_v2")?;
+                    check(
+                        cuDevicePrimaryCtxRelease_v2(self.device),
+                        "cuDevicePrimaryCtxRelease_v2",
+                    )
+                }
+            }
+        }
+    };
+}
+
 /// Why a program measured nothing.
 #[derive(Debug)]
 pub enum Failure {
