@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
 
 use crate::{cargo, headers, Result};
 
@@ -254,26 +253,6 @@ fn function_names(list: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Whether the workspace has a package `name` (`cargo metadata`).
-fn workspace_has(name: &str) -> Result<bool> {
-    let out = cargo::command(&["metadata", "--no-deps", "--format-version", "1"])
-        .output()
-        .map_err(|e| format!("cargo metadata: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "cargo metadata failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let meta: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
-    Ok(meta["packages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|p| p["name"] == name))
-}
-
 pub fn gpu(args: &[String]) -> Result {
     let mut positional = Vec::new();
     let (mut features, mut floor) = (None, None);
@@ -298,11 +277,27 @@ pub fn gpu(args: &[String]) -> Result {
         env.push(("LIBCUDA_SYS_DRIVER_FLOOR", f));
     }
 
+    // Features are the crate's, asked for through its package name so that the
+    // report's tests get them too.
+    let features = features.map(|f| {
+        f.split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(|s| format!("libcuda-sys/{s}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    });
     // The dependent crate links C that calls libcuda, so it only builds linked.
+    // xtask and the call harness have nothing to test on a GPU.
     let mut test_args = vec!["test", "--locked", "--tests", "--no-run"];
     match &features {
-        Some(f) => test_args.extend(["-p", "libcuda-sys", "--features", f]),
-        None => test_args.push("--workspace"),
+        Some(f) => test_args.extend(["-p", "libcuda-sys", "-p", "mempool-report", "--features", f]),
+        None => test_args.extend([
+            "--workspace",
+            "--exclude",
+            "xtask",
+            "--exclude",
+            "call-harness",
+        ]),
     }
     let tests = build(
         &format!(
@@ -316,24 +311,16 @@ pub fn gpu(args: &[String]) -> Result {
         &test_args,
         &env,
     )?;
-    // The report, the main job, run first on the GPU machine: the
-    // `mempool-report` package's binary, or the example it used to be.
-    let report_features: Option<String>;
-    let mut report_args = vec!["build", "--locked"];
-    if workspace_has("mempool-report")? {
-        report_features = features.as_ref().map(|f| {
-            f.split([',', ' '])
-                .filter(|s| !s.is_empty())
-                .map(|s| format!("libcuda-sys/{s}"))
-                .collect::<Vec<_>>()
-                .join(",")
-        });
-        report_args.extend(["-p", "mempool-report", "--bin", "mempool-report"]);
-    } else {
-        report_features = features.clone();
-        report_args.extend(["-p", "libcuda-sys", "--example", "mempool-report"]);
-    }
-    if let Some(f) = &report_features {
+    // The report, the main job, run first on the GPU machine.
+    let mut report_args = vec![
+        "build",
+        "--locked",
+        "-p",
+        "mempool-report",
+        "--bin",
+        "mempool-report",
+    ];
+    if let Some(f) = &features {
         report_args.extend(["--features", f]);
     }
     let report = build("mempool-report", &report_args, &env)?;

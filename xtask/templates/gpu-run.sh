@@ -60,6 +60,8 @@ if [ "$real" = "$(readlink -f "$stand_in/libcuda.so.1" 2>/dev/null)" ]; then
 fi
 
 if [ -x "$here/report/mempool-report" ]; then
+  # The report's own tests run this copy, not the one Cargo built.
+  export MEMPOOL_REPORT_EXE=$here/report/mempool-report
   echo
   echo "=== mempool-report (the main job)"
   "$here/report/mempool-report"

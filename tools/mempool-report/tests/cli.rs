@@ -8,14 +8,24 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-const EXE: &str = env!("CARGO_BIN_EXE_mempool-report");
+/// The binary under test: the one Cargo built, or, for a test binary copied
+/// to another machine with it (a GPU bundle), the copy `MEMPOOL_REPORT_EXE` names.
+fn exe() -> String {
+    std::env::var("MEMPOOL_REPORT_EXE")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_mempool-report").to_string())
+}
 
-/// Whether the binary Cargo built is here: a test binary copied to another
-/// machine (a GPU bundle) runs without it, and says so.
+/// Whether the binary is here; says `skipped` where it is not.
 fn built_here(test: &str) -> bool {
-    let here = std::path::Path::new(EXE).is_file();
+    let exe = exe();
+    let here = std::path::Path::new(&exe).is_file();
     if !here {
-        testkit::skip(test, &format!("{EXE} is not on this machine"));
+        testkit::skip(
+            test,
+            &format!("{exe} is not on this machine (MEMPOOL_REPORT_EXE names a copy)"),
+        );
     }
     here
 }
@@ -28,10 +38,11 @@ const EXIT_STATIC: i32 = 2;
 const EXIT_SETUP: i32 = 3;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(EXE)
+    let exe = exe();
+    Command::new(&exe)
         .args(args)
         .output()
-        .unwrap_or_else(|e| panic!("running {EXE}: {e}"))
+        .unwrap_or_else(|e| panic!("running {exe}: {e}"))
 }
 
 fn json_run() -> (Value, i32) {
@@ -244,7 +255,7 @@ fn a_full_disk_is_exit_status_1() {
         return;
     }
     let full = std::fs::File::create("/dev/full").expect("/dev/full");
-    let out = Command::new(EXE)
+    let out = Command::new(exe())
         .arg("--json")
         .stdout(Stdio::from(full))
         .output()
@@ -266,7 +277,7 @@ fn a_driver_path_that_does_not_load_is_setup_failed() {
     if !built_here("a_driver_path_that_does_not_load_is_setup_failed") {
         return;
     }
-    let out = Command::new(EXE)
+    let out = Command::new(exe())
         .arg("--json")
         .env("LIBCUDA_SYS_DRIVER_PATH", std::env::temp_dir())
         .output()
