@@ -1,7 +1,7 @@
 //! The pieces a machine without a driver never exercises: the live rendering
 //! (from a model built here), decoding, exit statuses and their documentation.
 
-use libcuda_sys::{cudaError_enum, CUresult, PREGENERATED};
+use libcuda_sys::{cudaError_enum, CUresult};
 
 use super::*;
 use crate::gather::{assemble, decoded, failure, flag_names, pool_attributes, reading, NoLive};
