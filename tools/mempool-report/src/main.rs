@@ -15,7 +15,7 @@
 //! could not be written to stdout; 2 no driver or no device here, static table
 //! only; 3 setup failed: what this run was told to use cannot be used
 //! (`LIBCUDA_SYS_DRIVER_PATH` with the `dynamic-loading` feature), or, from
-//! `scripts/report`, `scripts/setup` could not prepare the build and this
+//! `cargo xtask report`, its setup could not prepare the build and this
 //! program never ran. With `--json`, `status.exit_code` is the exit status.
 //! Nothing here panics: every driver result is checked and reported by name,
 //! and a failed write to stdout is reported on stderr.
@@ -31,8 +31,8 @@ mod render;
 const EXIT_LIVE: u8 = 0;
 const EXIT_ERROR: u8 = 1;
 const EXIT_STATIC: u8 = 2;
-/// Also `scripts/setup`'s status when it fails, which `scripts/report` ends
-/// with before this program is built: the two mean the same to a caller.
+/// Also `cargo xtask setup`'s status when it fails, which `cargo xtask report`
+/// ends with before this program is built: the two mean the same to a caller.
 const EXIT_SETUP: u8 = 3;
 
 const USAGE: &str = "usage: cargo run -p mempool-report -- [--json] [--help]";
@@ -41,7 +41,7 @@ const HELP: &str = "\
 mempool-report: CUDA memory-pool attributes, live from the driver or static from the headers
 
 usage: cargo run -p mempool-report -- [--json] [--help]
-       scripts/report [--json]
+       cargo xtask report [--json]   (installs what is missing first)
 
 Prints the CUDA version of the headers libcuda-sys was generated from, where
 they were found (include directory and how), which libcuda was linked and which
@@ -86,7 +86,7 @@ exit status:
   3  setup failed, static table only: with the dynamic-loading feature,
      LIBCUDA_SYS_DRIVER_PATH names a library that cannot be loaded or is not
      the driver (the output names the path and gives the loader's message).
-     scripts/report also exits 3, before anything is built, when scripts/setup
+     cargo xtask report also exits 3, before anything is built, when its setup
      fails (e.g. no headers for LIBCUDA_SYS_CUDA_VERSION)
 
 With --json, status.exit_code is the exit status (except when the output could
