@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-
 use crate::{cargo, headers, Result};
 
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
