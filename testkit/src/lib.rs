@@ -9,16 +9,20 @@ use std::io::Write;
 /// Says `skipped: <test>: <reason>` on the terminal, past libtest's output
 /// capture, so a test that could not run is never mistaken for one that passed.
 /// Where `LIBCUDA_SYS_SKIP_LOG` names a file, also appends
-/// `{"test":..,"reason":..}` to it as one JSON line: how `cargo xtask test`
-/// counts skips, as data.
+/// `{"test":..,"reason":..,"libtest":..}` to it as one JSON line: how `cargo
+/// xtask test` counts skips, as data. `libtest` is the name of the thread
+/// libtest runs the test on, which is the test's own full name, so the skip
+/// is matched with the test's result event.
 pub fn skip(test: &str, reason: &str) {
     // One write, so that libtest's own output cannot land inside the line.
     let _ = std::io::stderr().write_all(format!("skipped: {test}: {reason}\n").as_bytes());
     if let Some(log) = std::env::var_os(SKIP_LOG) {
+        let thread = std::thread::current();
         let line = format!(
-            "{{\"test\":{},\"reason\":{}}}\n",
+            "{{\"test\":{},\"reason\":{},\"libtest\":{}}}\n",
             json_string(test),
-            json_string(reason)
+            json_string(reason),
+            json_string(thread.name().unwrap_or_default())
         );
         // One write in append mode: lines of tests running at once stay whole.
         let written = std::fs::OpenOptions::new()
@@ -187,8 +191,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                r#"{"test":"a_test","reason":"no \"GPU\" here\\\n\u0009at all"}"#,
-                r#"{"test":"other","reason":"why"}"#,
+                r#"{"test":"a_test","reason":"no \"GPU\" here\\\n\u0009at all","libtest":"tests::skips_are_logged_as_json_lines"}"#,
+                r#"{"test":"other","reason":"why","libtest":"tests::skips_are_logged_as_json_lines"}"#,
             ]
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -62,6 +62,9 @@ pub struct Counts {
     pub failed: usize,
     /// `(test, reason)`.
     pub skipped: Vec<(String, String)>,
+    /// libtest's names of the tests that passed and failed, for matching skips.
+    pub passed_names: Vec<String>,
+    pub failed_names: Vec<String>,
 }
 
 impl Counts {
@@ -69,6 +72,8 @@ impl Counts {
         self.passed += other.passed;
         self.failed += other.failed;
         self.skipped.extend(other.skipped);
+        self.passed_names.extend(other.passed_names);
+        self.failed_names.extend(other.failed_names);
     }
 
     pub fn result(&self, what: &str) -> Result {
@@ -182,20 +187,37 @@ pub fn read_event(line: &str, counts: &mut Counts) -> bool {
     }
 }
 
-/// `counts` with the skips of `skip_log`: skipped, and so not passed.
+/// `counts` with the skips of `skip_log`: a test that passed after saying it
+/// skipped counts as skipped and not passed; one that failed stays failed.
 pub fn with_skips(mut counts: Counts, skip_log: &Path) -> Result<Counts> {
-    let skipped = read_skips(skip_log)?;
-    counts.passed = counts.passed.saturating_sub(skipped.len());
-    counts.skipped.extend(skipped);
+    for skip in read_skips(skip_log)? {
+        if counts.failed_names.contains(&skip.libtest) {
+            continue;
+        }
+        if let Some(at) = counts.passed_names.iter().position(|n| *n == skip.libtest) {
+            counts.passed_names.swap_remove(at);
+        } else if !skip.libtest.is_empty() {
+            // Skipped outside any test of these results (a helper thread, a
+            // test binary whose events were not read): said, not subtracted.
+            counts.skipped.push((skip.test, skip.reason));
+            continue;
+        }
+        counts.passed = counts.passed.saturating_sub(1);
+        counts.skipped.push((skip.test, skip.reason));
+    }
     Ok(counts)
 }
 
 fn test_event(event: &Value, counts: &mut Counts) {
     let name = event["name"].as_str().unwrap_or("?");
     match event["event"].as_str() {
-        Some("ok") => counts.passed += 1,
+        Some("ok") => {
+            counts.passed += 1;
+            counts.passed_names.push(name.to_string());
+        }
         Some("failed") | Some("timeout") => {
             counts.failed += 1;
+            counts.failed_names.push(name.to_string());
             println!("FAILED   {name}");
             if let Some(out) = event["stdout"].as_str() {
                 println!("{out}");
@@ -211,27 +233,45 @@ fn test_event(event: &Value, counts: &mut Counts) {
     }
 }
 
-/// `(test, reason)` for each test that skipped: once per test, its reasons
-/// joined where it skipped more than one part.
-fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
+/// One test's skips: what it said, and libtest's name for it.
+struct Skip {
+    test: String,
+    reason: String,
+    libtest: String,
+}
+
+/// Each test that skipped, once: its reasons joined where it skipped more
+/// than one part.
+fn read_skips(log: &Path) -> Result<Vec<Skip>> {
     let text = match std::fs::read_to_string(log) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("{}: {e}", log.display())),
     };
-    let mut skips: Vec<(String, String)> = Vec::new();
+    let mut skips: Vec<Skip> = Vec::new();
     for line in text.lines() {
         let entry: Value =
             serde_json::from_str(line).map_err(|e| format!("{}: {e}: {line}", log.display()))?;
         let field = |k: &str| entry[k].as_str().unwrap_or_default().to_string();
-        let (test, reason) = (field("test"), field("reason"));
-        match skips.iter_mut().find(|(t, _)| *t == test) {
-            Some((_, reasons)) if !reasons.split("; ").any(|r| r == reason) => {
-                reasons.push_str("; ");
-                reasons.push_str(&reason);
+        let (test, reason, libtest) = (field("test"), field("reason"), field("libtest"));
+        let same = |s: &&mut Skip| {
+            if libtest.is_empty() {
+                s.test == test
+            } else {
+                s.libtest == libtest
+            }
+        };
+        match skips.iter_mut().find(|s| same(s)) {
+            Some(s) if !s.reason.split("; ").any(|r| r == reason) => {
+                s.reason.push_str("; ");
+                s.reason.push_str(&reason);
             }
             Some(_) => {}
-            None => skips.push((test, reason)),
+            None => skips.push(Skip {
+                test,
+                reason,
+                libtest,
+            }),
         }
     }
     Ok(skips)
@@ -267,13 +307,16 @@ mod tests {
         std::fs::write(
             &log,
             concat!(
-                r#"{"test":"gpu_a","reason":"no driver"}"#,
+                r#"{"test":"gpu_a","reason":"no driver","libtest":"gpu_a"}"#,
                 "\n",
-                r#"{"test":"gpu_a","reason":"no driver"}"#,
+                r#"{"test":"gpu_a","reason":"no driver","libtest":"gpu_a"}"#,
                 "\n",
-                r#"{"test":"gpu_a","reason":"no second device"}"#,
+                r#"{"test":"gpu_a","reason":"no second device","libtest":"gpu_a"}"#,
                 "\n",
-                r#"{"test":"gpu_b","reason":"no driver"}"#,
+                r#"{"test":"gpu_b","reason":"no driver","libtest":"tests::gpu_b"}"#,
+                "\n",
+                // Skipped a part, then failed: a failure, not a skip.
+                r#"{"test":"broken","reason":"no driver","libtest":"broken"}"#,
                 "\n",
             ),
         )
@@ -283,7 +326,7 @@ mod tests {
             r#"{ "type": "suite", "event": "started", "test_count": 5 }"#,
             r#"{ "type": "test", "event": "started", "name": "gpu_a" }"#,
             r#"{ "type": "test", "name": "gpu_a", "event": "ok" }"#,
-            r#"{ "type": "test", "name": "gpu_b", "event": "ok" }"#,
+            r#"{ "type": "test", "name": "tests::gpu_b", "event": "ok" }"#,
             r#"{ "type": "test", "name": "plain", "event": "ok" }"#,
             r#"{ "type": "test", "name": "broken", "event": "failed", "stdout": "panicked" }"#,
             r#"{ "type": "test", "name": "old_headers", "event": "ignored", "message": "13.0 API" }"#,
