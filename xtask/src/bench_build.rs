@@ -59,7 +59,8 @@ pub fn run(args: &[String]) -> Result {
                 rounds = it
                     .next()
                     .and_then(|n| n.parse().ok())
-                    .ok_or("--rounds takes a number")?
+                    .filter(|&n: &usize| n > 0)
+                    .ok_or("--rounds takes a number of at least 1")?
             }
             "--write" => write = true,
             // BENCHMARKS.md again from the kept results, without measuring.
@@ -142,18 +143,7 @@ fn package(work: &Path) -> Result<PathBuf> {
     ]);
     cmd.env("CARGO_TARGET_DIR", work.join("package-target"));
     plain(cmd)?;
-    let crate_file = work.join("package-target/package/libcuda-sys-0.1.0.crate");
-    let status = Command::new("tar")
-        .arg("xzf")
-        .arg(&crate_file)
-        .arg("-C")
-        .arg(work)
-        .status()
-        .map_err(|e| format!("tar: {e}"))?;
-    if !status.success() {
-        return Err(format!("tar could not unpack {}", crate_file.display()));
-    }
-    Ok(work.join("libcuda-sys-0.1.0"))
+    cargo::unpack_package(&work.join("package-target/package"), work)
 }
 
 /// A dependent project for `config`.

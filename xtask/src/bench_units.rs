@@ -638,11 +638,11 @@ fn variants(
                 .output()
                 .map_err(|e| format!("git apply: {e}"))?;
             if !out.status.success() {
-                eprintln!(
-                    "bench-build: {p} does not apply to this tree, skipped: {}",
+                // A candidate left out would vanish from the kept results unnoticed.
+                return Err(format!(
+                    "bench-build: {p} does not apply to this tree; update or remove it: {}",
                     String::from_utf8_lossy(&out.stderr).trim()
-                );
-                continue;
+                ));
             }
         }
         let deps = dependencies(&tree, &[])?;

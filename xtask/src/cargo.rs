@@ -125,3 +125,38 @@ pub fn package_name(id: &str) -> String {
     }
     id.split(' ').next().unwrap_or(id).to_string()
 }
+
+/// The `libcuda-sys-<version>.crate` that `cargo package` (or `publish
+/// --dry-run`) left under `dir`, unpacked into `into`: the directory a
+/// dependent of the published crate gets.
+pub fn unpack_package(dir: &std::path::Path, into: &std::path::Path) -> Result<PathBuf> {
+    fn find(dir: &std::path::Path) -> Option<PathBuf> {
+        std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                find(&path)
+            } else {
+                (name.starts_with("libcuda-sys-") && name.ends_with(".crate")).then_some(path)
+            }
+        })
+    }
+    let crate_file =
+        find(dir).ok_or_else(|| format!("no libcuda-sys-*.crate under {}", dir.display()))?;
+    std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
+    let status = Command::new("tar")
+        .arg("xzf")
+        .arg(&crate_file)
+        .arg("-C")
+        .arg(into)
+        .status()
+        .map_err(|e| format!("tar: {e}"))?;
+    if !status.success() {
+        return Err(format!("tar could not unpack {}", crate_file.display()));
+    }
+    let stem = crate_file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(into.join(stem))
+}

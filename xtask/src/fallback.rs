@@ -316,27 +316,10 @@ impl Env {
             self.sandboxed(&["publish", "--dry-run", "-p", "libcuda-sys", "--allow-dirty"])?;
         publish.env("CARGO_TARGET_DIR", self.target_dir.join("publish"));
         expect_success(&output(publish)?)?;
-        let crate_file = find_crate(&self.target_dir.join("publish/package"))
-            .ok_or("cargo publish --dry-run left no .crate file")?;
         let scratch =
             std::env::temp_dir().join(format!("libcuda-sys-packaged-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
-        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
-        let untar = Command::new("tar")
-            .arg("xzf")
-            .arg(&crate_file)
-            .arg("-C")
-            .arg(&scratch)
-            .status()
-            .map_err(|e| format!("tar: {e}"))?;
-        if !untar.success() {
-            return Err(format!("tar could not unpack {}", crate_file.display()).into());
-        }
-        let stem = crate_file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let unpacked = scratch.join(stem);
+        let unpacked = cargo::unpack_package(&self.target_dir.join("publish/package"), &scratch)?;
         for file in [
             format!("{}/bindings.rs", pregenerate::DIR),
             "LICENSE-MIT".into(),
@@ -459,19 +442,6 @@ impl Env {
             include.display()
         ))
     }
-}
-
-/// The `libcuda-sys-*.crate` under `dir`.
-fn find_crate(dir: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
-        let path = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if path.is_dir() {
-            find_crate(&path)
-        } else {
-            (name.starts_with("libcuda-sys-") && name.ends_with(".crate")).then_some(path)
-        }
-    })
 }
 
 /// A crate outside the workspace that depends on the unpacked package and
