@@ -22,6 +22,8 @@ pub struct Target {
     pub pointer_bytes: u64,
     /// `core::ffi::c_long`: 4 bytes on Windows (LLP64), the pointer's width elsewhere.
     pub long_bytes: u64,
+    /// `core::ffi::c_char` is unsigned on aarch64 Linux, signed on the others here.
+    pub char_unsigned: bool,
 }
 
 impl Target {
@@ -33,9 +35,11 @@ impl Target {
             .unwrap_or(64)
             / 8;
         let windows = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "windows");
+        let aarch64 = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "aarch64");
         Target {
             pointer_bytes,
             long_bytes: if windows { 4 } else { pointer_bytes },
+            char_unsigned: aarch64 && !windows,
         }
     }
 }
@@ -44,6 +48,7 @@ impl Target {
 pub struct Layout {
     pointer: u64,
     long: u64,
+    char_unsigned: bool,
     /// `(size, align)` of each record, from its layout test.
     records: HashMap<String, (Option<u64>, Option<u64>)>,
     /// `(record, rust field) -> offset`, from the layout tests.
@@ -65,6 +70,7 @@ impl Layout {
         let mut layout = Layout {
             pointer: target.pointer_bytes,
             long: target.long_bytes,
+            char_unsigned: target.char_unsigned,
             ..Layout::default()
         };
         for item in files.into_iter().flat_map(|f| &f.items) {
@@ -307,6 +313,9 @@ impl Layout {
     /// `value as ty`: integers wrap to the type's width and signedness, a
     /// pointer holds the value as an unsigned address.
     fn convert(&self, value: i128, ty: &syn::Type, depth: u32) -> Result<i128> {
+        if depth > 32 {
+            return Err("the types refer to each other without end".into());
+        }
         let (bits, signed) = match ty {
             syn::Type::Ptr(_) => (self.pointer * 8, false),
             syn::Type::Path(p) => {
@@ -339,15 +348,12 @@ impl Layout {
                         | "c_int"
                         | "c_long"
                         | "c_longlong"
-                ) || (name == "c_char" && !self.char_is_unsigned());
+                ) || (name == "c_char" && !self.char_unsigned);
                 let (size, _) = self.primitive(&name).unwrap_or((8, 8));
                 (size * 8, signed)
             }
             _ => return Ok(value),
         };
-        if depth > 32 {
-            return Err("the types refer to each other without end".into());
-        }
         let modulus = 1i128 << bits;
         let wrapped = value.rem_euclid(modulus);
         Ok(if signed && wrapped >= modulus / 2 {
@@ -355,13 +361,6 @@ impl Layout {
         } else {
             wrapped
         })
-    }
-
-    /// `c_char` is unsigned on aarch64 Linux; no constant of the bindings is a
-    /// negative `c_char`, so this only matters if one ever is.
-    fn char_is_unsigned(&self) -> bool {
-        std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "aarch64")
-            && std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os != "windows")
     }
 }
 

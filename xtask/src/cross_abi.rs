@@ -62,6 +62,15 @@ struct Row {
 }
 
 pub fn run(args: &[String]) -> Result {
+    if !cfg!(all(
+        target_arch = "x86_64",
+        target_os = "linux",
+        target_env = "gnu"
+    )) {
+        return Err(format!(
+            "cross-abi runs on {HOST}: its cross compilers and the comparison are set up for that host"
+        ));
+    }
     let mut targets = Vec::new();
     let mut versions = Vec::new();
     let mut args = args.iter();
@@ -326,6 +335,7 @@ fn report(rows: &[Row]) -> Result {
 
     println!("\nDifferences from {HOST} (same headers, same variant):");
     let mut any = false;
+    let mut compared = 0;
     for row in rows.iter().filter(|r| r.target != HOST && r.result == "ok") {
         let Some(host) = rows.iter().find(|h| {
             h.target == HOST
@@ -351,6 +361,7 @@ fn report(rows: &[Row]) -> Result {
             })
             .collect();
         any |= !differ.is_empty();
+        compared += 1;
         println!(
             "  {} CUDA {} {}: {} of {} values differ{}",
             row.target,
@@ -364,7 +375,9 @@ fn report(rows: &[Row]) -> Result {
             println!("{line}");
         }
     }
-    if !any {
+    if compared == 0 {
+        println!("  (nothing to compare: no other target's row passed beside the host's)");
+    } else if !any {
         println!(
             "  (none: every size, alignment, offset and value is the same on every target checked)"
         );
