@@ -47,8 +47,9 @@ const VARIANTS: [Variant; 3] = [
     ("baseline", "the working tree as it is", None, None),
     (
         "no-layout-tests",
-        "build/bindings.rs: layout_tests(false) (the ABI check in tests/abi.rs still compares every \
-         size, alignment and offset with the C compiler)",
+        "build/bindings.rs: layout_tests(false) (systest's run-time check still compares every \
+         size, alignment and offset with the C compiler here, but the cross-target check reads the \
+         Rust side from the layout tests and could not run)",
         Some("no-layout-tests.patch"),
         None,
     ),

@@ -2,7 +2,7 @@
 //! program's runs into a fast and a slow state.
 //!
 //! On the H200, single runs of the same program land in a fast or a slow state
-//! as a whole, whatever the code (GUIDE, "Measuring calls on the H200"), so a
+//! as a whole, whatever the code (BENCHMARKS.md explains it), so a
 //! median over all runs ranks programs by how often they landed in the slow
 //! state. The tables compare programs within the fast state instead.
 

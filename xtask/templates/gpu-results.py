@@ -3,7 +3,7 @@ JSON events and the skip log of each test, writes one JSON line per test, and
 prints the summary table. Commands:
 
   list EVENTS                      test names and ignore reasons (tab-separated) from `--list`
-  run BINARY TEST RC SECONDS EVENTS SKIPS STDERR   the outcome of one test run, printing its output
+  run BINARY TEST RC SECONDS EVENTS SKIPS   the outcome of one test run, printing its output
   outcome BINARY TEST OUTCOME REASON        an outcome known without running
   binary-failed BINARY LOG LIBCUDA FUNCTIONS a binary that does not start
   table RESULTS                    the human table and totals; exit 1 if a test failed

@@ -247,50 +247,127 @@ fn help_and_unknown_arguments() {
     assert!(bad.stdout.is_empty());
 }
 
-/// A report that cannot be written is an error said on stderr, not a panic.
+/// A report that cannot be written is an error said on stderr, not a panic,
+/// whatever stdout is and whatever is printed.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_full_disk_is_exit_status_1() {
-    if !built_here("a_full_disk_is_exit_status_1") {
+fn the_report_says_when_stdout_cannot_be_written() {
+    const TEST: &str = "the_report_says_when_stdout_cannot_be_written";
+    if !built_here(TEST) {
         return;
     }
-    let full = std::fs::File::create("/dev/full").expect("/dev/full");
-    let out = Command::new(exe())
-        .arg("--json")
-        .stdout(Stdio::from(full))
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(EXIT_ERROR));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("mempool-report: cannot write the report to stdout"),
-        "{err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    type Stdout = fn() -> Option<Stdio>;
+    let cases: [(&str, Stdout); 3] = [
+        ("a pipe whose reader has gone", || {
+            let (reader, writer) = std::io::pipe().ok()?;
+            drop(reader);
+            Some(writer.into())
+        }),
+        ("a descriptor open for reading only", || {
+            Some(std::fs::File::open("/dev/null").ok()?.into())
+        }),
+        ("a full device", || {
+            Some(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .ok()?
+                    .into(),
+            )
+        }),
+    ];
+    for (what, stdout) in cases {
+        for args in [&[][..], &["--json"][..], &["--help"][..]] {
+            let Some(stdout) = stdout() else {
+                testkit::skip(TEST, &format!("cannot make {what} here"));
+                continue;
+            };
+            let out = Command::new(exe())
+                .args(args)
+                .stdout(stdout)
+                .output()
+                .expect("run");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(EXIT_ERROR),
+                "{what} {args:?}: {stderr}"
+            );
+            assert!(
+                stderr.contains("mempool-report: cannot write the report to stdout"),
+                "{what} {args:?}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{what} {args:?}: {stderr}");
+        }
+    }
 }
 
-/// `LIBCUDA_SYS_DRIVER_PATH` naming something that is not a library (a
-/// directory): setup failed, named with the loader's message.
+/// `LIBCUDA_SYS_DRIVER_PATH` naming what cannot be loaded (a directory, a
+/// missing file, a file that is not a library): setup failed, in JSON and in
+/// text, with the path tried and the loader's message; without the variable,
+/// where the system has no libcuda.so.1, the static table with the same.
 #[cfg(feature = "dynamic-loading")]
 #[test]
-fn a_driver_path_that_does_not_load_is_setup_failed() {
-    if !built_here("a_driver_path_that_does_not_load_is_setup_failed") {
+fn the_report_names_the_driver_library_it_could_not_load() {
+    const TEST: &str = "the_report_names_the_driver_library_it_could_not_load";
+    if !built_here(TEST) {
         return;
     }
-    let out = Command::new(exe())
-        .arg("--json")
-        .env("LIBCUDA_SYS_DRIVER_PATH", std::env::temp_dir())
-        .output()
-        .expect("run");
+    let dir =
+        std::env::temp_dir().join(format!("mempool-report-driver-path-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let not_a_library = dir.join("libcuda.so.1");
+    std::fs::write(&not_a_library, "not an ELF file\n").unwrap();
+    let report = |path: Option<&str>, args: &[&str]| {
+        let mut cmd = Command::new(exe());
+        cmd.args(args).env_remove("LIBCUDA_SYS_DRIVER_PATH");
+        if let Some(path) = path {
+            cmd.env("LIBCUDA_SYS_DRIVER_PATH", path);
+        }
+        cmd.output().expect("run")
+    };
+    for path in [dir.clone(), dir.join("missing/libcuda.so.1"), not_a_library] {
+        let path = path.to_str().unwrap();
+        let out = report(Some(path), &["--json"]);
+        let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(out.status.code(), Some(EXIT_SETUP), "{path}: {json}");
+        assert_eq!(json["status"]["exit_code"], EXIT_SETUP);
+        let load = &json["driver"]["load_error"];
+        assert_eq!(load["from"], "LIBCUDA_SYS_DRIVER_PATH", "{path}: {load}");
+        assert_eq!(load["tried"], path, "{path}: {load}");
+        let message = load["message"].as_str().unwrap_or_default();
+        assert!(!message.is_empty(), "{path}: no loader message: {load}");
+
+        let out = report(Some(path), &[]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(EXIT_SETUP), "{path}: {stdout}");
+        assert!(
+            stdout.contains(&format!("LIBCUDA_SYS_DRIVER_PATH={path} ")),
+            "{path}: the path tried is not named: {stdout}"
+        );
+        assert!(
+            stdout.contains(message),
+            "{path}: the loader's message {message:?} is not shown: {stdout}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // The system loader's libcuda.so.1, where there is none: no driver here.
+    let out = report(None, &["--json"]);
     let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    assert_eq!(out.status.code(), Some(EXIT_SETUP), "{json}");
-    assert_eq!(json["status"]["exit_code"], EXIT_SETUP);
-    assert_eq!(
-        json["driver"]["load_error"]["from"],
-        "LIBCUDA_SYS_DRIVER_PATH"
-    );
-    assert_eq!(
-        json["driver"]["load_error"]["tried"],
-        std::env::temp_dir().to_str().unwrap()
-    );
+    let load = &json["driver"]["load_error"];
+    if load.is_null() {
+        return testkit::skip(
+            TEST,
+            "libcuda.so.1 loads here: no load failure to show without LIBCUDA_SYS_DRIVER_PATH",
+        );
+    }
+    assert_eq!(out.status.code(), Some(EXIT_STATIC));
+    assert_eq!(load["tried"], "libcuda.so.1");
+    let message = load["message"].as_str().unwrap_or_default();
+    assert!(!message.is_empty());
+    assert!(json["status"]["reason"]
+        .as_str()
+        .is_some_and(|r| r.contains(message)));
 }
