@@ -202,7 +202,6 @@ fn generate(
         (output::VALUE_TYPES, value_types),
         (output::SINCE, since::render(&since, &renames)),
         (output::SYMBOLS, dynamic::render_symbols(&items, &renames)),
-        (output::FUNCTION_LIST, items.render_function_list()),
         (
             output::LINK_SYMBOLS,
             output::link_symbols(

@@ -192,24 +192,6 @@ impl Items {
         out
     }
 
-    /// `function_list.rs`: every bound function by address. A program that
-    /// includes it references them all, so with full RELRO it starts only if
-    /// the driver has every one.
-    pub fn render_function_list(&self) -> String {
-        let mut out = format!(
-            "/// `(name, address)` of every bound function.\npub fn all_functions() -> [(&'static str, *const ()); {}] {{\n    [\n",
-            self.functions.len()
-        );
-        for f in &self.functions {
-            out.push_str(&format!(
-                "        (\"{n}\", {n} as *const ()),\n",
-                n = f.name
-            ));
-        }
-        out.push_str("    ]\n}\n");
-        out
-    }
-
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }

@@ -24,8 +24,6 @@ pub const SINCE: &str = "since.rs";
 pub const VALUE_TYPES: &str = "value_types.rs";
 /// The dynamic-loading symbol table (also read by the driver-symbol test).
 pub const SYMBOLS: &str = "dynamic_symbols.rs";
-/// `all_functions()`: every bound function by address, for link smoke tests.
-pub const FUNCTION_LIST: &str = "function_list.rs";
 /// One symbol a line: what a stand-in libcuda must export.
 pub const LINK_SYMBOLS: &str = "link_symbols.txt";
 

@@ -6,7 +6,7 @@
 //! `value_types.rs` and `macro_constants.rs`, the same for both variants; one folder per variant
 //! (`default`, `per-thread-default-stream`) with `extern.rs` (the linked
 //! functions), `dynamic.rs` (the dynamic-loading wrappers), `renames.rs`,
-//! `dynamic_symbols.rs`, `function_list.rs`, `since.rs` and `link_symbols.txt`.
+//! `dynamic_symbols.rs`, `since.rs` and `link_symbols.txt`.
 
 use std::path::Path;
 
@@ -73,10 +73,6 @@ pub fn load(
         (output::FUNCTIONS, read(&variant, functions)?),
         (output::RENAMES, read(&variant, output::RENAMES)?),
         (output::SYMBOLS, read(&variant, output::SYMBOLS)?),
-        (
-            output::FUNCTION_LIST,
-            read(&variant, output::FUNCTION_LIST)?,
-        ),
         (output::LINK_SYMBOLS, read(&variant, output::LINK_SYMBOLS)?),
         (output::SINCE, read(&variant, output::SINCE)?),
     ];

@@ -256,6 +256,17 @@ pub fn write(
         let _ = writeln!(rs, "    \"{}\",", f.name);
     }
     rs.push_str("];\n");
+    // A program that calls this references every bound function, so with full
+    // RELRO (and `LD_BIND_NOW=1`) it starts only if the driver has every one.
+    let _ = writeln!(
+        rs,
+        "/// `(name, address)` of every bound function.\npub fn all_functions() -> [(&'static str, *const ()); {}] {{\n    [",
+        items.functions.len()
+    );
+    for f in &items.functions {
+        let _ = writeln!(rs, "        (\"{n}\", {n} as *const ()),", n = f.name);
+    }
+    rs.push_str("    ]\n}\n");
 
     for (name, text) in [("abi_check.c", c), ("abi_check.rs", rs)] {
         let path = header.out_dir.join(name);

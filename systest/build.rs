@@ -212,7 +212,8 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
          pub fn plain_name_addresses() -> [(&'static str, *const ()); 0] {{ [] }}\n\
          pub fn macro_values() -> Vec<(&'static str, i128)> {{ Vec::new() }}\n\
          pub const FUNCTIONS: usize = 0;\n\
-         pub const FUNCTION_NAMES: &[&str] = &[];\n"
+         pub const FUNCTION_NAMES: &[&str] = &[];\n\
+         pub fn all_functions() -> [(&'static str, *const ()); 0] {{ [] }}\n"
     );
     write(out_dir, "abi_check.rs", &rs)?;
     write(

@@ -1222,7 +1222,6 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         "renames.rs",
         "value_types.rs",
         "dynamic_symbols.rs",
-        "function_list.rs",
         "link_symbols.txt",
     ] {
         let len = fs::metadata(case.out_dir().join(file))

@@ -243,15 +243,6 @@ fn reads_build_tree(source: &str) -> Vec<&'static str> {
     .collect()
 }
 
-/// The names in the generated `function_list.rs`: `("cuInit", cuInit as *const ()),`.
-fn function_names(list: &str) -> Vec<&str> {
-    list.split("(\"")
-        .skip(1)
-        .filter_map(|s| s.split_once('"').map(|(name, _)| name))
-        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .collect()
-}
-
 pub fn gpu(args: &[String]) -> Result {
     let mut positional = Vec::new();
     let (mut features, mut floor) = (None, None);
@@ -364,17 +355,10 @@ pub fn gpu(args: &[String]) -> Result {
     // The bound functions, for run.sh to list what a driver lacks when a
     // binary cannot start.
     let out_dir = tests.out_dir("libcuda-sys")?.clone();
-    let list = out_dir.join("function_list.rs");
-    let names = match std::fs::read_to_string(&list) {
-        Ok(text) => function_names(&text)
-            .iter()
-            .map(|n| format!("{n}\n"))
-            .collect(),
+    let names = match crate::bindings::functions(&out_dir) {
+        Ok(names) => names.iter().map(|n| format!("{n}\n")).collect(),
         Err(e) => {
-            eprintln!(
-                "bundle: no function list ({}: {e}): run.sh will not name the functions a driver lacks",
-                list.display()
-            );
+            eprintln!("bundle: {e}: run.sh will not name the functions a driver lacks");
             String::new()
         }
     };
@@ -617,12 +601,5 @@ mod tests {
             vec!["target dir"]
         );
         assert!(reads_build_tree("#[test] fn f() { assert!(true) }").is_empty());
-    }
-
-    #[test]
-    fn function_list_names() {
-        let list = "pub fn all_functions() -> [(&'static str, *const ()); 2] {\n    [\n        \
-                    (\"cuInit\", cuInit as *const ()),\n        (\"cuMemAlloc_v2\", cuMemAlloc_v2 as *const ()),\n    ]\n}\n";
-        assert_eq!(function_names(list), vec!["cuInit", "cuMemAlloc_v2"]);
     }
 }

@@ -75,13 +75,7 @@ fn functions(version: &str, floor: Option<&str>) -> Result<BTreeSet<String>> {
     if !build.success {
         return Err(format!("the {version} build failed:\n{}", build.stderr));
     }
-    let list = build.out_dir("libcuda-sys")?.join("function_list.rs");
-    let text = std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))?;
-    // `("cuX", cuX as *const ()),`, one a line: the build script's own format.
-    Ok(text
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("(\""))
-        .filter_map(|l| l.split('"').next())
-        .map(str::to_string)
+    Ok(crate::bindings::functions(build.out_dir("libcuda-sys")?)?
+        .into_iter()
         .collect())
 }

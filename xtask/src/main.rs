@@ -6,6 +6,7 @@ mod abi_matrix;
 mod bench_build;
 mod bench_report;
 mod bench_units;
+mod bindings;
 mod bundle;
 mod cargo;
 mod ci;

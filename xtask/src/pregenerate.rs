@@ -93,12 +93,7 @@ pub fn generate() -> Result<Vec<(String, String)>> {
             let name = if dynamic { "dynamic.rs" } else { "extern.rs" };
             files.push((format!("{variant}/{name}"), functions));
             if !dynamic {
-                for name in [
-                    "renames.rs",
-                    "dynamic_symbols.rs",
-                    "function_list.rs",
-                    "since.rs",
-                ] {
+                for name in ["renames.rs", "dynamic_symbols.rs", "since.rs"] {
                     files.push((
                         format!("{variant}/{name}"),
                         format!("{origin}{}", formatted(&read(name)?)?),
