@@ -1,6 +1,8 @@
 //! Passes on what libcuda-sys's build found (its `links = "cuda"` metadata,
-//! `DEP_CUDA_*`) for the report to print, and derives the one cfg the report
-//! needs from the header version.
+//! `DEP_CUDA_*`) for the report to print, and derives the report's cfgs from
+//! it: the header version, and whether libcuda-sys loads the driver at run
+//! time (however its `dynamic-loading` feature was turned on: through this
+//! crate's feature or by any other crate of the build).
 
 use std::process::exit;
 
@@ -11,6 +13,10 @@ const POOL_HANDLE_TYPES: u32 = 11030;
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rustc-check-cfg=cfg(has_pool_handle_types)");
+    println!("cargo::rustc-check-cfg=cfg(dynamic_loading)");
+    if require("DEP_CUDA_LINK_KIND") == "dynamic-loading" {
+        println!("cargo::rustc-cfg=dynamic_loading");
+    }
     for (key, env) in [
         ("DEP_CUDA_LINK_KIND", "MEMPOOL_REPORT_LINK_KIND"),
         ("DEP_CUDA_FOUND_BY", "MEMPOOL_REPORT_FOUND_BY"),

@@ -11,7 +11,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use serde_json::Value;
@@ -164,11 +164,29 @@ fn libtest(env: &setup::Env, args: &[&str], n: usize) -> Result<Counts> {
     Ok(counts)
 }
 
+/// A copy of this program, made at the first call: the workspace's own test
+/// builds may replace the binary Cargo ran (`--workspace` unifies features,
+/// which relinks xtask), and rustdoc must still find its runner.
+fn own_copy() -> Result<PathBuf> {
+    static COPY: std::sync::OnceLock<std::result::Result<PathBuf, String>> =
+        std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
+        let dir = crate::root().join("target/xtask-test");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let copy = dir.join(format!("xtask-rustdoc-{}", std::process::id()));
+        std::fs::copy(&exe, &copy)
+            .map_err(|e| format!("copying {} to {}: {e}", exe.display(), copy.display()))?;
+        Ok(copy)
+    })
+    .clone()
+}
+
 /// Makes `cmd`, a `cargo test` without `--`, give its results as data: the
 /// test binaries' JSON events on stdout, the tests' skips in `skip_log`.
 pub fn as_data(cmd: &mut Command, skip_log: &Path) -> Result {
     let _ = std::fs::remove_file(skip_log);
-    let exe = std::env::current_exe().map_err(|e| format!("xtask's own path: {e}"))?;
+    let exe = own_copy()?;
     let rustdoc = std::env::var_os("RUSTDOC").unwrap_or_else(|| "rustdoc".into());
     cmd.args(["--config", RUNNER, "--"])
         .args(JSON)

@@ -237,7 +237,7 @@ fn load_failure_reason(load: &LoadFailure) -> (String, u8) {
     }
 }
 
-#[cfg(feature = "dynamic-loading")]
+#[cfg(dynamic_loading)]
 fn load_failure() -> Option<LoadFailure> {
     libcuda_sys::dynamic::try_load().err().map(|e| LoadFailure {
         tried: e.tried,
@@ -250,7 +250,7 @@ fn load_failure() -> Option<LoadFailure> {
     })
 }
 
-#[cfg(not(feature = "dynamic-loading"))]
+#[cfg(not(dynamic_loading))]
 fn load_failure() -> Option<LoadFailure> {
     None
 }
@@ -592,12 +592,12 @@ fn driver_lacks(version: c_int) -> Lacks {
 }
 
 /// Whether the driver exports `name`, as the loader sees it.
-#[cfg(feature = "dynamic-loading")]
+#[cfg(dynamic_loading)]
 fn loader_has(name: &str) -> bool {
     libcuda_sys::dynamic::is_available(name) == Some(true)
 }
 
-#[cfg(not(feature = "dynamic-loading"))]
+#[cfg(not(dynamic_loading))]
 fn loader_has(name: &str) -> bool {
     !testkit::loaded_symbol(name).is_null()
 }

@@ -99,7 +99,7 @@ pub struct LoadFailure {
 
 /// Where the name of the library tried came from.
 // Only the dynamic-loading mode opens a library by name.
-#[cfg_attr(not(feature = "dynamic-loading"), allow(dead_code))]
+#[cfg_attr(not(dynamic_loading), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum LoadFrom {
     #[serde(rename = "LIBCUDA_SYS_DRIVER_PATH")]

@@ -306,7 +306,7 @@ fn the_report_says_when_stdout_cannot_be_written() {
 /// missing file, a file that is not a library): setup failed, in JSON and in
 /// text, with the path tried and the loader's message; without the variable,
 /// where the system has no libcuda.so.1, the static table with the same.
-#[cfg(feature = "dynamic-loading")]
+#[cfg(dynamic_loading)]
 #[test]
 fn the_report_names_the_driver_library_it_could_not_load() {
     const TEST: &str = "the_report_names_the_driver_library_it_could_not_load";
