@@ -139,7 +139,7 @@ fn run() -> error::Result<()> {
         link.as_ref(),
         floor.filter(|_| link.is_some()),
     );
-    Ok(())
+    clock.write(&target.out_dir)
 }
 
 /// The bindings from the headers found, through bindgen.

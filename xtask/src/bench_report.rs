@@ -395,8 +395,7 @@ fn build_section(b: &Value) -> Vec<String> {
         format!(
             "The debug build script as Cargo ran it in the clean debug build (linked) and the \
              `dynamic-loading` build after it, once per round; a step's time is what the script \
-             logged for it (`libcuda-sys: step <name> <ms> ms`, read from the `stderr` file Cargo \
-             keeps beside its `OUT_DIR`; source: {}).\n",
+             recorded for it (`build_steps.json` in its `OUT_DIR`; source: {}).\n",
             sources.join(", ")
         )
     } else {

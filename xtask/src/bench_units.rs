@@ -278,8 +278,8 @@ const CUDARC: [(&str, &str, Unit); 3] = [
     ("lib", "cudarc", Unit::Lib),
 ];
 
-/// The build script's steps from the `stderr` file Cargo keeps beside its
-/// `OUT_DIR`: `libcuda-sys: step <name> <ms> ms` lines.
+/// The build script's steps, from the `build_steps.json` it writes into its
+/// `OUT_DIR` (milliseconds).
 fn script_steps(build: &Timed) -> Result<Value> {
     let out_dir = build
         .messages
@@ -287,23 +287,18 @@ fn script_steps(build: &Timed) -> Result<Value> {
         .find(|(_, m)| m["reason"] == "build-script-executed" && package_of(m) == "libcuda-sys")
         .and_then(|(_, m)| m["out_dir"].as_str())
         .ok_or("no build-script-executed message for libcuda-sys")?;
-    let log = Path::new(out_dir).with_file_name("stderr");
-    let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let steps: Vec<(String, f64)> = text
-        .lines()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("libcuda-sys: step ")?.strip_suffix(" ms")?;
-            let (name, ms) = rest.rsplit_once(' ')?;
-            Some((name.to_string(), ms.parse::<f64>().ok()? / 1000.0))
-        })
-        .collect();
+    let path = Path::new(out_dir).join("build_steps.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let data: Vec<(String, f64)> =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let steps: Vec<(String, f64)> = data.into_iter().map(|(n, ms)| (n, ms / 1000.0)).collect();
     if steps.is_empty() {
-        return Err(format!("{} has no `libcuda-sys: step` line", log.display()));
+        return Err(format!("{} lists no step", path.display()));
     }
     let total: f64 = steps.iter().map(|(_, s)| s).sum();
     Ok(json!({
         "total": (total * 1e4).round() / 1e4,
-        "source": "log",
+        "source": "build_steps.json",
         "steps": steps.iter().map(|(n, s)| json!([n, (s * 1e4).round() / 1e4])).collect::<Vec<_>>(),
     }))
 }
