@@ -556,24 +556,7 @@ fn libclang_files() -> std::result::Result<Vec<PathBuf>, String> {
     if !unshare.is_ok_and(|o| o.status.success()) {
         return Err("`unshare -m` is not available (root and the util-linux tools are needed to hide libclang)".into());
     }
-    let mut dirs: Vec<PathBuf> = [
-        "/usr/lib",
-        "/usr/lib64",
-        "/usr/local/lib",
-        "/usr/lib/x86_64-linux-gnu",
-        "/usr/lib/aarch64-linux-gnu",
-        "/lib",
-        "/lib64",
-    ]
-    .map(PathBuf::from)
-    .to_vec();
-    for parent in ["/usr/lib", "/usr/local"] {
-        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
-            if entry.file_name().to_string_lossy().starts_with("llvm") {
-                dirs.push(entry.path().join("lib"));
-            }
-        }
-    }
+    let dirs = crate::setup::libclang_dirs();
     let mut files = Vec::new();
     for dir in dirs {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {

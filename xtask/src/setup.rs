@@ -211,7 +211,16 @@ fn has_libclang() -> bool {
     if std::env::var_os("LIBCLANG_PATH").is_some_and(|v| !v.is_empty()) {
         return true;
     }
-    let mut dirs: Vec<PathBuf> = ["/usr/lib64", "/usr/lib", "/usr/local/lib"]
+    libclang_dirs()
+        .iter()
+        .flat_map(|d| read_dir(d))
+        .any(|p| is_libclang(&file_name(&p)))
+}
+
+/// The directories libclang may be in: where clang-sys looks (LLVM's own
+/// trees, the multiarch directories) and the loader's (`/etc/ld.so.conf`).
+pub fn libclang_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = ["/usr/lib64", "/usr/lib", "/usr/local/lib", "/lib", "/lib64"]
         .iter()
         .map(PathBuf::from)
         .collect();
@@ -229,9 +238,9 @@ fn has_libclang() -> bool {
         }
     }
     dirs.extend(ld_so_conf(Path::new("/etc/ld.so.conf")));
-    dirs.iter()
-        .flat_map(|d| read_dir(d))
-        .any(|p| is_libclang(&file_name(&p)))
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 /// `libclang.so`, `libclang.so.18`, `libclang-18.so.1`, ...
