@@ -12,10 +12,11 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
         return Err("usage: cargo xtask ci".to_string().into());
     }
     let start = Instant::now();
-    setup::tools();
+    // Setup first: on a fresh machine it installs pip, which every header
+    // fetch of the matrices needs.
+    let env = setup::prepare()?;
     abi_matrix::run(&[])?;
     cross_abi::run(&[])?;
-    let env = setup::prepare()?;
     gate(env.cargo(&["fmt", "--all", "--", "--check"]))?;
     gate(env.cargo(&[
         "clippy",

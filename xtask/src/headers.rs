@@ -103,7 +103,6 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
         return Ok(dest.join(wheel.sub));
     }
     fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-    crate::setup::ensure_pip();
     let tmp = TempDir::new(&cache, version)?;
     let tree = fetch(&wheel, version, platform, &tmp.0)?;
     if !publish(&tree, &dest)? && !complete(&dest, wheel.sub) {
@@ -115,6 +114,12 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
         return Err(format!("{} has no {}/cuda.h", dest.display(), wheel.sub));
     }
     Ok(dest.join(wheel.sub))
+}
+
+/// Whether [`include_dir`] would ask pip: `version` has a wheel that is not
+/// in the cache yet.
+pub fn needs_fetch(version: &str) -> bool {
+    wheel(version).is_ok_and(|w| !complete(&cache().join(version), w.sub))
 }
 
 fn cache() -> PathBuf {

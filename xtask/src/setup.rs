@@ -80,6 +80,9 @@ fn headers_env() -> crate::Result<Env> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     if let Some(version) = var("LIBCUDA_SYS_CUDA_VERSION") {
         let version = version.to_string_lossy();
+        if headers::needs_fetch(&version) {
+            ensure_pip();
+        }
         let dir = headers::include_dir(&version).map_err(|e| {
             format!(
                 "no CUDA {version} headers for LIBCUDA_SYS_CUDA_VERSION={version} ({e}); \
@@ -104,6 +107,9 @@ fn headers_env() -> crate::Result<Env> {
     if has_toolkit() {
         eprintln!("setup: using the CUDA toolkit already on this machine");
         return Ok(Env::default());
+    }
+    if headers::needs_fetch("13") {
+        ensure_pip();
     }
     let dir = headers::include_dir("13").map_err(|e| {
         format!(
@@ -191,8 +197,7 @@ fn is_root() -> bool {
 
 /// The Python that fetches headers needs pip: installed through apt where
 /// Debian's python3 comes without it.
-/// pip through apt where Python lacks it: every header fetch needs it.
-pub fn ensure_pip() {
+fn ensure_pip() {
     let has_pip = Command::new("python3")
         .args(["-m", "pip", "--version"])
         .stdout(std::process::Stdio::null())
