@@ -52,7 +52,7 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     (
         "ci",
         "",
-        "what CI runs: abi-matrix, cross-abi, setup, fmt, clippy, doc, bench-report --check, then test",
+        "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, bench-report --check, then test",
     ),
     (
         "pregenerate",
