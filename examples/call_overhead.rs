@@ -47,12 +47,7 @@ fn init() -> Result<Bindings, Failure> {
     }
     // SAFETY: cuInit takes no pointer; the driver library is loaded.
     check(unsafe { cuInit(0) }, "cuInit").map_err(Failure::NoDriver)?;
-    Ok(Bindings {
-        device: 0,
-        pool: std::ptr::null_mut(),
-        stream: std::ptr::null_mut(),
-        used: 0,
-    })
+    Ok(Bindings::new())
 }
 
 fn main() -> ExitCode {

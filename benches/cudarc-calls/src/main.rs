@@ -42,12 +42,7 @@ fn init() -> Result<Bindings, Failure> {
     if r != CUresult::CUDA_SUCCESS {
         return Err(Failure::NoDriver(format!("cuInit returned {r:?}")));
     }
-    Ok(Bindings {
-        device: 0,
-        pool: std::ptr::null_mut(),
-        stream: std::ptr::null_mut(),
-        used: 0,
-    })
+    Ok(Bindings::new())
 }
 
 fn main() -> ExitCode {

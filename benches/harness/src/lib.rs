@@ -87,6 +87,18 @@ macro_rules! bindings {
             used: cuuint64_t,
         }
 
+        impl Bindings {
+            /// No device opened yet: [`Driver::open`] fills the handles.
+            fn new() -> Bindings {
+                Bindings {
+                    device: 0,
+                    pool: ::std::ptr::null_mut(),
+                    stream: ::std::ptr::null_mut(),
+                    used: 0,
+                }
+            }
+        }
+
         const THRESHOLD: CUmemPool_attribute =
             CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD;
 
