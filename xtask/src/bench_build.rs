@@ -243,11 +243,13 @@ fn measure(dir: &Path, config: &str, include: &Path) -> Result<Sample> {
     let mut syn: Vec<String> = artifacts
         .iter()
         .map(|m| package(m))
-        .filter_map(|id| id.split_once("#syn@").map(|(_, v)| v.to_string()))
+        .filter_map(|id| cargo::package_version(&id, "syn"))
         .collect();
     syn.sort();
     syn.dedup();
-    let bindgen = artifacts.iter().any(|m| package(m).contains("#bindgen@"));
+    let bindgen = artifacts
+        .iter()
+        .any(|m| cargo::package_version(&package(m), "bindgen").is_some());
     let mut crates: Vec<String> = artifacts.iter().map(|m| package(m)).collect();
     crates.sort();
     crates.dedup();

@@ -424,10 +424,7 @@ fn version_in(build: &Timed, package: &str) -> String {
         .messages
         .iter()
         .filter_map(|(_, m)| m["package_id"].as_str())
-        .find_map(|id| {
-            id.split_once(&format!("#{package}@"))
-                .map(|(_, v)| v.to_string())
-        })
+        .find_map(|id| crate::cargo::package_version(id, package))
         .unwrap_or_else(|| "?".into())
 }
 

@@ -499,7 +499,7 @@ pub fn calls(args: &[String]) -> Result {
         .messages
         .iter()
         .filter_map(|m| m["package_id"].as_str())
-        .find_map(|id| id.split_once("#cudarc@").map(|(_, v)| v.to_string()))
+        .find_map(|id| cargo::package_version(id, "cudarc"))
         .unwrap_or_else(|| "?".into());
     let info = [
         ("headers", version.to_string()),

@@ -126,6 +126,13 @@ pub fn package_name(id: &str) -> String {
     id.split(' ').next().unwrap_or(id).to_string()
 }
 
+/// The version of package `name` in a package id (`registry+...#syn@3.0.10`),
+/// if the id is that package's.
+pub fn package_version(id: &str, name: &str) -> Option<String> {
+    id.split_once(&format!("#{name}@"))
+        .map(|(_, v)| v.to_string())
+}
+
 /// The `libcuda-sys-<version>.crate` that `cargo package` (or `publish
 /// --dry-run`) left under `dir`, unpacked into `into`: the directory a
 /// dependent of the published crate gets.
