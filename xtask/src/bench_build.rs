@@ -362,19 +362,11 @@ fn table(data: &serde_json::Value) -> String {
 }
 
 fn tool_version(tool: &str) -> String {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
+    crate::machine::first_line(tool, &["--version"]).unwrap_or_default()
 }
 
 fn date() -> String {
-    Command::new("date")
-        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
+    crate::machine::first_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"]).unwrap_or_default()
 }
 
 /// The targets of the builds-anywhere work, judged on the medians, and what

@@ -377,17 +377,7 @@ fn snapshot(dest: &Path) -> Result {
 }
 
 fn first_line(program: &str, args: &[&str]) -> String {
-    Command::new(program)
-        .args(args)
-        .output()
-        .ok()
-        .and_then(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .next()
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| "none".into())
+    crate::machine::first_line(program, args).unwrap_or_else(|| "none".into())
 }
 
 fn load() -> String {
@@ -464,7 +454,7 @@ pub fn run(o: &Options) -> Result {
         &include,
         &["fetch", "--locked"],
     ))?;
-    let commit = crate::bundle::commit();
+    let commit = crate::machine::commit();
     // The machine as the measurement starts (its load, the date).
     let machine = machine();
     let result = if o.variants {

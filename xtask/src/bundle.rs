@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{cargo, headers, Result};
+use crate::{cargo, headers, machine, Result};
 
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
 const GPU_RESULTS: &str = include_str!("../templates/gpu-results.py");
@@ -140,35 +140,11 @@ fn size(dir: &Path) -> u64 {
         .sum()
 }
 
-fn output(program: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new(program).args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// `abc1234`, `+changes` where the tree differs from it.
-pub fn commit() -> String {
-    let root = crate::root();
-    let root = root.to_str().unwrap_or(".");
-    let head = output("git", &["-C", root, "rev-parse", "--short", "HEAD"])
-        .unwrap_or_else(|| "unknown".into());
-    let clean = Command::new("git")
-        .args(["-C", root, "diff", "--quiet", "HEAD"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if clean {
-        head
-    } else {
-        head + "+changes"
-    }
-}
-
 fn built() -> String {
     format!(
         "{} on {}",
-        output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]).unwrap_or_default(),
-        output("uname", &["-n"]).unwrap_or_default()
+        machine::first_line("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]).unwrap_or_default(),
+        machine::first_line("uname", &["-n"]).unwrap_or_default()
     )
 }
 
@@ -377,7 +353,7 @@ pub fn gpu(args: &[String]) -> Result {
         ),
         ("cuda_version", cuda_version(&tests)),
         ("include_dir", include.display().to_string()),
-        ("commit", commit()),
+        ("commit", machine::commit()),
         ("built", built()),
         ("out_dir", out_dir.display().to_string()),
         ("stand_in", out_dir.join("stub").display().to_string()),
@@ -504,9 +480,12 @@ pub fn calls(args: &[String]) -> Result {
     let info = [
         ("headers", version.to_string()),
         ("cuda_version", cuda_version(&linked)),
-        ("commit", commit()),
+        ("commit", machine::commit()),
         ("built", built()),
-        ("rustc", output("rustc", &["-V"]).unwrap_or_default()),
+        (
+            "rustc",
+            machine::first_line("rustc", &["-V"]).unwrap_or_default(),
+        ),
         (
             "cudarc",
             format!("{cudarc_version} (driver, cuda-13000, dynamic-loading)"),

@@ -14,6 +14,7 @@ mod cross_abi;
 mod driver_floor;
 mod fallback;
 mod headers;
+mod machine;
 mod pregenerate;
 mod report;
 mod setup;
