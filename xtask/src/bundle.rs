@@ -10,7 +10,6 @@ use std::process::Command;
 use crate::{cargo, headers, machine, Result};
 
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
-const GPU_RESULTS: &str = include_str!("../templates/gpu-results.py");
 const CALLS_RUN: &str = include_str!("../templates/calls-run.sh");
 const NOOP_LIBCUDA: &str = include_str!("../templates/noop_libcuda.c");
 
@@ -78,8 +77,8 @@ fn copy(from: &Path, to: &Path) -> Result {
         .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))
 }
 
-fn write(path: &Path, text: &str, executable: bool) -> Result {
-    std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+fn write(path: &Path, contents: impl AsRef<[u8]>, executable: bool) -> Result {
+    std::fs::write(path, contents).map_err(|e| format!("writing {}: {e}", path.display()))?;
     if executable {
         #[cfg(unix)]
         {
@@ -237,6 +236,10 @@ pub fn gpu(args: &[String]) -> Result {
     let version = positional.first().map_or("13.0", String::as_str);
     let out = absolute(positional.get(1).map_or(".gpu-bundle", String::as_str))?;
     let include = headers::include_dir(version)?;
+    // This program, for run.sh to read the results with: taken before the
+    // builds below could relink it.
+    let results_reader = std::fs::read(std::env::current_exe().map_err(|e| e.to_string())?)
+        .map_err(|e| format!("reading xtask itself: {e}"))?;
     let mut env: Vec<(&str, &Path)> = vec![("LIBCUDA_SYS_INCLUDE_DIR", &include)];
     let floor_path = floor.as_ref().map(PathBuf::from);
     if let Some(f) = &floor_path {
@@ -293,6 +296,9 @@ pub fn gpu(args: &[String]) -> Result {
 
     fresh_dir(&out)?;
     let mut binaries = Vec::new();
+    let reader = out.join("xtask");
+    write(&reader, &results_reader, true)?;
+    binaries.push(reader);
     if let Some(r) = executables(&report)
         .into_iter()
         .find(|e| e.target == "mempool-report")
@@ -361,7 +367,6 @@ pub fn gpu(args: &[String]) -> Result {
     let info: String = info.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
     write(&out.join("info.txt"), &info, false)?;
     write(&out.join("run.sh"), GPU_RUN, true)?;
-    write(&out.join("results.py"), GPU_RESULTS, false)?;
 
     let rel = shown(&out);
     eprintln!(

@@ -13,6 +13,7 @@ mod ci;
 mod cross_abi;
 mod driver_floor;
 mod fallback;
+mod gpu_results;
 mod headers;
 mod machine;
 mod pregenerate;
@@ -137,6 +138,8 @@ fn main() -> ExitCode {
         Some("bench-report") => bench_report::run(rest).map_err(Error::from),
         Some("bench-calls-bundle") => bundle::calls(rest).map_err(Error::from),
         Some("gpu-bundle") => bundle::gpu(rest).map_err(Error::from),
+        // Run by a GPU bundle's run.sh, from the bundle's copy of xtask.
+        Some("gpu-results") => gpu_results::run(rest).map_err(Error::from),
         Some("driver-floor") => driver_floor::run(rest).map_err(Error::from),
         Some("abi-matrix") => {
             setup::tools();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the bundled libcuda-sys test binaries against this machine's NVIDIA
-# driver (written by `cargo xtask gpu-bundle`; needs bash and python3, no Rust).
+# driver (written by `cargo xtask gpu-bundle`; needs bash, no Rust: the
+# bundle's own copy of xtask reads the results).
 # Prints every test's output, then a summary table, last. Each test runs in its
 # own process with LD_BIND_NOW=1 --test-threads=1; its result (libtest's JSON
 # events, the reason a test gave for skipping) is kept as one JSON line in
@@ -14,12 +15,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . <(grep -E '^[a-z_]+=' "$here/info.txt" | sed 's/^\([a-z_]*\)=\(.*\)$/\1=\x27\2\x27/')
 results=${GPU_RESULTS:-$here/results.jsonl}
-py() { python3 "$here/results.py" "$@"; }
-
-if ! command -v python3 >/dev/null; then
-  echo "== python3 not found: run.sh reads the tests' JSON events with it" >&2
-  exit 2
-fi
+read_results() { "$here/xtask" gpu-results "$@"; }
 if [ -d /usr/local/nvidia/lib64 ]; then
   export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
@@ -81,22 +77,22 @@ while IFS=$'\t' read -r bin kind needs built_exe; do
   echo "=== $bin ($kind)"
   if ! "${exe:-$here/bin/$bin}" -Z unstable-options --format json --list >"$work/list" 2>&1; then
     cat "$work/list"
-    py binary-failed "$bin" "$work/list" "$real" "$here/functions.txt" >>"$results"
+    read_results binary-failed "$bin" "$work/list" "$real" "$here/functions.txt" >>"$results"
     continue
   fi
   # One line per test: name, then the reason it is ignored (empty: it runs).
-  py list "$work/list" >"$work/tests"
+  read_results list "$work/list" >"$work/tests"
   if [ ! -s "$work/tests" ]; then
     echo "(no tests)"
     continue
   fi
   while IFS=$'\t' read -r t ignored; do
     if [ -n "$ignored" ]; then
-      py outcome "$bin" "$t" skipped "$ignored" >>"$results"
+      read_results outcome "$bin" "$t" skipped "$ignored" >>"$results"
       continue
     fi
     if [ -z "$exe" ]; then
-      py outcome "$bin" "$t" skipped "reads the build tree ($needs): run it with cargo test where it was built" >>"$results"
+      read_results outcome "$bin" "$t" skipped "reads the build tree ($needs): run it with cargo test where it was built" >>"$results"
       continue
     fi
     echo "--- $bin $t"
@@ -107,10 +103,10 @@ while IFS=$'\t' read -r bin kind needs built_exe; do
     rc=$?
     secs=$(awk -v n=$(( $(date +%s%N) - start )) 'BEGIN { printf "%.2f", n / 1e9 }')
     cat "$work/stderr"
-    py run "$bin" "$t" "$rc" "$secs" "$work/events" "$work/skips" >>"$results"
+    read_results run "$bin" "$t" "$rc" "$secs" "$work/events" "$work/skips" >>"$results"
   done <"$work/tests"
 done <"$here/manifest.tsv"
 
 echo
 echo "=== summary: CUDA $headers headers, libcuda $real (results: $results)"
-py table "$results"
+read_results table "$results"
