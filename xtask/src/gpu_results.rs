@@ -265,6 +265,6 @@ fn table(path: &Path) -> Result {
     if failed == 0 {
         Ok(())
     } else {
-        Err(format!("{failed} tests failed"))
+        Err(format!("failed: {failed} (the table above names them)"))
     }
 }
