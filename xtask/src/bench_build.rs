@@ -26,7 +26,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use crate::{cargo, headers, Result};
 
@@ -215,21 +214,12 @@ pub fn plain(mut cmd: Command) -> Result {
 
 /// `(wall seconds, JSON messages)` of one `cargo build --message-format=json`.
 fn timed_build(dir: &Path, config: &str, include: &Path) -> Result<(f64, Vec<serde_json::Value>)> {
-    let mut build = cmd(dir, config, include, &["build", "--message-format=json"]);
-    let start = Instant::now();
-    let out = build.output().map_err(|e| format!("cargo: {e}"))?;
-    let wall = start.elapsed().as_secs_f64();
-    if !out.status.success() {
-        return Err(format!(
-            "{config}: the build failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let messages = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    Ok((wall, messages))
+    let build = cargo::timed(cmd(dir, config, include, &["build"]))
+        .map_err(|e| format!("{config}: the build failed: {e}"))?;
+    Ok((
+        build.wall,
+        build.messages.into_iter().map(|(_, m)| m).collect(),
+    ))
 }
 
 fn measure(dir: &Path, config: &str, include: &Path) -> Result<Sample> {

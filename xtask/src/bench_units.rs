@@ -23,13 +23,13 @@
 //! which Cargo keeps in the `stderr` file beside its `OUT_DIR`.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Instant, SystemTime};
+use std::process::Command;
+use std::time::SystemTime;
 
 use serde_json::{json, Value};
 
+use crate::cargo::{timed, Timed};
 use crate::{bench_build, cargo, headers, Result};
 
 const CUDARC_FEATURES: [&str; 4] = ["std", "driver", "cuda-13000", "dynamic-loading"];
@@ -71,52 +71,6 @@ pub struct Options {
 
 fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
-}
-
-/// One build's messages, each with the seconds since the build started.
-struct Timed {
-    wall: f64,
-    messages: Vec<(f64, Value)>,
-    started: SystemTime,
-}
-
-/// Runs a cargo build with `--message-format=json`, stamping each message
-/// as it arrives.
-fn timed(mut cmd: Command) -> Result<Timed> {
-    cmd.arg("--message-format=json")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let started = SystemTime::now();
-    let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
-    let mut stderr = child.stderr.take().expect("piped");
-    let errors = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let mut messages = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
-        let Ok(line) = line else { break };
-        let t = start.elapsed().as_secs_f64();
-        if let Ok(m) = serde_json::from_str::<Value>(&line) {
-            messages.push((t, m));
-        }
-    }
-    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
-    let wall = start.elapsed().as_secs_f64();
-    let errors = errors.join().unwrap_or_default();
-    if !status.success() {
-        return Err(format!(
-            "{:?} failed ({status}):\n{errors}",
-            cmd.get_args().collect::<Vec<_>>()
-        ));
-    }
-    Ok(Timed {
-        wall,
-        messages,
-        started,
-    })
 }
 
 fn package_of(m: &Value) -> String {

@@ -1,7 +1,11 @@
 //! Running Cargo and reading its JSON messages.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Instant, SystemTime};
+
+use serde_json::Value;
 
 use crate::Result;
 
@@ -166,4 +170,50 @@ pub fn unpack_package(dir: &std::path::Path, into: &std::path::Path) -> Result<P
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     Ok(into.join(stem))
+}
+
+/// One build's messages, each with the seconds since the build started.
+pub struct Timed {
+    pub wall: f64,
+    pub messages: Vec<(f64, Value)>,
+    pub started: SystemTime,
+}
+
+/// Runs a cargo build with `--message-format=json`, stamping each message
+/// as it arrives.
+pub fn timed(mut cmd: Command) -> Result<Timed> {
+    cmd.arg("--message-format=json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = SystemTime::now();
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
+    let mut stderr = child.stderr.take().expect("piped");
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let mut messages = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
+        let Ok(line) = line else { break };
+        let t = start.elapsed().as_secs_f64();
+        if let Ok(m) = serde_json::from_str::<Value>(&line) {
+            messages.push((t, m));
+        }
+    }
+    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
+    let wall = start.elapsed().as_secs_f64();
+    let errors = errors.join().unwrap_or_default();
+    if !status.success() {
+        return Err(format!(
+            "{:?} failed ({status}):\n{errors}",
+            cmd.get_args().collect::<Vec<_>>()
+        ));
+    }
+    Ok(Timed {
+        wall,
+        messages,
+        started,
+    })
 }
