@@ -62,7 +62,7 @@ impl Build {
 
 /// Runs `cmd` (a cargo build with `--message-format=json`) and reads its messages.
 pub fn build(mut cmd: Command) -> Result<Build> {
-    let out = cmd.output().map_err(|e| format!("cargo: {e}"))?;
+    let run = stream(&mut cmd)?;
     let mut out_dirs = Vec::new();
     let mut messages = Vec::new();
     let mut links = Vec::new();
@@ -74,10 +74,7 @@ pub fn build(mut cmd: Command) -> Result<Build> {
             .filter_map(|s| s.as_str().map(str::to_string))
             .collect()
     };
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
+    for (_, message) in run.messages {
         messages.push(message);
         let message = messages.last().expect("just pushed");
         let package = package_name(message["package_id"].as_str().unwrap_or_default());
@@ -106,11 +103,11 @@ pub fn build(mut cmd: Command) -> Result<Build> {
         }
     }
     Ok(Build {
-        success: out.status.success(),
+        success: run.status.success(),
         out_dirs,
         links,
         errors,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        stderr: run.stderr,
         messages,
     })
 }
@@ -180,16 +177,42 @@ pub struct Timed {
 }
 
 /// Runs a cargo build with `--message-format=json`, stamping each message
-/// as it arrives.
+/// as it arrives; a build that fails is an error.
 pub fn timed(mut cmd: Command) -> Result<Timed> {
-    cmd.arg("--message-format=json")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.arg("--message-format=json");
+    let run = stream(&mut cmd)?;
+    if !run.status.success() {
+        return Err(format!(
+            "{:?} failed ({}):\n{}",
+            cmd.get_args().collect::<Vec<_>>(),
+            run.status,
+            run.stderr
+        ));
+    }
+    Ok(Timed {
+        wall: run.wall,
+        messages: run.messages,
+        started: run.started,
+    })
+}
+
+/// One cargo command's JSON messages, each with the seconds since it started.
+struct Stream {
+    status: std::process::ExitStatus,
+    wall: f64,
+    started: SystemTime,
+    messages: Vec<(f64, Value)>,
+    stderr: String,
+}
+
+fn stream(cmd: &mut Command) -> Result<Stream> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let started = SystemTime::now();
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
     let mut stderr = child.stderr.take().expect("piped");
-    let errors = std::thread::spawn(move || {
+    // Read beside stdout, so that neither pipe fills while the other is read.
+    let stderr = std::thread::spawn(move || {
         let mut text = String::new();
         let _ = stderr.read_to_string(&mut text);
         text
@@ -203,17 +226,11 @@ pub fn timed(mut cmd: Command) -> Result<Timed> {
         }
     }
     let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
-    let wall = start.elapsed().as_secs_f64();
-    let errors = errors.join().unwrap_or_default();
-    if !status.success() {
-        return Err(format!(
-            "{:?} failed ({status}):\n{errors}",
-            cmd.get_args().collect::<Vec<_>>()
-        ));
-    }
-    Ok(Timed {
-        wall,
-        messages,
+    Ok(Stream {
+        status,
+        wall: start.elapsed().as_secs_f64(),
         started,
+        messages,
+        stderr: stderr.join().unwrap_or_default(),
     })
 }
