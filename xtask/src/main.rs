@@ -117,6 +117,12 @@ const COMMANDS: &[(&str, &str, &str)] = &[
          with _Static_assert by the target's C compiler (installed through apt where missing); \
          prints the counts and every value that differs from the host's",
     ),
+    (
+        "gpu-results",
+        "list|run|outcome|binary-failed|table ...",
+        "run by a GPU bundle's run.sh, from the copy of xtask the bundle carries: \
+         reads each test's libtest events and skip log, writes results.jsonl, prints the table",
+    ),
     ("help", "", "this list"),
 ];
 

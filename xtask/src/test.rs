@@ -18,35 +18,30 @@ use serde_json::Value;
 
 use crate::{driver_floor, fallback, setup, Result};
 
-/// The cargo test runs, in order; each goes on past a failing test binary.
-const SUITES: [&[&str]; 4] = [
-    &["test", "--workspace", "--all-targets"],
-    &["test", "--doc"],
-    &[
-        "test",
-        "-p",
-        "libcuda-sys",
-        "-p",
-        "systest",
-        "-p",
-        "mempool-report",
-        "--all-targets",
-        "--features",
-        "per-thread-default-stream",
-    ],
-    &[
-        "test",
-        "-p",
-        "libcuda-sys",
-        "-p",
-        "systest",
-        "-p",
-        "mempool-report",
-        "--all-targets",
-        "--features",
-        "dynamic-loading",
-    ],
-];
+/// The cargo test runs, in order; each goes on past a failing test binary:
+/// the workspace, the doc tests, then the crates whose code a feature changes,
+/// once per feature.
+fn suites() -> Vec<Vec<&'static str>> {
+    let mut suites = vec![
+        vec!["test", "--workspace", "--all-targets"],
+        vec!["test", "--doc"],
+    ];
+    for feature in ["per-thread-default-stream", "dynamic-loading"] {
+        suites.push(vec![
+            "test",
+            "-p",
+            "libcuda-sys",
+            "-p",
+            "systest",
+            "-p",
+            "mempool-report",
+            "--all-targets",
+            "--features",
+            feature,
+        ]);
+    }
+    suites
+}
 
 /// libtest's JSON output is unstable-only: allowed with `RUSTC_BOOTSTRAP=1`
 /// in the test binaries' environment. Not in Cargo's: build scripts watch
@@ -94,7 +89,7 @@ pub fn run(args: &[String], env: &setup::Env) -> Result {
         return Err("usage: cargo xtask test".into());
     }
     let mut total = Counts::default();
-    for (i, suite) in SUITES.iter().enumerate() {
+    for (i, suite) in suites().iter().enumerate() {
         total.add(libtest(env, suite, i)?);
     }
     // Builds without CUDA headers or libclang (the shipped bindings), docs.rs,
