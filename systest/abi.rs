@@ -272,15 +272,21 @@ pub fn write(
         let path = header.out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
     }
-    // The exact compiler and flags the build used, so the test compiles the C
-    // side as a C user of this header would.
+    // For the test, which compiles and runs the C side.
+    let cmd = c_command(header);
+    let path = header.out_dir.join("abi_cc.txt");
+    std::fs::write(&path, cmd.join("\n")).map_err(|e| io_error(&path, e))?;
+    Ok(checks)
+}
+
+/// The exact compiler and flags the build used, with the header's directory
+/// and defines: how a C user of this header compiles against it.
+fn c_command(header: &Header) -> Vec<String> {
     let mut cmd = header.compiler_command();
     cmd.push(format!("-I{}", header.include_dir.display()));
     cmd.push("-Wno-deprecated-declarations".into());
     cmd.extend(header.defines.iter().map(|d| format!("-D{d}")));
-    let path = header.out_dir.join("abi_cc.txt");
-    std::fs::write(&path, cmd.join("\n")).map_err(|e| io_error(&path, e))?;
-    Ok(checks)
+    cmd
 }
 
 /// What the static check compared: every value, by check, as the Rust side has it.
@@ -356,10 +362,7 @@ pub fn check_statically(
     let path = header.out_dir.join("abi_static.c");
     std::fs::write(&path, &c).map_err(|e| io_error(&path, e))?;
 
-    let mut cmd = header.compiler_command();
-    cmd.push(format!("-I{}", header.include_dir.display()));
-    cmd.push("-Wno-deprecated-declarations".into());
-    cmd.extend(header.defines.iter().map(|d| format!("-D{d}")));
+    let cmd = c_command(header);
     let mut command = std::process::Command::new(&cmd[0]);
     command
         .args(&cmd[1..])
