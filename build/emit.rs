@@ -2,11 +2,11 @@
 
 use crate::env::Target;
 use crate::link::{Kind, Link};
-use crate::output::{Origin, Output};
+use crate::output::{Bindings, Origin};
 use crate::version;
 
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR` as applied (the linked mode only).
-pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>, floor: Option<u32>) {
+pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Option<u32>) {
     let headers = bindings.headers();
     for w in bindings
         .toolkit()
@@ -104,8 +104,8 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>, floor: Opti
         v.major(),
         v.minor(),
         if include.is_empty() { "the shipped set" } else { &include },
-        bindings.functions,
-        bindings.renames,
+        bindings.functions.len(),
+        bindings.renames.len(),
         lib_dir,
         link_kind(link)
     ));
@@ -114,31 +114,26 @@ pub fn emit(target: &Target, bindings: &Output, link: Option<&Link>, floor: Opti
 /// The one line that says the shipped bindings are used where the user did not
 /// ask for them, or that headers a variable names are not what the bindings
 /// come from.
-fn shipped_warning(bindings: &Output) -> Option<String> {
-    let Origin::Shipped { why, dir, ignored } = &bindings.origin else {
+fn shipped_warning(bindings: &Bindings) -> Option<String> {
+    let Origin::Shipped { why, ignored } = &bindings.origin else {
         return None;
     };
     let v = bindings.version;
     if why.warn {
         return Some(format!(
-            "using the bindings shipped with libcuda-sys (CUDA {}.{}, {dir}) because {}; for bindings of \
-             your own CUDA headers install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang \
-             (apt-get install libclang-dev), then rebuild; LIBCUDA_SYS_BINDINGS=pregenerated silences this, \
+            "using the bindings shipped with libcuda-sys (CUDA {v}) because {}; for bindings of your own \
+             CUDA headers, {}, then rebuild; LIBCUDA_SYS_BINDINGS=pregenerated silences this, \
              LIBCUDA_SYS_BINDINGS=generate makes it an error",
-            v.major(),
-            v.minor(),
-            why.reason
+            why.reason, why.undo
         ));
     }
     ignored.as_ref().map(|t| {
         format!(
-            "{}={} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {}.{}) are; \
+            "{}={} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {v}) are; \
              for bindings of those headers, {}",
             t.found_by,
             t.include_dir.display(),
             why.reason,
-            v.major(),
-            v.minor(),
             why.undo
         )
     })

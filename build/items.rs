@@ -80,33 +80,31 @@ pub fn parse(code: &str) -> Result<syn::File> {
 pub fn read(file: syn::File) -> Result<Items> {
     let mut items = Items::default();
     for item in file.items {
-        match item {
-            // The dynamic-loading wrappers, as systest reads them back.
-            syn::Item::Fn(f) => items.functions.push(Function {
-                name: f.sig.ident.to_string(),
-                doc: doc(&f.attrs),
-                item: syn::ForeignItemFn {
-                    attrs: f.attrs,
-                    vis: f.vis,
-                    modifiers: Default::default(),
-                    sig: f.sig,
-                    semi_token: Default::default(),
-                },
-            }),
-            syn::Item::ForeignMod(block) => {
-                for f in block.items {
-                    if let syn::ForeignItem::Fn(f) = f {
-                        items.functions.push(Function {
-                            name: f.sig.ident.to_string(),
-                            doc: doc(&f.attrs),
-                            item: f,
-                        });
-                    }
-                }
+        let block = match item {
+            syn::Item::ForeignMod(block) => block,
+            // `functions! { ... }`, as `OUT_DIR/functions.rs` declares them.
+            syn::Item::Macro(m) if m.mac.path.is_ident("functions") => {
+                let tokens = m.mac.tokens;
+                syn::parse2(quote::quote!(extern "C" { #tokens })).map_err(|e| {
+                    Error::new(
+                        "the generated functions do not parse as Rust",
+                        e.to_string(),
+                    )
+                })?
             }
             other => {
                 items.classify(&other);
                 items.types.push(other);
+                continue;
+            }
+        };
+        for f in block.items {
+            if let syn::ForeignItem::Fn(f) = f {
+                items.functions.push(Function {
+                    name: f.sig.ident.to_string(),
+                    doc: doc(&f.attrs),
+                    item: f,
+                });
             }
         }
     }
@@ -178,17 +176,6 @@ impl Items {
             out.push_str(&item.to_token_stream().to_string());
             out.push('\n');
         }
-        out
-    }
-
-    /// `functions.rs` of the linked mode: the `extern "C"` declarations.
-    pub fn render_extern(&self) -> String {
-        let mut out = String::from("unsafe extern \"C\" {\n");
-        for f in &self.functions {
-            out.push_str(&f.item.to_token_stream().to_string());
-            out.push('\n');
-        }
-        out.push_str("}\n");
         out
     }
 

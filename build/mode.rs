@@ -6,10 +6,124 @@
 //! one warning that says why. `DOCS_RS` (docs.rs has no CUDA headers) and a build
 //! without the `bindgen` feature take the shipped set without searching. Set but
 //! wrong toolkit variables are errors in every mode (see `discover`).
+//!
+//! A `cuda-XXXXX` feature names the CUDA release a dependent is written
+//! against: generation then only takes headers of that release, and where the
+//! headers found are another one the shipped set of that release is used (or,
+//! with `LIBCUDA_SYS_BINDINGS=generate`, the build stops), saying so.
 
-use crate::discover::Scope;
+use crate::discover::{Scope, Toolkit};
 use crate::env;
 use crate::error::{Error, Result};
+use crate::version::CudaVersion;
+
+/// The CUDA release the bindings are for.
+pub struct Release {
+    /// The release a `cuda-XXXXX` feature asks for.
+    pub requested: Option<u32>,
+    /// The newest shipped release, which the shipped set binds without a feature.
+    pub newest: u32,
+}
+
+impl Release {
+    /// The release the shipped set is loaded for.
+    pub fn shipped(&self) -> u32 {
+        self.requested.unwrap_or(self.newest)
+    }
+
+    /// Headers of `found` cannot give the bindings of the requested release.
+    pub fn conflicts_with(&self, found: CudaVersion) -> bool {
+        self.requested.is_some_and(|r| r != found.number)
+    }
+}
+
+/// The `cuda-XXXXX` feature that is on, if any (Cargo sets
+/// `CARGO_FEATURE_CUDA_12080` for `cuda-12080`); two are an error.
+pub fn release(shipped: &[u32]) -> Result<Release> {
+    let mut on: Vec<u32> = std::env::vars_os()
+        .filter_map(|(k, _)| {
+            let number = k.to_str()?.strip_prefix("CARGO_FEATURE_CUDA_")?;
+            number.parse().ok()
+        })
+        .collect();
+    on.sort_unstable();
+    let newest = *shipped.last().unwrap_or(&0);
+    let feature = |n: &u32| format!("cuda-{n:05}");
+    match on.as_slice() {
+        [] => Ok(Release {
+            requested: None,
+            newest,
+        }),
+        [one] if shipped.contains(one) => Ok(Release {
+            requested: Some(*one),
+            newest,
+        }),
+        [one] => Err(Error::new(
+            format!("feature {} names no shipped CUDA release", feature(one)),
+            format!(
+                "The release features are: {}.",
+                shipped.iter().map(feature).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+        several => {
+            let names: Vec<String> = several.iter().map(feature).collect();
+            Err(Error::new(
+                format!(
+                    "libcuda-sys binds one CUDA release, and the features {} are all on",
+                    names.join(" and ")
+                ),
+                format!(
+                    "Each `cuda-XXXXX` feature asks for the bindings of one CUDA release; Cargo turns on
+                     every feature that any crate of the build asks for, so two crates of this build ask
+                     for different releases: {}.
+
+                     Fix: find who asks for which with `cargo tree -e features -i libcuda-sys`, and have
+                     them agree on one (or have the crate that sets a release leave it to the final binary)",
+                    names.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+/// The headers found are another release than the feature asks for, and
+/// generation was asked for: an error, never bindings of another release.
+pub fn release_mismatch(release: &Release, found: CudaVersion, toolkit: &Toolkit) -> Error {
+    let requested = release.shipped();
+    Error::new(
+        format!(
+            "LIBCUDA_SYS_BINDINGS=generate: the headers found are CUDA {found}, the feature cuda-{requested:05} asks for CUDA {}",
+            CudaVersion { number: requested }
+        ),
+        format!(
+            "{}={} holds the cuda.h of CUDA {found}; the `cuda-{requested:05}` feature says the bindings
+             must be those of CUDA {}.
+
+             Fix one of:
+             - point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of CUDA {1}
+             - unset LIBCUDA_SYS_BINDINGS: the shipped CUDA {1} bindings are then used",
+            toolkit.found_by,
+            toolkit.include_dir.display(),
+            CudaVersion { number: requested }
+        ),
+    )
+}
+
+/// The automatic mode where the headers found are another release than the
+/// feature asks for: the shipped set of the feature's release, said in a warning.
+pub fn other_release(release: &Release, found: CudaVersion, toolkit: &Toolkit) -> Why {
+    let requested = release.shipped();
+    Why {
+        reason: format!(
+            "the feature cuda-{requested:05} asks for CUDA {} and the headers found ({}={}) are CUDA {found}",
+            CudaVersion { number: requested },
+            toolkit.found_by,
+            toolkit.include_dir.display()
+        ),
+        warn: true,
+        undo: "point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of that release",
+    }
+}
 
 /// Why the shipped set is used, and whether the user should hear of it.
 pub struct Why {
@@ -98,32 +212,13 @@ pub fn driver_floor() -> Result<Option<u32>> {
     }
 }
 
-/// The shipped bindings bind every function: a floor needs generated ones.
-pub fn floor_needs_generation(floor: u32, why: &Why) -> Error {
-    Error::new(
-        format!(
-            "LIBCUDA_SYS_DRIVER_FLOOR={}.{} needs bindings generated from headers",
-            floor / 1000,
-            floor % 1000 / 10
-        ),
-        format!(
-            "The build uses the bindings shipped with the crate ({}), which bind every function.\n\n\
-             Fix one of:\n\
-             - generate them: CUDA headers (with cudaTypedefs.h) and libclang, LIBCUDA_SYS_BINDINGS=generate\n\
-             - use the dynamic-loading feature: functions the driver lacks then fail alone, at run time\n\
-             - unset LIBCUDA_SYS_DRIVER_FLOOR",
-            why.reason
-        ),
-    )
-}
-
 /// The automatic mode's fallback: `missing` is the error generation would have
 /// given, which becomes the reason in the warning.
 pub fn fallback(missing: &Error) -> Why {
     Why {
         reason: missing.summary.clone(),
         warn: true,
-        undo: "install CUDA headers and libclang",
+        undo: "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
     }
 }
 

@@ -1,7 +1,9 @@
-//! What either source of bindings hands on: the files `src/` includes from
-//! `OUT_DIR`, the header version, and where they came from. Generated and
-//! shipped bindings have the same files, so the crate cannot tell them apart.
+//! What either source of bindings hands on, as plain data: the generated
+//! path fills it from bindgen's output, the shipped path from the release's
+//! part of `pregenerated/`. One renderer writes the files `src/` includes
+//! from `OUT_DIR`, so the crate cannot tell the two apart.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::cpp::io_error;
@@ -9,23 +11,51 @@ use crate::discover::Toolkit;
 use crate::error::Result;
 use crate::mode::Why;
 use crate::version::CudaVersion;
+use crate::{docs, renames, since, value_types};
 
-/// Types, constants and enums (no functions).
-pub const BINDINGS: &str = "bindings.rs";
-/// The functions: `extern "C"` declarations, or the dynamic-loading wrappers.
-pub const FUNCTIONS: &str = "functions.rs";
-/// Plain-name aliases (`pub use cuMemAlloc_v2 as cuMemAlloc`).
-pub const RENAMES: &str = "renames.rs";
-/// Casts and enumerator aliases the header defines as macros (`CU_STREAM_LEGACY`).
-pub const MACRO_CONSTANTS: &str = "macro_constants.rs";
-/// `SINCE`: the CUDA version each function's ABI needs.
-pub const SINCE: &str = "since.rs";
-/// `VALUE_TYPES`, `value_type()` and `name()`.
-pub const VALUE_TYPES: &str = "value_types.rs";
-/// The dynamic-loading symbol table (also read by the driver-symbol test).
-pub const SYMBOLS: &str = "dynamic_symbols.rs";
-/// One symbol a line: what a stand-in libcuda must export.
-pub const LINK_SYMBOLS: &str = "link_symbols.txt";
+/// One driver function: its name and its declaration as Rust text
+/// (`pub fn name(...) -> CUresult;`, with its attributes).
+pub struct Function {
+    pub name: String,
+    pub decl: String,
+}
+
+/// A plain name and the bound function a C call of it reaches.
+pub struct Rename {
+    pub plain: String,
+    pub target: String,
+}
+
+/// An enumerator whose header documentation declares `(value type = T)`.
+pub struct Typed {
+    pub owner: String,
+    pub name: String,
+    pub c_type: String,
+    /// The Rust type whose size is the value's, where the bindings have one.
+    pub size_type: Option<String>,
+    /// The `cu*Set*Attribute*` function that takes it, if any.
+    pub setter: Option<String>,
+    /// Settable only back to zero (the high watermarks).
+    pub reset_only: bool,
+    /// The header's description (generated), or ours (shipped), on one line.
+    pub description: String,
+}
+
+pub struct Bindings {
+    pub version: CudaVersion,
+    /// Types, constants and enumerators (no functions), as Rust text.
+    pub types: String,
+    pub functions: Vec<Function>,
+    pub renames: Vec<Rename>,
+    /// Constants the header defines as casts or second names (Rust text).
+    pub macro_constants: String,
+    /// The CUDA version each function's ABI needs, or `None` without `cudaTypedefs.h`.
+    pub since: Option<BTreeMap<String, u32>>,
+    pub typed: Vec<Typed>,
+    /// `(enum, enumerator)` of every C enum, in the header's order.
+    pub enumerators: Vec<(String, String)>,
+    pub origin: Origin,
+}
 
 // Without the `bindgen` feature only the shipped set exists.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
@@ -38,41 +68,12 @@ pub enum Origin {
         /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
         fingerprint: String,
     },
-    /// The shipped set in `dir`; `ignored` is a toolkit a variable named but
+    /// The shipped set; `ignored` is a toolkit that was found or named but
     /// that these bindings do not come from.
-    Shipped {
-        why: Why,
-        dir: String,
-        ignored: Option<Toolkit>,
-    },
+    Shipped { why: Why, ignored: Option<Toolkit> },
 }
 
-pub struct Output {
-    pub version: CudaVersion,
-    /// `(file name in OUT_DIR, text)`, each written once.
-    pub files: Vec<(&'static str, String)>,
-    pub functions: usize,
-    pub renames: usize,
-    pub origin: Origin,
-}
-
-impl Output {
-    pub fn write(&self, out_dir: &Path) -> Result<()> {
-        for (name, text) in &self.files {
-            let path = out_dir.join(name);
-            std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
-        }
-        Ok(())
-    }
-
-    pub fn file(&self, name: &str) -> &str {
-        self.files
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, text)| text.as_str())
-            .unwrap_or_default()
-    }
-
+impl Bindings {
     /// The toolkit the bindings come from, or one found beside shipped bindings
     /// (its stub library can still be linked).
     pub fn toolkit(&self) -> Option<&Toolkit> {
@@ -89,15 +90,82 @@ impl Output {
             Origin::Shipped { .. } => None,
         }
     }
-}
 
-/// The text of [`LINK_SYMBOLS`]: every bound function, then every plain name
-/// (a stand-in exports those too, so that a wrong alias links and is caught by
-/// the tests instead of hidden).
-#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
-pub fn link_symbols<'a>(
-    functions: impl Iterator<Item = &'a str>,
-    plain: impl Iterator<Item = &'a str>,
-) -> String {
-    functions.chain(plain).map(|n| format!("{n}\n")).collect()
+    /// `LIBCUDA_SYS_DRIVER_FLOOR`: leaves out of the linked bindings what a
+    /// driver older than `floor` lacks, so that using one is a compile error
+    /// instead of a program that does not start. Returns what was left out.
+    pub fn apply_floor(&mut self, floor: u32, where_: &str) -> Result<Vec<String>> {
+        let Some(since) = &self.since else {
+            return Err(since::unavailable_for_floor(where_, floor));
+        };
+        let undated: Vec<&str> = self
+            .functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .filter(|name| !since.contains_key(*name))
+            .collect();
+        if !undated.is_empty() {
+            return Err(since::undated_for_floor(where_, floor, &undated));
+        }
+        let newer: Vec<String> = self
+            .functions
+            .iter()
+            .filter(|f| since[&f.name] > floor)
+            .map(|f| f.name.clone())
+            .collect();
+        self.functions.retain(|f| !newer.contains(&f.name));
+        self.renames.retain(|r| !newer.contains(&r.target));
+        Ok(newer)
+    }
+
+    /// Every symbol a stand-in libcuda must export: the bound functions, then
+    /// the plain names (so that a wrong alias links and is caught by the tests
+    /// instead of hidden).
+    pub fn link_symbols(&self) -> impl Iterator<Item = &str> {
+        self.functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .chain(self.renames.iter().map(|r| r.plain.as_str()))
+    }
+
+    /// Writes the files `src/lib.rs` includes.
+    pub fn write(&self, out_dir: &Path) -> Result<()> {
+        let files = [
+            (
+                "bindings.rs",
+                docs::with_value_types(&self.types, &self.typed),
+            ),
+            ("functions.rs", self.render_functions()),
+            ("renames.rs", renames::render(&self.renames)),
+            ("macro_constants.rs", self.macro_constants.clone()),
+            ("since.rs", since::render(self)),
+            (
+                "value_types.rs",
+                value_types::render(&self.typed, &self.enumerators),
+            ),
+        ];
+        for (name, text) in files {
+            let path = out_dir.join(name);
+            std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
+        }
+        Ok(())
+    }
+
+    /// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands
+    /// to `extern "C"` declarations or to the dynamic-loading wrappers; each
+    /// declaration with the driver version it needs.
+    fn render_functions(&self) -> String {
+        let mut out = String::from("functions! {\n");
+        for f in &self.functions {
+            let line = self.since.as_ref().and_then(|s| s.get(&f.name));
+            let decl = match line {
+                Some(v) => docs::insert_before(&f.decl, "pub fn", &f.name, &docs::since(*v)),
+                None => f.decl.clone(),
+            };
+            out.push_str(&decl);
+            out.push('\n');
+        }
+        out.push_str("}\n");
+        out
+    }
 }

@@ -6,16 +6,14 @@
 //! lists every macro in force (`-dM`), expands each `cu*` one, and every name
 //! that expands to a bound function becomes a Rust alias of that function.
 
-use crate::cpp::Header;
-use crate::error::Result;
-use crate::items::Items;
+use crate::output::Rename;
 
-pub struct Rename {
-    pub plain: String,
-    pub target: String,
-}
-
-pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Result<Vec<Rename>> {
+#[cfg(feature = "bindgen")]
+pub fn find(
+    header: &crate::cpp::Header,
+    macros: &[(String, String)],
+    items: &crate::items::Items,
+) -> crate::error::Result<Vec<Rename>> {
     let names: Vec<&str> = macros
         .iter()
         .map(|(name, _)| name.as_str())
@@ -35,6 +33,7 @@ pub fn find(header: &Header, macros: &[(String, String)], items: &Items) -> Resu
 
 /// Object-like macros named like driver functions (`cuX`); function-like ones
 /// (`NAME(args)`) cannot rename a declaration.
+#[cfg(feature = "bindgen")]
 fn is_driver_name(name: &str) -> bool {
     name.starts_with("cu")
         && name[2..].starts_with(|c: char| c.is_ascii_uppercase())

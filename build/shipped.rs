@@ -1,101 +1,198 @@
-//! The shipped bindings: `pregenerated/cuda-X.Y/`, made by `cargo xtask
-//! pregenerate` with this crate's own generator from NVIDIA's pip headers of
-//! that version. Declarations, values, names and types only: no documentation.
+//! The shipped bindings, `pregenerated/`, made by `cargo xtask pregenerate`
+//! with this crate's own generator from NVIDIA's pip headers of every release
+//! in `releases.txt`, both variants. Declarations, values, names and types
+//! only: the documentation is this crate's own, added by `docs` as for
+//! generated bindings.
 //!
-//! Layout: `version` (the headers' `CUDA_VERSION`); `bindings.rs`,
-//! `value_types.rs` and `macro_constants.rs`, the same for both variants; one folder per variant
-//! (`default`, `per-thread-default-stream`) with `extern.rs` (the linked
-//! functions), `dynamic.rs` (the dynamic-loading wrappers), `renames.rs`,
-//! `dynamic_symbols.rs`, `since.rs` and `link_symbols.txt`.
+//! Each file holds every release at once, in sections (see `sections`).
+//!
+//! `types.rs` and `macro_constants.rs` are Rust items, `functions.rs` the
+//! declarations of the `functions!` list; `since.txt` (`function version`),
+//! `renames.txt` (`plain target`) and `value_types.txt` (`enum enumerator C-type
+//! size-type setter reset-only`, tab-separated, `-` for none) are tables.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::discover::Toolkit;
-use crate::env::{log, Clock, Target};
+use crate::env::{log, Target};
 use crate::error::{Error, Result};
 use crate::mode::Why;
-use crate::output::{self, Origin, Output};
+use crate::output::{Bindings, Function, Origin, Rename, Typed};
+use crate::sections::{parse_version, select};
 use crate::version::CudaVersion;
 
 /// The shipped set, relative to the crate's root.
-pub const DIR: &str = "pregenerated/cuda-13.5";
+pub const DIR: &str = "pregenerated";
 
-pub fn load(
-    target: &Target,
-    why: Why,
-    ignored: Option<Toolkit>,
-    clock: &mut Clock,
-) -> Result<Output> {
-    log(format!("shipped bindings ({DIR}): {}", why.reason));
-    let root = target.manifest_dir.join(DIR);
-    let variant = root.join(if target.per_thread_default_stream() {
-        "per-thread-default-stream"
-    } else {
-        "default"
-    });
-    let read = |dir: &Path, name: &str| {
-        let path = dir.join(name);
-        std::fs::read_to_string(&path).map_err(|e| {
-            Error::new(
-                format!("the shipped bindings are incomplete: {}", path.display()),
-                format!(
-                    "{e}\n\nThe crate's {DIR} folder should hold it. A copy of the crate that lacks it\n\
-                     is damaged: fetch the crate again, or generate the bindings instead\n\
-                     (LIBCUDA_SYS_BINDINGS=generate, with CUDA headers and libclang)."
-                ),
+/// The releases of `releases.txt` (`X.Y wheel-version` a line), oldest first,
+/// as `CUDA_VERSION` numbers.
+pub fn releases(target: &Target) -> Result<Vec<u32>> {
+    let text = read(&target.manifest_dir, "releases.txt")?;
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let version = line.split_whitespace().next().unwrap_or_default();
+        out.push(parse_version(version).ok_or_else(|| {
+            damaged(
+                "releases.txt",
+                format!("`{line}` does not start with a CUDA X.Y version"),
             )
-        })
-    };
-    let number = read(&root, "version")?;
-    let version = CudaVersion {
-        number: number.trim().parse().map_err(|_| {
-            Error::new(
-                format!(
-                    "{DIR}/version is not a CUDA_VERSION number: `{}`",
-                    number.trim()
-                ),
-                "The shipped bindings are damaged: fetch the crate again.",
-            )
-        })?,
-    };
-    let functions = if target.dynamic_loading() {
-        "dynamic.rs"
-    } else {
-        "extern.rs"
-    };
-    let files = vec![
-        (output::BINDINGS, read(&root, output::BINDINGS)?),
-        (output::VALUE_TYPES, read(&root, output::VALUE_TYPES)?),
-        (
-            output::MACRO_CONSTANTS,
-            read(&root, output::MACRO_CONSTANTS)?,
+        })?);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+fn read(manifest_dir: &Path, name: &str) -> Result<String> {
+    let path = manifest_dir.join(DIR).join(name);
+    std::fs::read_to_string(&path).map_err(|e| damaged(name, format!("{}: {e}", path.display())))
+}
+
+fn damaged(what: &str, why: impl std::fmt::Display) -> Error {
+    Error::new(
+        format!("the shipped bindings are damaged: {DIR}/{what}"),
+        format!(
+            "{why}\n\nA copy of the crate whose {DIR} folder is missing or changed is damaged: fetch the\n\
+             crate again, or generate the bindings instead (LIBCUDA_SYS_BINDINGS=generate, with CUDA\n\
+             headers and libclang)."
         ),
-        (output::FUNCTIONS, read(&variant, functions)?),
-        (output::RENAMES, read(&variant, output::RENAMES)?),
-        (output::SYMBOLS, read(&variant, output::SYMBOLS)?),
-        (output::LINK_SYMBOLS, read(&variant, output::LINK_SYMBOLS)?),
-        (output::SINCE, read(&variant, output::SINCE)?),
-    ];
-    clock.step("shipped");
-    let count = |name: &str, prefix: &str| {
-        files
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or(0, |(_, text)| {
-                text.lines().filter(|l| l.starts_with(prefix)).count()
-            })
-    };
-    let renames = count(output::RENAMES, "pub use ");
-    let symbols = count(output::LINK_SYMBOLS, "");
-    Ok(Output {
+    )
+}
+
+/// The release's part of `name`, or why the file is damaged.
+fn section(target: &Target, name: &str, release: u32) -> Result<String> {
+    let text = read(&target.manifest_dir, name)?;
+    select(&text, release, target.per_thread_default_stream()).map_err(|e| damaged(name, e))
+}
+
+/// The rows of a table: its fields, split on whitespace (tabs in `value_types.txt`).
+fn rows<'a>(text: &'a str, name: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&'a str>>> {
+    text.lines()
+        .map(|line| {
+            let row: Vec<&str> = if tabs {
+                line.split('\t').collect()
+            } else {
+                line.split_whitespace().collect()
+            };
+            if row.len() == fields {
+                Ok(row)
+            } else {
+                Err(damaged(
+                    name,
+                    format!("`{line}` is not a row of {fields} fields"),
+                ))
+            }
+        })
+        .collect()
+}
+
+pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -> Result<Bindings> {
+    let version = CudaVersion { number: release };
+    log(format!(
+        "shipped CUDA {version} bindings ({DIR}): {}",
+        why.reason
+    ));
+    let types = section(target, "types.rs", release)?;
+    if types.is_empty() {
+        return Err(damaged(
+            "types.rs",
+            format!("no section holds CUDA {version}"),
+        ));
+    }
+    let since = section(target, "since.txt", release)?;
+    let since = rows(&since, "since.txt", 2, false)?
+        .into_iter()
+        .map(|row| {
+            let v = row[1]
+                .parse()
+                .map_err(|_| damaged("since.txt", row.join(" ")))?;
+            Ok((row[0].to_string(), v))
+        })
+        .collect::<Result<BTreeMap<String, u32>>>()?;
+    let renames = section(target, "renames.txt", release)?;
+    let renames = rows(&renames, "renames.txt", 2, false)?
+        .into_iter()
+        .map(|row| Rename {
+            plain: row[0].to_string(),
+            target: row[1].to_string(),
+        })
+        .collect();
+    let typed = section(target, "value_types.txt", release)?;
+    let none = |field: &str| (field != "-").then(|| field.to_string());
+    let typed = rows(&typed, "value_types.txt", 6, true)?
+        .into_iter()
+        .map(|row| Typed {
+            owner: row[0].to_string(),
+            name: row[1].to_string(),
+            c_type: row[2].to_string(),
+            size_type: none(row[3]),
+            setter: none(row[4]),
+            reset_only: row[5] == "reset-only",
+            description: crate::docs::sentence(row[1])
+                .unwrap_or_default()
+                .to_string(),
+        })
+        .collect();
+    Ok(Bindings {
         version,
-        files,
-        functions: symbols - renames,
+        enumerators: enumerators(&types),
+        types,
+        functions: functions(&section(target, "functions.rs", release)?),
         renames,
-        origin: Origin::Shipped {
-            why,
-            dir: DIR.to_string(),
-            ignored,
-        },
+        macro_constants: section(target, "macro_constants.rs", release)?,
+        since: Some(since),
+        typed,
+        origin: Origin::Shipped { why, ignored },
     })
+}
+
+/// `(enum, enumerator)` of every `impl Enum { pub const NAME: ... }` block,
+/// as `cargo xtask pregenerate` writes them (one enumerator per block).
+fn enumerators(types: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut owner: Option<&str> = None;
+    for line in types.lines() {
+        if let Some(name) = line
+            .strip_prefix("impl ")
+            .and_then(|l| l.strip_suffix(" {"))
+        {
+            owner = Some(name);
+        } else if line == "}" {
+            owner = None;
+        } else if let (Some(owner), Some(rest)) = (owner, line.trim().strip_prefix("pub const ")) {
+            if let Some((name, _)) = rest.split_once(':') {
+                out.push((owner.to_string(), name.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The declarations of `functions.rs`, one per `pub fn` (each ends with the
+/// line, at the left margin, that ends in `;`).
+fn functions(text: &str) -> Vec<Function> {
+    let mut out = Vec::new();
+    let mut decl = String::new();
+    let mut name = String::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("pub fn ") {
+            name = rest
+                .split(['(', '<'])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+        }
+        decl.push_str(line);
+        decl.push('\n');
+        if line.ends_with(';') && !line.starts_with(' ') {
+            out.push(Function {
+                name: std::mem::take(&mut name),
+                decl: std::mem::take(&mut decl),
+            });
+        }
+    }
+    out
 }

@@ -10,29 +10,28 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::Path;
 
-use crate::env::log;
-use crate::items::Items;
-use crate::renames::Rename;
-
-/// `(symbol, version)` of every bound function matched to a `PFN_` variant,
-/// or `None` where the header set has no `cudaTypedefs.h`.
-pub struct Since {
-    pub versions: Option<BTreeMap<String, u32>>,
-}
+use crate::error::Error;
+use crate::output::Bindings;
 
 /// `PFN_` variants by `(plain name, suffix)`: `(version, parameter count)`.
+#[cfg(feature = "bindgen")]
 type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
 
-pub fn find(include_dir: &Path, items: &Items) -> Since {
+/// `(bound function, version)` of every function matched to a `PFN_` variant,
+/// or `None` where the header set has no `cudaTypedefs.h`.
+#[cfg(feature = "bindgen")]
+pub fn find(
+    include_dir: &std::path::Path,
+    items: &crate::items::Items,
+) -> Option<BTreeMap<String, u32>> {
     let path = include_dir.join("cudaTypedefs.h");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        log(format!(
+        crate::env::log(format!(
             "{} is absent: which driver each function needs is unavailable",
             path.display()
         ));
-        return Since { versions: None };
+        return None;
     };
     let variants = variants(&text);
     let mut versions = BTreeMap::new();
@@ -46,17 +45,16 @@ pub fn find(include_dir: &Path, items: &Items) -> Since {
         }
     }
     if !unmatched.is_empty() {
-        log(format!(
+        crate::env::log(format!(
             "no PFN_ variant in cudaTypedefs.h for {} bound functions: {}",
             unmatched.len(),
             unmatched.join(", ")
         ));
     }
-    Since {
-        versions: Some(versions),
-    }
+    Some(versions)
 }
 
+#[cfg(feature = "bindgen")]
 fn variants(text: &str) -> Variants {
     let mut out: Variants = BTreeMap::new();
     // Some 12.x headers type a function only as `PFN_name` and give its version
@@ -108,6 +106,7 @@ fn variants(text: &str) -> Variants {
 }
 
 /// `cuMemAlloc_v3020` -> ((`cuMemAlloc`, ``), 3020); `None` without a version.
+#[cfg(feature = "bindgen")]
 fn versioned(name: &str) -> Option<((String, String), u32)> {
     let (base, suffix) = split_suffix(name);
     let (plain, version) = base.rsplit_once("_v")?;
@@ -116,6 +115,7 @@ fn versioned(name: &str) -> Option<((String, String), u32)> {
 }
 
 /// `cuMemcpyHtoD_v2_ptds` -> (`cuMemcpyHtoD_v2`, `_ptds`).
+#[cfg(feature = "bindgen")]
 fn split_suffix(name: &str) -> (&str, &str) {
     for suffix in ["_ptsz", "_ptds"] {
         if let Some(base) = name.strip_suffix(suffix) {
@@ -125,6 +125,7 @@ fn split_suffix(name: &str) -> (&str, &str) {
     (name, "")
 }
 
+#[cfg(feature = "bindgen")]
 fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
     let (base, suffix) = split_suffix(symbol);
     // `name_vK` is the K-th ABI; a plain name the first.
@@ -144,31 +145,30 @@ fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
     (chosen.1 == params).then_some(chosen.0)
 }
 
-/// Functions newer than `floor` (a `CUDA_VERSION`), which the linked mode
-/// leaves out.
-pub fn newer_than(since: &Since, floor: u32) -> Vec<String> {
-    since
-        .versions
-        .iter()
-        .flatten()
-        .filter(|(_, v)| **v > floor)
-        .map(|(name, _)| name.clone())
-        .collect()
-}
-
 /// `OUT_DIR/since.rs`: the tables behind `libcuda_sys::since`: the bound
-/// functions, and the plain names with the function each is an alias of.
-pub fn render(since: &Since, renames: &[Rename]) -> String {
+/// functions, each with the version its ABI needs, and the plain names with
+/// the function each is an alias of.
+pub fn render(bindings: &Bindings) -> String {
     let mut out = String::from(
         "/// Whether the headers had `cudaTypedefs.h`, the source of [`SINCE`].\npub const SINCE_AVAILABLE: bool = ",
     );
-    let _ = writeln!(out, "{};", since.versions.is_some());
-    out.push_str("/// `(bound function, CUDA_VERSION that introduced its ABI)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
-    for (name, v) in since.versions.iter().flatten() {
-        let _ = writeln!(out, "    (\"{name}\", {v}),");
+    let _ = writeln!(out, "{};", bindings.since.is_some());
+    let mut names: Vec<&str> = bindings.functions.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    out.push_str("/// Every bound function, sorted.\npub const FUNCTIONS: &[&str] = &[\n");
+    for name in &names {
+        let _ = writeln!(out, "    \"{name}\",");
+    }
+    out.push_str("];\n/// `(bound function, CUDA_VERSION that introduced its ABI)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
+    if let Some(since) = &bindings.since {
+        for name in &names {
+            if let Some(v) = since.get(*name) {
+                let _ = writeln!(out, "    (\"{name}\", {v}),");
+            }
+        }
     }
     out.push_str("];\n/// `(plain name, the bound function it is an alias of)`, sorted by name.\npub const PLAIN_NAMES: &[(&str, &str)] = &[\n");
-    let mut plain: Vec<&Rename> = renames.iter().collect();
+    let mut plain: Vec<_> = bindings.renames.iter().collect();
     plain.sort_by(|a, b| a.plain.cmp(&b.plain));
     for r in plain {
         let _ = writeln!(out, "    (\"{}\", \"{}\"),", r.plain, r.target);
@@ -177,27 +177,43 @@ pub fn render(since: &Since, renames: &[Rename]) -> String {
     out
 }
 
-pub fn unavailable_for_floor(include_dir: &Path, floor: u32) -> crate::error::Error {
-    crate::error::Error::new(
+fn floor_text(floor: u32) -> String {
+    format!("{}.{}", floor / 1000, floor % 1000 / 10)
+}
+
+/// A floor where the bindings say nothing of the driver each function needs.
+pub fn unavailable_for_floor(where_: &str, floor: u32) -> Error {
+    Error::new(
         format!(
-            "LIBCUDA_SYS_DRIVER_FLOOR={}.{} needs cudaTypedefs.h beside cuda.h",
-            floor / 1000,
-            floor % 1000 / 10
+            "LIBCUDA_SYS_DRIVER_FLOOR={} needs cudaTypedefs.h beside cuda.h",
+            floor_text(floor)
         ),
         format!(
-            "{} has no cudaTypedefs.h, which says which driver each function needs.\n\n\
+            "{where_} has no cudaTypedefs.h, which says which driver each function needs.\n\n\
              Fix: use a complete toolkit include directory (the pip wheels have it), or unset\n\
-             LIBCUDA_SYS_DRIVER_FLOOR",
-            include_dir.display()
+             LIBCUDA_SYS_DRIVER_FLOOR"
         ),
     )
 }
 
-/// The line each function's documentation gets.
-pub fn doc_line(version: u32) -> String {
-    format!(
-        "Needs a driver of CUDA {}.{} or newer (`cudaTypedefs.h`).",
-        version / 1000,
-        version % 1000 / 10
+/// A floor that cannot date some bound functions would keep them, and the
+/// program would not start on the driver it names: an error instead.
+pub fn undated_for_floor(where_: &str, floor: u32, undated: &[&str]) -> Error {
+    Error::new(
+        format!(
+            "LIBCUDA_SYS_DRIVER_FLOOR={}: cudaTypedefs.h does not say which driver {} bound functions need",
+            floor_text(floor),
+            undated.len()
+        ),
+        format!(
+            "The cudaTypedefs.h of {where_} has no PFN_ variant for these functions of cuda.h, so\n\
+             the floor cannot tell whether a {} driver has them: {}.\n\n\
+             cuda.h and cudaTypedefs.h are most likely from different CUDA releases (a mixed or\n\
+             partial install).\n\n\
+             Fix: use a complete include directory of one release (the pip wheels have both files),\n\
+             or unset LIBCUDA_SYS_DRIVER_FLOOR",
+            floor_text(floor),
+            undated.join(", ")
+        ),
     )
 }

@@ -2,13 +2,51 @@
 //! enumerator as `(value type = T)` at the start of its comment; reading an
 //! `int` attribute into a 64-bit buffer gives garbage in the upper half, so a
 //! wrapper needs the type of every attribute, new ones included. This step
-//! turns those comments into a table, `OUT_DIR/value_types.rs`.
+//! turns those comments into a table, `OUT_DIR/value_types.rs`, together with
+//! `name()` for every C enum.
 
 use std::fmt::Write;
 
-use crate::items::Items;
+use crate::output::Typed;
+
+/// The enumerators with a value type, from the generated bindings.
+#[cfg(feature = "bindgen")]
+pub fn find(items: &crate::items::Items) -> Vec<Typed> {
+    let mut typed = Vec::new();
+    for k in &items.constants {
+        let Some(owner) = &k.owner else { continue };
+        let Some((ty, description)) = declared_type(&k.doc) else {
+            continue;
+        };
+        let setter = items
+            .functions
+            .iter()
+            .find(|f| {
+                f.name.contains("Set")
+                    && f.name.contains("Attribute")
+                    && f.doc.contains(&format!("`{}`", k.name))
+            })
+            .map(|f| f.name.clone());
+        // Kept as a flag so that it survives where the descriptions do not (the shipped set).
+        let lower = description.to_ascii_lowercase();
+        let reset_only = setter.is_some()
+            && lower.contains("reset")
+            && (lower.contains("to zero") || lower.contains("to 0"));
+        typed.push(Typed {
+            owner: owner.clone(),
+            name: k.name.clone(),
+            c_type: ty.to_string(),
+            size_type: size_type(items, ty),
+            setter,
+            reset_only,
+            description: description.split_whitespace().collect::<Vec<_>>().join(" "),
+        });
+    }
+    typed
+}
 
 /// `(value type = T)` at the start of a comment.
+#[cfg(feature = "bindgen")]
 fn declared_type(doc: &str) -> Option<(&str, &str)> {
     let rest = doc
         .trim_start()
@@ -19,95 +57,78 @@ fn declared_type(doc: &str) -> Option<(&str, &str)> {
     Some((ty.trim(), description))
 }
 
-/// The Rust expression for the size of C type `ty`, when the bindings have it.
-fn size_of(items: &Items, ty: &str) -> Option<String> {
+/// The Rust type of the same size as C type `ty`, when the bindings have it.
+#[cfg(feature = "bindgen")]
+fn size_type(items: &crate::items::Items, ty: &str) -> Option<String> {
     let primitive = match ty {
         "int" => Some("::core::ffi::c_int"),
         "unsigned int" => Some("::core::ffi::c_uint"),
         "size_t" => Some("usize"),
         _ => None,
     };
-    let rust = match primitive {
-        Some(p) => p.to_string(),
-        None if items.has_item(ty) || items.enums.iter().any(|e| e == ty) => ty.to_string(),
-        None => return None,
-    };
-    Some(format!("::core::mem::size_of::<{rust}>()"))
-}
-
-/// One paragraph, for a one-line description in tables.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
+    match primitive {
+        Some(p) => Some(p.to_string()),
+        None if items.has_item(ty) || items.enums.iter().any(|e| e == ty) => Some(ty.to_string()),
+        None => None,
+    }
 }
 
 /// `name()` for every C enum: the enumerator's name for a value (the first one
 /// the header lists, where two share a value), `None` for a value the header
 /// does not list.
-fn render_names(items: &Items, out: &mut String) {
-    for owner in &items.enums {
+fn render_names(enumerators: &[(String, String)], out: &mut String) {
+    let mut owners: Vec<&str> = Vec::new();
+    for (owner, _) in enumerators {
+        if !owners.contains(&owner.as_str()) {
+            owners.push(owner);
+        }
+    }
+    for owner in owners {
         let mut seen = Vec::new();
         let _ = writeln!(
             out,
             "impl {owner} {{\n    /// The name of this value's enumerator in the header, `None` for a value\n    /// the header does not list (from a newer driver, say).\n    pub const fn name(self) -> Option<&'static str> {{\n        match self.0 {{"
         );
-        for k in items
-            .constants
-            .iter()
-            .filter(|k| k.owner.as_deref() == Some(owner))
-        {
-            if !seen.contains(&k.name) {
+        for (_, name) in enumerators.iter().filter(|(o, _)| o == owner) {
+            if !seen.contains(&name) {
                 let _ = writeln!(
                     out,
-                    "            v if v == Self::{n}.0 => Some(\"{n}\"),",
-                    n = k.name
+                    "            v if v == Self::{name}.0 => Some(\"{name}\"),"
                 );
-                seen.push(k.name.clone());
+                seen.push(name);
             }
         }
         out.push_str("            _ => None,\n        }\n    }\n}\n");
     }
 }
 
-pub fn render(items: &Items) -> String {
+pub fn render(typed: &[Typed], enumerators: &[(String, String)]) -> String {
     let mut out = String::from("/// Every enumerator whose header documentation declares `(value type = T)`.\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n");
-    let mut per_enum: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    for k in &items.constants {
-        let Some(owner) = &k.owner else { continue };
-        let Some((ty, description)) = declared_type(&k.doc) else {
-            continue;
-        };
-        let size = size_of(items, ty)
-            .map(|s| format!("Some({s})"))
-            .unwrap_or_else(|| "None".into());
-        let setter = items
-            .functions
-            .iter()
-            .find(|f| {
-                f.name.contains("Set")
-                    && f.name.contains("Attribute")
-                    && f.doc.contains(&format!("`{}`", k.name))
-            })
-            .map(|f| format!("Some(\"{}\")", f.name))
-            .unwrap_or_else(|| "None".into());
-        // Kept as a flag so that it survives where the descriptions do not (the shipped set).
-        let lower = description.to_ascii_lowercase();
-        let reset_only = setter != "None"
-            && lower.contains("reset")
-            && (lower.contains("to zero") || lower.contains("to 0"));
+    let mut per_enum: Vec<(&str, Vec<(&str, String)>)> = Vec::new();
+    for t in typed {
+        let size = t.size_type.as_ref().map_or("None".to_string(), |s| {
+            format!("Some(::core::mem::size_of::<{s}>())")
+        });
+        let setter = t
+            .setter
+            .as_ref()
+            .map_or("None".to_string(), |s| format!("Some({s:?})"));
         let _ = writeln!(
             out,
-            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, value_type: ValueType {{ c_name: \"{ty}\", size: {size} }}, setter: {setter}, reset_only: {reset_only}, description: \"{d}\" }},",
-            n = k.name,
-            d = escape(&one_line(description)),
+            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, value_type: ValueType {{ c_name: \"{ty}\", size: {size} }}, setter: {setter}, reset_only: {reset_only}, description: {d:?} }},",
+            owner = t.owner,
+            n = t.name,
+            ty = t.c_type,
+            reset_only = t.reset_only,
+            d = t.description,
         );
-        let arm = format!("Some(ValueType {{ c_name: \"{ty}\", size: {size} }})");
-        match per_enum.iter_mut().find(|(e, _)| e == owner) {
-            Some((_, arms)) => arms.push((k.name.clone(), arm)),
-            None => per_enum.push((owner.clone(), vec![(k.name.clone(), arm)])),
+        let arm = format!(
+            "Some(ValueType {{ c_name: \"{}\", size: {size} }})",
+            t.c_type
+        );
+        match per_enum.iter_mut().find(|(e, _)| *e == t.owner) {
+            Some((_, arms)) => arms.push((&t.name, arm)),
+            None => per_enum.push((&t.owner, vec![(&t.name, arm)])),
         }
     }
     out.push_str("];\n");
@@ -121,6 +142,6 @@ pub fn render(items: &Items) -> String {
         }
         out.push_str("            _ => None,\n        }\n    }\n}\n");
     }
-    render_names(items, &mut out);
+    render_names(enumerators, &mut out);
     out
 }

@@ -22,6 +22,12 @@ impl CudaVersion {
     }
 }
 
+impl std::fmt::Display for CudaVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major(), self.minor())
+    }
+}
+
 /// `CUDA_VERSION` from the preprocessor's macro dump of the header.
 pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaVersion> {
     let raw = macros
@@ -39,7 +45,12 @@ pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaV
              Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer.",
         )
     })?;
-    let version = CudaVersion { number };
+    Ok(CudaVersion { number })
+}
+
+/// Headers older than the memory-pool API are refused.
+pub fn check_minimum(header: &Header, version: CudaVersion) -> Result<()> {
+    let number = version.number;
     if number < MINIMUM {
         return Err(Error::new(
             format!(
@@ -57,7 +68,7 @@ pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaV
              - use the bindings shipped with the crate: LIBCUDA_SYS_BINDINGS=pregenerated",
         ));
     }
-    Ok(version)
+    Ok(())
 }
 
 /// Minor releases per major version, as far as they are known; a header newer

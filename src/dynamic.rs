@@ -35,8 +35,6 @@ use std::sync::OnceLock;
 
 use crate::{cuuint64_t, CUresult};
 
-include!(concat!(env!("OUT_DIR"), "/dynamic_symbols.rs"));
-
 /// Why the driver library could not be opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
@@ -90,9 +88,54 @@ const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") {
 /// Marks a function the driver does not have, so it is looked up once only.
 const ABSENT: *mut () = 1 as *mut ();
 
-static TABLE: [AtomicPtr<()>; SYMBOLS.len()] =
-    [const { AtomicPtr::new(core::ptr::null_mut()) }; SYMBOLS.len()];
+/// Where one function's address is kept: null until its first call.
+#[doc(hidden)]
+pub struct Slot {
+    /// The bound symbol, NUL-terminated.
+    symbol: &'static str,
+    address: AtomicPtr<()>,
+}
 
+impl Slot {
+    #[doc(hidden)]
+    pub const fn new(symbol: &'static str) -> Slot {
+        Slot {
+            symbol,
+            address: AtomicPtr::new(core::ptr::null_mut()),
+        }
+    }
+
+    /// The function's address, resolved at the first call.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn get(&self) -> Result<*const (), CUresult> {
+        let f = self.address.load(Ordering::Acquire);
+        if !f.is_null() && f != ABSENT {
+            return Ok(f);
+        }
+        self.resolve(f)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn resolve(&self, cached: *mut ()) -> Result<*const (), CUresult> {
+        if cached == ABSENT {
+            return Err(CUresult::CUDA_ERROR_NOT_FOUND);
+        }
+        let Ok(driver) = driver() else {
+            return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+        };
+        let f = lookup(driver, self.symbol).cast::<()>();
+        // Racing first calls store the same answer; no lock needed.
+        self.address
+            .store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
+        if f.is_null() {
+            Err(CUresult::CUDA_ERROR_NOT_FOUND)
+        } else {
+            Ok(f)
+        }
+    }
+}
 fn library_name() -> String {
     if let Some(path) = std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").filter(|p| !p.is_empty()) {
         return path.to_string_lossy().into_owned();
@@ -152,76 +195,61 @@ pub fn try_load() -> Result<(), LoadError> {
 /// answers for the function it is an alias of), resolving it if needed. `None`
 /// if no such function is bound.
 pub fn is_available(symbol: &str) -> Option<bool> {
-    let named = |name: &str| name.strip_suffix('\0') == Some(symbol);
-    let index = SYMBOLS
+    let target = crate::PLAIN_NAMES
+        .binary_search_by(|(plain, _)| (*plain).cmp(symbol))
+        .map_or(symbol, |i| crate::PLAIN_NAMES[i].1);
+    let slot = crate::generated::SLOTS
         .iter()
-        .position(|(s, _)| named(s))
-        .or_else(|| SYMBOLS.iter().position(|(_, plain)| named(plain)))?;
-    Some(resolve(index).is_ok())
+        .find(|s| s.symbol.strip_suffix('\0') == Some(target))?;
+    Some(slot.get().is_ok())
 }
 
-#[inline(always)]
-pub(crate) fn resolve(index: usize) -> Result<*const (), CUresult> {
-    let f = TABLE[index].load(Ordering::Acquire);
-    if !f.is_null() && f != ABSENT {
-        return Ok(f);
-    }
-    resolve_slow(index, f)
-}
-
-#[cold]
-#[inline(never)]
-fn resolve_slow(index: usize, cached: *mut ()) -> Result<*const (), CUresult> {
-    if cached == ABSENT {
-        return Err(CUresult::CUDA_ERROR_NOT_FOUND);
-    }
-    let Ok(driver) = driver() else {
-        return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
-    };
-    let (symbol, query) = SYMBOLS[index];
+/// The address of `symbol` (NUL-terminated) in the driver, or null.
+fn lookup(driver: &Driver, symbol: &str) -> *mut c_void {
     // The exact symbol the header names is the ABI these bindings declare.
     // SAFETY: only the address is taken; it is called with the header's signature.
-    let mut f: *mut c_void = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }
+    let f = unsafe { driver.library.get::<*mut c_void>(symbol.as_bytes()) }
         .map(|s| *s)
         .unwrap_or(core::ptr::null_mut());
+    if !f.is_null() {
+        return f;
+    }
     // Where the library does not export it, ask cuGetProcAddress for the plain
     // name the header renames to it, at the header's CUDA_VERSION. Not for names
     // the header declares as they are: there the driver's answer for this
     // version can be a newer ABI than the header's (13.0 drivers answer
     // `cuCtxSynchronize` at 13000 with a function that takes a context).
-    if f.is_null() && query != symbol {
-        let version = crate::CUDA_VERSION as c_int;
-        // SAFETY: both names are NUL-terminated; `f` is a valid out-pointer.
-        let found = unsafe {
-            match driver.proc_address {
-                ProcAddress::V2(get) => {
-                    let mut status = 0;
-                    get(
-                        query.as_ptr().cast(),
-                        &mut f,
-                        version,
-                        PROC_FLAGS,
-                        &mut status,
-                    ) == CUresult::CUDA_SUCCESS
-                        && status == 0
-                }
-                ProcAddress::V1(get) => {
-                    get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS)
-                        == CUresult::CUDA_SUCCESS
-                }
-                ProcAddress::None => false,
+    let name = symbol.trim_end_matches('\0');
+    let Some(&(plain, _)) = crate::PLAIN_NAMES.iter().find(|(_, t)| *t == name) else {
+        return core::ptr::null_mut();
+    };
+    let mut query = String::from(plain);
+    query.push('\0');
+    let version = crate::CUDA_VERSION as c_int;
+    let mut f: *mut c_void = core::ptr::null_mut();
+    // SAFETY: the name is NUL-terminated; `f` is a valid out-pointer.
+    let found = unsafe {
+        match driver.proc_address {
+            ProcAddress::V2(get) => {
+                let mut status = 0;
+                get(
+                    query.as_ptr().cast(),
+                    &mut f,
+                    version,
+                    PROC_FLAGS,
+                    &mut status,
+                ) == CUresult::CUDA_SUCCESS
+                    && status == 0
             }
-        };
-        if !found {
-            f = core::ptr::null_mut();
+            ProcAddress::V1(get) => {
+                get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS) == CUresult::CUDA_SUCCESS
+            }
+            ProcAddress::None => false,
         }
-    }
-    let f = f.cast::<()>();
-    // Racing first calls store the same answer; no lock needed.
-    TABLE[index].store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
-    if f.is_null() {
-        Err(CUresult::CUDA_ERROR_NOT_FOUND)
+    };
+    if found {
+        f
     } else {
-        Ok(f)
+        core::ptr::null_mut()
     }
 }

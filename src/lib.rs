@@ -159,6 +159,50 @@
 #[cfg(feature = "dynamic-loading")]
 pub mod dynamic;
 mod value_type;
+
+/// The driver's functions, declared by the generated `functions.rs`: in the
+/// linked mode `extern "C"` declarations that the linker resolves.
+#[cfg(not(feature = "dynamic-loading"))]
+macro_rules! functions {
+    ($($(#[$attr:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
+        unsafe extern "C" {
+            $($(#[$attr])* pub fn $name($($arg: $ty),*) -> $ret;)*
+        }
+    };
+}
+
+/// With `dynamic-loading`: one function of the same name and signature per
+/// declaration, which calls through its own [`dynamic::Slot`], resolved at the
+/// first call.
+#[cfg(feature = "dynamic-loading")]
+macro_rules! functions {
+    ($($(#[$attr:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
+        struct FunctionSlots {
+            $($name: crate::dynamic::Slot,)*
+        }
+        static FUNCTION_SLOTS: FunctionSlots = FunctionSlots {
+            $($name: crate::dynamic::Slot::new(concat!(stringify!($name), "\0")),)*
+        };
+        /// Every bound function's slot, for `dynamic::is_available`.
+        pub(crate) static SLOTS: &[&crate::dynamic::Slot] = &[$(&FUNCTION_SLOTS.$name,)*];
+        $(
+            $(#[$attr])*
+            pub unsafe fn $name($($arg: $ty),*) -> $ret {
+                match FUNCTION_SLOTS.$name.get() {
+                    Ok(f) => {
+                        // SAFETY: the slot holds the driver's function of this
+                        // name, whose C signature this declaration is.
+                        let f = unsafe {
+                            ::core::mem::transmute::<*const (), unsafe extern "C" fn($($ty),*) -> $ret>(f)
+                        };
+                        unsafe { f($($arg),*) }
+                    }
+                    Err(e) => e,
+                }
+            }
+        )*
+    };
+}
 pub use value_type::{typed_enumerator, TypedEnumerator, ValueType};
 
 /// Everything generated from the header, re-exported at the crate root. Its

@@ -1,4 +1,4 @@
-//! The build script, end to end: the compiled `build-script-build` binary is run
+//! The build script, end to end: the compiled `build-script-main` binary is run
 //! directly, with a cleared environment that holds only what Cargo would set and
 //! what each case adds, against fake toolkit trees made under
 //! `CARGO_TARGET_TMPDIR`. `PATH` is a directory of symlinks to the C compiler
@@ -57,12 +57,23 @@ fn generation_unavailable(test: &str) -> bool {
     libcuda_sys::PREGENERATED
 }
 
-/// The shipped set, as committed.
-fn shipped(rel: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("pregenerated/cuda-13.5")
-        .join(rel);
-    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+/// The newest release of the shipped set (`pregenerated/releases.txt`), which
+/// it binds without a release feature, as `CUDA_VERSION`.
+fn newest_shipped() -> u32 {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated/releases.txt");
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let last = text
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .last()
+        .expect("a release");
+    let (major, minor) = last
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .split_once('.')
+        .unwrap();
+    major.parse::<u32>().unwrap() * 1000 + minor.parse::<u32>().unwrap() * 10
 }
 
 /// A file that starts like a shared library (the build script checks the ELF
@@ -103,7 +114,7 @@ fn generation_vars() -> Vec<String> {
     ]
 }
 
-/// `target/<profile>/build/libcuda-sys-*/build-script-build`, the newest one
+/// `target/<profile>/build/libcuda-sys-*/build-script-main`, the newest one
 /// (Cargo builds the script before this test, so that is the current source).
 fn build_script() -> &'static Path {
     static SCRIPT: OnceLock<PathBuf> = OnceLock::new();
@@ -124,13 +135,13 @@ fn build_script() -> &'static Path {
                 name.strip_prefix("libcuda-sys-")
                     .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
             })
-            .map(|e| e.path().join("build-script-build"))
+            .map(|e| e.path().join("build-script-main"))
             .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
             .collect();
         scripts.sort();
         scripts
             .pop()
-            .unwrap_or_else(|| panic!("no libcuda-sys-*/build-script-build in {}", build.display()))
+            .unwrap_or_else(|| panic!("no libcuda-sys-*/build-script-main in {}", build.display()))
             .1
     })
 }
@@ -1221,8 +1232,8 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         "functions.rs",
         "renames.rs",
         "value_types.rs",
-        "dynamic_symbols.rs",
-        "link_symbols.txt",
+        "since.rs",
+        "macro_constants.rs",
     ] {
         let len = fs::metadata(case.out_dir().join(file))
             .map(|m| m.len())
@@ -1496,43 +1507,55 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
 // ---------------------------------------------------------------------------
 // 10. Where the bindings come from: the shipped set and its modes.
 
-/// What every run that used the shipped set must show: no headers named,
-/// the shipped version, its files in `OUT_DIR` as committed.
-fn assert_shipped(run: &Outcome, case: &Case, variant: &str, functions: &str) {
+/// What every run that used the shipped set must show: no headers named, the
+/// release's version and cfgs, and its files in `OUT_DIR` with the crate's own
+/// documentation lines.
+fn assert_shipped(run: &Outcome, case: &Case, version: u32) {
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(run.metadata("found_by"), "pregenerated", "{}", run.report());
-    for key in ["include", "includes", "root"] {
+    for key in ["include", "includes", "root", "cuda_h_fnv1a64"] {
         assert_eq!(run.metadata(key), "", "{key}: {}", run.report());
     }
-    assert_eq!(run.metadata("version"), shipped("version").trim());
+    assert_eq!(run.metadata("version"), version.to_string());
+    let cfgs = run.directive("rustc-cfg");
+    let (major, minor) = (version / 1000, version % 1000 / 10);
+    let own = format!("cuda_{major}_{minor}");
+    let next = format!("cuda_{major}_{}", minor + 1);
     assert!(
-        run.directive("rustc-cfg")
-            .contains(&"libcuda_sys_pregenerated"),
+        cfgs.contains(&"libcuda_sys_pregenerated"),
         "{}",
         run.report()
     );
+    assert!(cfgs.contains(&own.as_str()), "no {own}: {cfgs:?}");
+    assert!(!cfgs.contains(&next.as_str()), "{next}: {cfgs:?}");
+    let out = |file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap_or_default();
+    let bindings = out("bindings.rs");
     assert!(
-        run.directive("rustc-env")
-            .contains(&"LIBCUDA_SYS_FOUND_BY=pregenerated"),
-        "{}",
-        run.report()
+        bindings.contains(&format!("pub const CUDA_VERSION: u32 = {version};")),
+        "OUT_DIR/bindings.rs is not CUDA {version}"
     );
-    for (file, committed) in [
-        ("bindings.rs", "bindings.rs".to_string()),
-        ("value_types.rs", "value_types.rs".to_string()),
-        ("functions.rs", format!("{variant}/{functions}")),
-        ("renames.rs", format!("{variant}/renames.rs")),
-        (
-            "dynamic_symbols.rs",
-            format!("{variant}/dynamic_symbols.rs"),
+    // The crate's own lines: value types, a pool attribute's sentence, `since`.
+    assert!(
+        bindings.contains(
+            "Value type `cuuint64_t` (8 bytes); settable with [`cuMemPoolSetAttribute`]."
         ),
-        ("link_symbols.txt", format!("{variant}/link_symbols.txt")),
+        "no value-type line in OUT_DIR/bindings.rs"
+    );
+    assert!(bindings.contains("How many bytes of unused reservation the pool keeps"));
+    let functions = out("functions.rs");
+    assert!(
+        functions.starts_with("functions! {"),
+        "{}",
+        &functions[..80]
+    );
+    assert!(functions.contains("Needs a driver of CUDA 11.2 or newer"));
+    for file in [
+        "renames.rs",
+        "since.rs",
+        "value_types.rs",
+        "macro_constants.rs",
     ] {
-        let written = fs::read_to_string(case.out_dir().join(file)).unwrap_or_default();
-        assert!(
-            written == shipped(&committed),
-            "OUT_DIR/{file} is not pregenerated/cuda-13.5/{committed}"
-        );
+        assert!(!out(file).is_empty(), "OUT_DIR/{file} missing or empty");
     }
 }
 
@@ -1544,7 +1567,7 @@ fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
     }
     let mut case = Case::new("fallback_no_headers");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
-    assert_shipped(&run, &case, "default", "extern.rs");
+    assert_shipped(&run, &case, newest_shipped());
     let fallback: Vec<&str> = run
         .warnings()
         .into_iter()
@@ -1552,7 +1575,7 @@ fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
         .collect();
     assert_eq!(fallback.len(), 1, "{}", run.report());
     for phrase in [
-        "using the bindings shipped with libcuda-sys (CUDA 13.5",
+        "using the bindings shipped with libcuda-sys (CUDA ",
         "because no CUDA headers (cuda.h) found",
         "pip install nvidia-cuda-runtime",
         "libclang",
@@ -1583,7 +1606,7 @@ fn libclang_missing_falls_back_to_the_shipped_bindings() {
             "libclang was loaded although LIBCLANG_PATH is an empty directory",
         );
     }
-    assert_shipped(&run, &case, "default", "extern.rs");
+    assert_shipped(&run, &case, newest_shipped());
     assert!(
         run.warnings()
             .iter()
@@ -1608,7 +1631,7 @@ fn docs_rs_uses_the_shipped_bindings_without_searching() {
         .env("CARGO_FEATURE_DYNAMIC_LOADING", "1")
         .path(&root.join("bin"))
         .run();
-    assert_shipped(&run, &case, "default", "dynamic.rs");
+    assert_shipped(&run, &case, newest_shipped());
     assert!(!run.stderr.contains("nvcc"), "{}", run.report());
     assert!(run.warnings().is_empty(), "{}", run.report());
     assert_eq!(run.metadata("link_kind"), "dynamic-loading");
@@ -1622,7 +1645,7 @@ fn shipped_per_thread_default_stream_variant() {
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .env("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM", "1")
         .run();
-    assert_shipped(&run, &case, "per-thread-default-stream", "extern.rs");
+    assert_shipped(&run, &case, newest_shipped());
     assert_eq!(run.metadata("per_thread_default_stream"), "true");
     let renames = fs::read_to_string(case.out_dir().join("renames.rs")).unwrap();
     assert!(
@@ -1630,6 +1653,121 @@ fn shipped_per_thread_default_stream_variant() {
         "{renames}"
     );
     // Asked for: no fallback warning.
+    assert!(
+        run.warnings().iter().all(|w| !w.contains("shipped")),
+        "{}",
+        run.report()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The CUDA release: `cuda-XXXXX` features.
+
+#[test]
+fn a_release_feature_selects_its_shipped_release() {
+    let mut case = Case::new("release_feature");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CARGO_FEATURE_CUDA_12080", "1")
+        .run();
+    assert_shipped(&run, &case, 12080);
+    let out = |file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap();
+    let bindings = out("bindings.rs");
+    assert!(bindings.contains("CU_MEMPOOL_ATTR_USED_MEM_HIGH"));
+    assert!(
+        !bindings.contains("CU_MEMPOOL_ATTR_MAX_POOL_SIZE"),
+        "a 13.2 attribute in the 12.8 bindings"
+    );
+    // The plain name reaches 12.8's ABI (13.0 moved cuCtxCreate to _v4).
+    assert!(
+        out("renames.rs").contains("pub use self::cuCtxCreate_v2 as cuCtxCreate;"),
+        "{}",
+        out("renames.rs")
+    );
+}
+
+#[test]
+fn two_release_features_are_an_error_that_names_both() {
+    let run = Case::new("two_releases")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CARGO_FEATURE_CUDA_12080", "1")
+        .env("CARGO_FEATURE_CUDA_13000", "1")
+        .run();
+    run.failure(
+        "libcuda-sys binds one CUDA release, and the features cuda-12080 and cuda-13000 are all on",
+    );
+    run.assert_stderr_has(&["cargo tree -e features -i libcuda-sys"]);
+}
+
+/// A shipped release other than the headers this crate was built with.
+fn another_release() -> u32 {
+    if REAL_VERSION == "12080" {
+        13000
+    } else {
+        12080
+    }
+}
+
+#[test]
+fn a_release_feature_and_headers_of_another_release_give_the_shipped_release() {
+    if generation_unavailable(
+        "a_release_feature_and_headers_of_another_release_give_the_shipped_release",
+    ) {
+        return;
+    }
+    let other = another_release();
+    let feature = format!("CARGO_FEATURE_CUDA_{other}");
+    let mut case = Case::new("release_other_headers");
+    let root = case.toolkit("toolkit");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("CUDA_PATH", &root)
+        .env(&feature, "1")
+        .run();
+    assert_shipped(&run, &case, other);
+    let number: u32 = REAL_VERSION.parse().unwrap();
+    let said = format!(
+        "because the feature cuda-{other} asks for CUDA {}.{} and the headers found (CUDA_PATH={}) are CUDA {}.{}",
+        other / 1000,
+        other % 1000 / 10,
+        root.join("include").canonicalize().unwrap().display(),
+        number / 1000,
+        number % 1000 / 10
+    );
+    let warnings = run.warnings();
+    assert!(
+        warnings.iter().filter(|w| w.contains(&said)).count() == 1,
+        "no one warning with `{said}`\n{}",
+        run.report()
+    );
+
+    // Asked to generate, the same is an error.
+    let mut case = Case::new("release_other_headers_generate");
+    let root = case.toolkit("toolkit");
+    let run = case.env("CUDA_PATH", &root).env(&feature, "1").run();
+    run.failure(&format!(
+        "LIBCUDA_SYS_BINDINGS=generate: the headers found are CUDA {}.{}, the feature cuda-{other} asks for CUDA {}.{}",
+        number / 1000,
+        number % 1000 / 10,
+        other / 1000,
+        other % 1000 / 10
+    ));
+}
+
+#[test]
+fn a_release_feature_and_headers_of_that_release_generate() {
+    if generation_unavailable("a_release_feature_and_headers_of_that_release_generate") {
+        return;
+    }
+    let mut case = Case::new("release_same_headers");
+    let root = case.toolkit("toolkit");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("CUDA_PATH", &root)
+        .env(format!("CARGO_FEATURE_CUDA_{REAL_VERSION}"), "1")
+        .run();
+    run.found(&root.join("include"), "CUDA_PATH");
+    assert_eq!(run.metadata("version"), REAL_VERSION);
     assert!(
         run.warnings().iter().all(|w| !w.contains("shipped")),
         "{}",
@@ -1691,13 +1829,28 @@ fn unknown_mode_is_an_error() {
 // 11. The driver floor (its effect on real header sets: `cargo xtask driver-floor`).
 
 #[test]
-fn a_driver_floor_needs_generated_bindings() {
-    let run = Case::new("floor_shipped")
+fn a_driver_floor_works_with_the_shipped_set() {
+    let mut case = Case::new("floor_shipped");
+    let run = case
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .env("LIBCUDA_SYS_DRIVER_FLOOR", "13.0")
+        .env("LIBCUDA_SYS_DRIVER_FLOOR", "12.0")
         .run();
-    run.failure("LIBCUDA_SYS_DRIVER_FLOOR=13.0 needs bindings generated from headers");
-    run.assert_stderr_has(&["dynamic-loading", "unset LIBCUDA_SYS_DRIVER_FLOOR"]);
+    assert_shipped(&run, &case, newest_shipped());
+    assert_eq!(run.metadata("driver_floor"), "12000");
+    let functions = fs::read_to_string(case.out_dir().join("functions.rs")).unwrap();
+    assert!(
+        functions.contains("pub fn cuMemPoolGetAttribute("),
+        "pool API left out"
+    );
+    assert!(
+        !functions.contains("pub fn cuMemGetDefaultMemPool("),
+        "a 13.0 function bound under a 12.0 floor"
+    );
+    // The stand-in exports what is bound, no more.
+    if run.metadata("link_kind") == "generated-stub" {
+        let stub = fs::read_to_string(case.out_dir().join("stub/libcuda_stub.c")).unwrap();
+        assert!(!stub.contains("cuMemGetDefaultMemPool"));
+    }
     run.assert_reruns(&["LIBCUDA_SYS_DRIVER_FLOOR"]);
 }
 

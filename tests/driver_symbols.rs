@@ -8,8 +8,6 @@ use std::io::Write;
 
 use libcuda_sys::*;
 
-include!(concat!(env!("OUT_DIR"), "/dynamic_symbols.rs"));
-
 #[cfg(not(feature = "dynamic-loading"))]
 fn has(symbol: &str) -> bool {
     // libcuda is loaded with the program.
@@ -36,11 +34,7 @@ fn driver_has_every_bound_function() {
         unsafe { cuDriverGetVersion(&mut driver) },
         CUresult::CUDA_SUCCESS
     );
-    let missing: Vec<&str> = SYMBOLS
-        .iter()
-        .map(|(s, _)| s.trim_end_matches('\0'))
-        .filter(|s| !has(s))
-        .collect();
+    let missing: Vec<&str> = FUNCTIONS.iter().copied().filter(|s| !has(s)).collect();
     let line =
         format!(
         "{TEST}: driver {}.{}, headers {}.{}: {} of {} bound functions present; missing ({}): {}\n",
@@ -48,17 +42,17 @@ fn driver_has_every_bound_function() {
         driver % 1000 / 10,
         CUDA_VERSION / 1000,
         CUDA_VERSION % 1000 / 10,
-        SYMBOLS.len() - missing.len(),
-        SYMBOLS.len(),
+        FUNCTIONS.len() - missing.len(),
+        FUNCTIONS.len(),
         missing.len(),
         if missing.is_empty() { "none".to_string() } else { missing.join(", ") }
     );
     let _ = std::io::stderr().write_all(line.as_bytes());
     // What the loader lacks is what `since` says a driver of this version lacks.
     if SINCE_AVAILABLE {
-        let expected: Vec<&str> = SYMBOLS
+        let expected: Vec<&str> = FUNCTIONS
             .iter()
-            .map(|(s, _)| s.trim_end_matches('\0'))
+            .copied()
             .filter(|s| since(s).is_some_and(|v| v > driver as u32))
             .collect();
         assert_eq!(

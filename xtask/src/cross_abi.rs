@@ -131,7 +131,8 @@ pub fn run(args: &[String]) -> Result {
     }
     // The shipped set was generated for the host; the same check tells whether
     // it holds on the other targets too.
-    let shipped = crate::pregenerate::WHEEL_VERSION;
+    let shipped = crate::pregenerate::newest_wheel()?;
+    let shipped = shipped.as_str();
     for target in &targets {
         match headers::include_dir_for(shipped, headers::Platform::of(target)?) {
             Ok(include) => {

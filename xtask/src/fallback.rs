@@ -140,7 +140,7 @@ impl Env {
     }
 
     fn no_libclang_is_an_error(&self) -> Outcome {
-        let include = headers::include_dir(pregenerate::WHEEL_VERSION)?;
+        let include = headers::include_dir(&pregenerate::newest_wheel()?)?;
         let mut cmd = self.sandboxed(&["build", "-p", "libcuda-sys"])?;
         cmd.env("LIBCUDA_SYS_INCLUDE_DIR", &include)
             .env("LIBCUDA_SYS_BINDINGS", "generate");
@@ -160,7 +160,7 @@ impl Env {
     }
 
     fn fallback_names_libclang(&self) -> Outcome {
-        let include = headers::include_dir(pregenerate::WHEEL_VERSION)?;
+        let include = headers::include_dir(&pregenerate::newest_wheel()?)?;
         let mut cmd = self.sandboxed(&["build", "-p", "libcuda-sys"])?;
         cmd.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
         let out = output(cmd)?;
@@ -350,7 +350,7 @@ impl Env {
     /// Cargo cannot see a header replaced with an older file time; the
     /// dependent compares `DEP_CUDA_CUDA_H_FNV1A64` when it compiles its C.
     fn header_replaced_in_place(&self) -> Outcome {
-        let pristine = headers::include_dir(pregenerate::WHEEL_VERSION)?;
+        let pristine = headers::include_dir(&pregenerate::newest_wheel()?)?;
         let include = self.target_dir.join("in-place/include");
         let _ = std::fs::remove_dir_all(&include);
         std::fs::create_dir_all(&include).map_err(|e| e.to_string())?;
@@ -396,7 +396,7 @@ impl Env {
     }
 
     fn shipped_abi(&self, feature: &str) -> Outcome {
-        let include = headers::include_dir(pregenerate::WHEEL_VERSION)?;
+        let include = headers::include_dir(&pregenerate::newest_wheel()?)?;
         let mut cmd = cargo::command(&[
             "test",
             "-p",

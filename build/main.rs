@@ -1,0 +1,196 @@
+//! Build script of libcuda-sys. What it reads, decides and emits is documented
+//! for users in the crate's rustdoc (`src/lib.rs`); this file only orders the
+//! steps, each a module beside it that returns a plain value or an error:
+//! mode (where the bindings come from, which CUDA release) -> discover (find
+//! `cuda.h`) -> the bindings, generated from the headers (bindgen) or the
+//! shipped release (`pregenerated/`) -> the driver floor -> link (which
+//! libcuda) -> emit (every `cargo::` line). Besides `emit`, only the env
+//! helper prints: each variable read with its `rerun-if-env-changed`, and the
+//! `-vv` log on stderr.
+
+// The header is read only to generate: the shipped bindings use the compiler alone.
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+mod cpp;
+mod discover;
+mod docs;
+mod emit;
+mod env;
+mod error;
+mod link;
+mod mode;
+mod output;
+mod renames;
+mod sections;
+mod shipped;
+mod since;
+mod value_types;
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+mod version;
+
+#[cfg(feature = "bindgen")]
+mod bindings;
+#[cfg(feature = "bindgen")]
+mod items;
+#[cfg(feature = "bindgen")]
+mod macro_constants;
+
+use mode::Mode;
+use output::Bindings;
+
+fn main() {
+    if let Err(e) = run() {
+        // One warning line that shows without -vv, then the whole story on
+        // stderr, which Cargo prints when the script fails. No panic, no backtrace.
+        println!("cargo::warning={}", e.summary.replace(['\n', '\r'], " "));
+        eprintln!("\n{e}\n");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> error::Result<()> {
+    println!("cargo::rerun-if-changed=build");
+    println!("cargo::rerun-if-changed=wrapper.h");
+    println!("cargo::rerun-if-changed=pregenerated");
+    let target = env::Target::from_cargo();
+    let mut clock = env::Clock::start();
+
+    let releases = shipped::releases(&target)?;
+    let release = mode::release(&releases)?;
+    let mode = mode::choose()?;
+    let floor = mode::driver_floor()?;
+    // Checked in every mode: a typo in a variable is never hidden by the fallback.
+    let lib_dir_override = discover::lib_dir_override(&target)?;
+    let search = discover::discover(&target, mode.searches())?;
+    clock.step("discovery");
+
+    let shipped = |why, toolkit| shipped::load(&target, release.shipped(), why, toolkit);
+    let mut bindings = match (mode, search) {
+        (Mode::Shipped(why), search) => shipped(why, search.found())?,
+        (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
+        (Mode::Generate, discover::Search::Found(toolkit)) => {
+            match generate(&target, toolkit, &release)? {
+                Generated::Bindings(b) => b,
+                Generated::OtherRelease(toolkit, found) => {
+                    return Err(mode::release_mismatch(&release, found, &toolkit))
+                }
+            }
+        }
+        (Mode::Auto, discover::Search::NotFound(e)) => shipped(mode::fallback(&e), None)?,
+        (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
+            Ok(()) => match generate(&target, toolkit, &release)? {
+                Generated::Bindings(b) => b,
+                Generated::OtherRelease(toolkit, found) => {
+                    let why = mode::other_release(&release, found, &toolkit);
+                    shipped(why, Some(toolkit))?
+                }
+            },
+            Err(e) => shipped(mode::fallback(&e), Some(toolkit))?,
+        },
+    };
+    clock.step("bindings");
+    // The floor matters where the linker resolves every function; with
+    // dynamic loading a missing function fails alone, at run time.
+    let floor = floor.filter(|_| !target.dynamic_loading());
+    if let Some(floor) = floor {
+        let where_ = match bindings.headers() {
+            Some(t) => t.include_dir.display().to_string(),
+            None => format!("the shipped CUDA {} bindings", bindings.version),
+        };
+        let left_out = bindings.apply_floor(floor, &where_)?;
+        env::log(format!(
+            "driver floor {floor}: {} functions left out: {}",
+            left_out.len(),
+            left_out.join(", ")
+        ));
+    }
+    bindings.write(&target.out_dir)?;
+    clock.step("write");
+
+    // Linked: the linker resolves every function against libcuda (or a stand-in).
+    // Dynamic loading: each function calls through a table filled at run time.
+    let link = if target.dynamic_loading() {
+        None
+    } else {
+        let stub_dirs = bindings.toolkit().map(|t| t.lib_dirs.as_slice());
+        let link = link::choose(
+            &target,
+            lib_dir_override.as_deref(),
+            stub_dirs.unwrap_or_default(),
+            &bindings,
+        )?;
+        env::directive_path("the libcuda directory", &link.dir)?;
+        Some(link)
+    };
+    clock.step("link");
+    emit::emit(&target, &bindings, link.as_ref(), floor);
+    clock.write(&target.out_dir)
+}
+
+/// What generation gives: the bindings, or the headers' own release where a
+/// release feature asks for another one.
+enum Generated {
+    Bindings(Bindings),
+    #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+    OtherRelease(discover::Toolkit, version::CudaVersion),
+}
+
+/// The bindings from the headers found, through bindgen.
+#[cfg(feature = "bindgen")]
+fn generate(
+    target: &env::Target,
+    toolkit: discover::Toolkit,
+    release: &mode::Release,
+) -> error::Result<Generated> {
+    use quote::ToTokens;
+
+    let header = cpp::Header::new(
+        target.manifest_dir.join("wrapper.h"),
+        toolkit.include_dir.clone(),
+        target.defines(),
+        target.out_dir.clone(),
+        target.triple.clone(),
+    )?;
+    let macros = header.macros()?;
+    let version = version::from_macros(&header, &macros)?;
+    if release.conflicts_with(version) {
+        return Ok(Generated::OtherRelease(toolkit, version));
+    }
+    version::check_minimum(&header, version)?;
+    let file = bindings::generate(&header, &macros)?;
+    let items = items::read(file)?;
+    let renames = renames::find(&header, &macros, &items)?;
+    let constants = macro_constants::find(&header, &macros, &items)?;
+    Ok(Generated::Bindings(Bindings {
+        version,
+        types: items.render_types(),
+        functions: items
+            .functions
+            .iter()
+            .map(|f| output::Function {
+                name: f.name.clone(),
+                decl: f.item.to_token_stream().to_string(),
+            })
+            .collect(),
+        renames,
+        macro_constants: macro_constants::render(&constants),
+        since: since::find(&toolkit.include_dir, &items),
+        typed: value_types::find(&items),
+        enumerators: items
+            .constants
+            .iter()
+            .filter_map(|k| Some((k.owner.clone()?, k.name.clone())))
+            .collect(),
+        origin: output::Origin::Generated {
+            compiler: header.compiler_command(),
+            fingerprint: header.fingerprint()?,
+            toolkit,
+        },
+    }))
+}
+
+/// Without the `bindgen` feature `mode::choose` never asks for generation;
+/// should it ever, the build says so instead of panicking.
+#[cfg(not(feature = "bindgen"))]
+fn generate(_: &env::Target, _: discover::Toolkit, _: &mode::Release) -> error::Result<Generated> {
+    Err(mode::needs_bindgen_feature())
+}

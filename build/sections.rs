@@ -1,0 +1,65 @@
+//! The sections of the shipped set's files. Each file holds every release at
+//! once: an item that is the same in several releases is written once, in a
+//! section headed `//@ <releases>`, which runs to the next such line.
+//! `<releases>` is a comma-separated list of `all`, `X.Y`, `X.Y-` (to the
+//! newest), `X.Y-X.Y`, each optionally followed by `default` or `per-thread`
+//! (the variant; both without). Loading a release keeps the lines of its
+//! sections, so no Rust parser is needed. (`cargo xtask pregenerate` writes
+//! the headings and checks that this reading gives back every release.)
+
+/// `12.8` -> 12080.
+pub fn parse_version(text: &str) -> Option<u32> {
+    let (major, minor) = text.split_once('.')?;
+    let (major, minor): (u32, u32) = (major.parse().ok()?, minor.parse().ok()?);
+    (minor <= 9).then_some(major * 1000 + minor * 10)
+}
+
+/// Which release and variant a section heading includes.
+fn includes(heading: &str, release: u32, per_thread: bool) -> std::result::Result<bool, String> {
+    let mut any = false;
+    for clause in heading.split(',').map(str::trim) {
+        let (range, variant) = match clause.split_once(' ') {
+            Some((range, variant)) => (range, Some(variant.trim())),
+            None => (clause, None),
+        };
+        let bad = || format!("`//@ {heading}` is not a section heading");
+        let (low, high) = match range {
+            "all" => (0, u32::MAX),
+            r => match r.split_once('-') {
+                Some((low, "")) => (parse_version(low).ok_or_else(bad)?, u32::MAX),
+                Some((low, high)) => (
+                    parse_version(low).ok_or_else(bad)?,
+                    parse_version(high).ok_or_else(bad)?,
+                ),
+                None => {
+                    let v = parse_version(r).ok_or_else(bad)?;
+                    (v, v)
+                }
+            },
+        };
+        let variant_matches = match variant {
+            None => true,
+            Some("default") => !per_thread,
+            Some("per-thread") => per_thread,
+            Some(_) => return Err(bad()),
+        };
+        any |= variant_matches && (low..=high).contains(&release);
+    }
+    Ok(any)
+}
+
+/// The lines of `text` in the sections of `release` and the variant; what
+/// comes before the first heading is the file's own header, left out.
+pub fn select(text: &str, release: u32, per_thread: bool) -> std::result::Result<String, String> {
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut keep = false;
+    for line in text.lines() {
+        if let Some(heading) = line.strip_prefix("//@ ") {
+            keep = includes(heading, release, per_thread)?;
+        } else if keep {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
