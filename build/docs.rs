@@ -124,7 +124,7 @@ fn value_type_lines(typed: &Typed) -> Vec<String> {
     };
     let mut lines = vec![format!("Value type `{}`{size}; {access}.", typed.c_type)];
     if let Some(s) = sentence(&typed.name) {
-        lines.insert(0, s.to_string());
+        lines.splice(0..0, [s.to_string(), String::new()]);
     }
     lines
 }

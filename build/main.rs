@@ -69,7 +69,7 @@ fn run() -> error::Result<()> {
         (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
         (Mode::Generate, discover::Search::Found(toolkit)) => {
             match generate(&target, toolkit, &release)? {
-                Generated::Bindings(b) => b,
+                Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     return Err(mode::release_mismatch(&release, found, &toolkit))
                 }
@@ -78,7 +78,7 @@ fn run() -> error::Result<()> {
         (Mode::Auto, discover::Search::NotFound(e)) => shipped(mode::fallback(&e), None)?,
         (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
-                Generated::Bindings(b) => b,
+                Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     let why = mode::other_release(&release, found, &toolkit);
                     shipped(why, Some(toolkit))?
@@ -128,9 +128,9 @@ fn run() -> error::Result<()> {
 
 /// What generation gives: the bindings, or the headers' own release where a
 /// release feature asks for another one.
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 enum Generated {
-    Bindings(Bindings),
-    #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+    Bindings(Box<Bindings>),
     OtherRelease(discover::Toolkit, version::CudaVersion),
 }
 
@@ -160,7 +160,7 @@ fn generate(
     let items = items::read(file)?;
     let renames = renames::find(&header, &macros, &items)?;
     let constants = macro_constants::find(&header, &macros, &items)?;
-    Ok(Generated::Bindings(Bindings {
+    Ok(Generated::Bindings(Box::new(Bindings {
         version,
         types: items.render_types(),
         functions: items
@@ -185,7 +185,7 @@ fn generate(
             fingerprint: header.fingerprint()?,
             toolkit,
         },
-    }))
+    })))
 }
 
 /// Without the `bindgen` feature `mode::choose` never asks for generation;

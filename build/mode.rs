@@ -32,6 +32,7 @@ impl Release {
     }
 
     /// Headers of `found` cannot give the bindings of the requested release.
+    #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
     pub fn conflicts_with(&self, found: CudaVersion) -> bool {
         self.requested.is_some_and(|r| r != found.number)
     }

@@ -136,6 +136,7 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
                 .to_string(),
         })
         .collect();
+    let types = joined_impls(&types);
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
@@ -149,8 +150,29 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
     })
 }
 
-/// `(enum, enumerator)` of every `impl Enum { pub const NAME: ... }` block,
-/// as `cargo xtask pregenerate` writes them (one enumerator per block).
+/// The set keeps one enumerator per `impl Enum { ... }` block, so that a
+/// release that adds one shares the others; as one block per enum again, the
+/// documentation shows them together, as for generated bindings.
+fn joined_impls(types: &str) -> String {
+    let mut out = String::with_capacity(types.len());
+    let mut open: Option<&str> = None;
+    let mut lines = types.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.starts_with("impl ") && line.ends_with(" {") {
+            open = Some(line);
+        } else if line == "}" && open.is_some() && lines.peek() == open.as_ref() {
+            lines.next();
+            continue;
+        } else if !line.starts_with(' ') {
+            open = None;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// `(enum, enumerator)` of every `impl Enum { pub const NAME: ... }` block.
 fn enumerators(types: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut owner: Option<&str> = None;

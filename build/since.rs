@@ -8,6 +8,7 @@
 //! version order; a variant whose parameter count differs from the binding's
 //! is refused rather than guessed.
 
+#[cfg(feature = "bindgen")]
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

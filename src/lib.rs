@@ -42,14 +42,47 @@
 //!
 //! `LIBCUDA_SYS_BINDINGS` unset (the default): generated from the headers found
 //! (below) when libclang loads too, otherwise the bindings shipped with the
-//! crate for CUDA 13.5, with one `cargo:warning` that says why and how to get
-//! generated ones. `LIBCUDA_SYS_BINDINGS=generate`: generated, or an error that
-//! says what is missing. `LIBCUDA_SYS_BINDINGS=pregenerated`, `DOCS_RS` set, or
-//! the `bindgen` feature off: the shipped set, without searching. The shipped
-//! set has the same items as generated bindings but none of the header's
-//! documentation, and empty [`TypedEnumerator::description`]s; [`PREGENERATED`]
-//! says which one a build has. A toolkit variable that is set but wrong is an
-//! error in every mode.
+//! crate, with one `cargo:warning` that says why and how to get generated ones.
+//! `LIBCUDA_SYS_BINDINGS=generate`: generated, or an error that says what is
+//! missing. `LIBCUDA_SYS_BINDINGS=pregenerated`, `DOCS_RS` set, or the
+//! `bindgen` feature off: the shipped set, without searching. A toolkit
+//! variable that is set but wrong is an error in every mode.
+//!
+//! The shipped set covers every CUDA release whose headers NVIDIA publishes as
+//! pip wheels: 11.7, 11.8, 12.0–12.6, 12.8, 12.9 and 13.0–13.5, each in both
+//! variants (default and `per-thread-default-stream`). It has the same items as
+//! generated bindings and this crate's own documentation (the driver each
+//! function needs, each attribute's value type, a sentence for each memory-pool
+//! attribute), but none of the header's text. [`PREGENERATED`] says which one
+//! a build has.
+//!
+//! # Choosing a CUDA release
+//!
+//! A crate written against one release's API picks it with a feature named
+//! after its `CUDA_VERSION`: `cuda-11070`, `cuda-11080`, `cuda-12000` ...
+//! `cuda-12060`, `cuda-12080`, `cuda-12090`, `cuda-13000` ... `cuda-13050`.
+//! At most one may be on; two are a build error that names both (Cargo unites
+//! the features of every crate in a build, so two crates asked for different
+//! releases). The rule:
+//!
+//! - **No feature:** the headers found decide; without headers (or libclang),
+//!   the newest shipped release.
+//! - **A feature, and headers of that release found** (with libclang):
+//!   generated from them, with the header's documentation.
+//! - **A feature, and headers of another release found:** the shipped set of
+//!   the feature's release, with a `cargo:warning` that names both releases,
+//!   and `DEP_CUDA_FOUND_BY=pregenerated`. With `LIBCUDA_SYS_BINDINGS=generate`
+//!   it is an error instead.
+//! - **A feature, and no headers:** the shipped set of that release.
+//!
+//! [`HEADER_VERSION`], `DEP_CUDA_VERSION`, the `cuda_X_Y` cfgs and [`since`]
+//! are those of the release bound. A dependent that wants a release on docs.rs
+//! (which has no CUDA headers) names it in its own manifest:
+//!
+//! ```toml
+//! [package.metadata.docs.rs]
+//! features = ["libcuda-sys/cuda-12080"]
+//! ```
 //!
 //! # Finding the headers
 //!
@@ -86,6 +119,19 @@
 //! stand-in is never copied or put on a run path, only `cargo run`/`cargo test`
 //! find it (Cargo adds `OUT_DIR` directories to their library path).
 //!
+//! # The driver floor
+//!
+//! `LIBCUDA_SYS_DRIVER_FLOOR=X.Y` names the oldest driver (as a CUDA release)
+//! a linked program must start on. Rust links with full RELRO, so a program
+//! that references a function its driver lacks does not start at all; with a
+//! floor, every function whose ABI is newer than `X.Y` (see [`since`]) is left
+//! out of the bindings, and using one is a compile error instead. It works with
+//! generated and shipped bindings alike; generated ones need the header's
+//! `cudaTypedefs.h`, and a floor that cannot date a bound function is an error
+//! that names them. With `dynamic-loading` it has no effect (a function the
+//! driver lacks fails alone, at run time). The floor applied is passed on as
+//! `DEP_CUDA_DRIVER_FLOOR` (`13000`; empty without one).
+//!
 //! # Dynamic loading
 //!
 //! With the `dynamic-loading` feature nothing is linked: the same functions call
@@ -120,6 +166,7 @@
 //! | `DEP_CUDA_PER_THREAD_DEFAULT_STREAM` | `true` when the feature is on |
 //! | `DEP_CUDA_BINDINGS_DIR` | the directory of the Rust files the crate includes |
 //! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
+//! | `DEP_CUDA_DRIVER_FLOOR` | `LIBCUDA_SYS_DRIVER_FLOOR` as applied (`13000`), empty without one |
 //!
 //! With the shipped bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
 //! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a
@@ -240,9 +287,12 @@ pub fn since(name: &str) -> Option<u32> {
 }
 
 /// `true` when these are the bindings shipped with the crate (no CUDA headers
-/// or no libclang at build time, `DOCS_RS`, `LIBCUDA_SYS_BINDINGS=pregenerated`,
-/// or no `bindgen` feature): the same declarations, without the header's
-/// documentation and with empty [`TypedEnumerator::description`]s.
+/// or no libclang at build time, headers of another release than a
+/// `cuda-XXXXX` feature asks for, `DOCS_RS`,
+/// `LIBCUDA_SYS_BINDINGS=pregenerated`, or no `bindgen` feature): the same
+/// declarations, without the header's documentation; the
+/// [`TypedEnumerator::description`]s are this crate's own sentences (the
+/// memory-pool attributes) or empty.
 pub const PREGENERATED: bool = cfg!(libcuda_sys_pregenerated);
 
 /// This crate's version, for a program that reports what it was built with.

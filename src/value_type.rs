@@ -29,7 +29,9 @@ pub struct TypedEnumerator {
     /// Settable only back to zero (the high watermarks), as the description
     /// says; kept apart so that bindings without descriptions still tell.
     pub reset_only: bool,
-    /// The header's description, after the value type, on one line.
+    /// The header's description, after the value type, on one line; with the
+    /// shipped bindings, this crate's own sentence for a memory-pool
+    /// attribute, and empty for others.
     pub description: &'static str,
 }
 

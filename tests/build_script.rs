@@ -64,8 +64,8 @@ fn newest_shipped() -> u32 {
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let last = text
         .lines()
-        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .last()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
         .expect("a release");
     let (major, minor) = last
         .split_whitespace()

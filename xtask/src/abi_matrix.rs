@@ -1,17 +1,20 @@
-//! `cargo xtask abi-matrix [VERSION ...]`: generation, build and systest's
-//! checks (ABI against the C compiler, plain names, memory-pool attributes,
-//! macro constants) against the headers of several CUDA releases, with and
-//! without `per-thread-default-stream`. The counts come from the
-//! `summary.json` systest's build script writes, not from the tests' output.
+//! `cargo xtask abi-matrix [VERSION ...]`: systest's checks (ABI against the C
+//! compiler, plain names, memory-pool attributes, macro constants), with and
+//! without `per-thread-default-stream`, of the shipped bindings of every
+//! release against that release's headers, and of bindings generated from the
+//! headers of a few releases. `VERSION`s: generated rows of those releases
+//! only. The counts come from the `summary.json` systest's build script
+//! writes, not from the tests' output.
 
 use std::path::Path;
 use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::{cargo, headers, Result};
+use crate::{cargo, headers, pregenerate, Result};
 
-const VERSIONS: [&str; 7] = ["11.8", "12.0", "12.4", "12.9", "13.0", "13.2", "13.5"];
+/// Generation is the same code for every release: a few across the API breaks.
+const GENERATED: [&str; 3] = ["11.8", "12.9", "13.5"];
 const FEATURES: [&str; 2] = ["", "per-thread-default-stream"];
 /// Lines of a failing run's stderr shown: enough for a compiler error or a
 /// test's panic with its short backtrace (with `--nocapture`, panics go there).
@@ -28,6 +31,8 @@ const COUNTS: [&str; 5] = [
 
 struct Row {
     version: String,
+    /// `generated` or `shipped`.
+    bindings: &'static str,
     features: String,
     counts: Option<[u64; COUNTS.len()]>,
     secs: Option<u64>,
@@ -55,19 +60,36 @@ pub fn run(args: &[String]) -> Result {
             "unknown option `{flag}`; usage: cargo xtask abi-matrix [VERSION ...]"
         ));
     }
-    let versions: Vec<&str> = if args.is_empty() {
-        VERSIONS.to_vec()
+    let shipped: Vec<(String, String)> = if args.is_empty() {
+        pregenerate::releases()?
+            .into_iter()
+            .map(|(number, wheel)| (pregenerate::dotted(number), wheel))
+            .collect()
     } else {
-        args.iter().map(String::as_str).collect()
+        Vec::new()
+    };
+    let generated: Vec<(String, String)> = if args.is_empty() {
+        GENERATED
+            .iter()
+            .map(|v| (v.to_string(), v.to_string()))
+            .collect()
+    } else {
+        args.iter().map(|v| (v.clone(), v.clone())).collect()
     };
     let mut rows = Vec::new();
-    for version in versions {
-        let include = match headers::include_dir(version) {
+    let runs = shipped
+        .iter()
+        .map(|r| (r, true))
+        .chain(generated.iter().map(|r| (r, false)));
+    for ((version, wheel), shipped) in runs {
+        let bindings = if shipped { "shipped" } else { "generated" };
+        let include = match headers::include_dir(wheel) {
             Ok(dir) => dir,
             Err(e) => {
                 println!("{e}");
                 rows.push(Row {
                     version: version.to_string(),
+                    bindings,
                     features: "headers not fetched".into(),
                     counts: None,
                     secs: None,
@@ -77,17 +99,18 @@ pub fn run(args: &[String]) -> Result {
             }
         };
         for features in FEATURES {
-            rows.push(one(version, &include, features));
+            rows.push(one(version, &include, features, shipped));
         }
     }
 
     println!(
-        "\nABI matrix (each row: generation, build, ABI check against the C compiler, \
+        "\nABI matrix (each row: the bindings, shipped or generated, their build, the ABI check against the C compiler, \
          plain names, memory-pool attributes, macro constants)"
     );
     println!(
-        "{:<6} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} result",
+        "{:<6} {:<9} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} result",
         "CUDA",
+        "bindings",
         "features",
         "functions",
         "plain-names",
@@ -99,8 +122,9 @@ pub fn run(args: &[String]) -> Result {
     for row in &rows {
         let count = |i: usize| row.counts.map_or("?".to_string(), |c| c[i].to_string());
         println!(
-            "{:<6} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} {}",
+            "{:<6} {:<9} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} {}",
             row.version,
+            row.bindings,
             row.features,
             count(0),
             count(1),
@@ -123,29 +147,46 @@ pub fn run(args: &[String]) -> Result {
     }
 }
 
-/// `cargo test -p systest` against the headers in `include` with `features`.
-fn one(version: &str, include: &Path, features: &str) -> Row {
+/// `cargo test -p systest` against the headers in `include` with `features`:
+/// of the bindings generated from them, or of the shipped release `version`.
+fn one(version: &str, include: &Path, features: &str, shipped: bool) -> Row {
     let label = if features.is_empty() {
         "default"
     } else {
         features
     };
-    eprintln!("abi-matrix: CUDA {version}, {label}");
-    let mut cmd = cargo::command(&[
+    let bindings = if shipped { "shipped" } else { "generated" };
+    eprintln!("abi-matrix: CUDA {version}, {bindings}, {label}");
+    let mut all_features = features.to_string();
+    let mut cmd = cargo::command(&[]);
+    if shipped {
+        let number = crate::pregenerate::number(version);
+        let release = format!("libcuda-sys/cuda-{number:05}");
+        all_features = [features, &release]
+            .iter()
+            .filter(|f| !f.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(",");
+        cmd.env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+            .env("SYSTEST_CUDA_INCLUDE_DIR", include);
+    } else {
+        cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include)
+            .env("LIBCUDA_SYS_BINDINGS", "generate");
+    }
+    cmd.args([
         "test",
         "--package",
         "systest",
         "--features",
-        features,
+        &all_features,
         "--message-format=json",
         "--",
         "--nocapture",
-    ]);
-    cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include)
-        .env("LIBCUDA_SYS_BINDINGS", "generate")
-        .env("CARGO_TARGET_DIR", crate::root().join("target/abi-matrix"))
-        // A floor would leave the newer functions out: the rows count them all.
-        .env_remove("LIBCUDA_SYS_DRIVER_FLOOR");
+    ])
+    .env("CARGO_TARGET_DIR", crate::root().join("target/abi-matrix"))
+    // A floor would leave the newer functions out: the rows count them all.
+    .env_remove("LIBCUDA_SYS_DRIVER_FLOOR");
     let start = Instant::now();
     let outcome = cargo::build(cmd).map_err(Failure::from).and_then(|build| {
         if !build.success {
@@ -158,12 +199,14 @@ fn one(version: &str, include: &Path, features: &str) -> Row {
             &build.out_dir("systest")?.join("summary.json"),
             include,
             features,
+            shipped,
         )
     });
     let secs = Some(start.elapsed().as_secs());
     match outcome {
         Ok(counts) => Row {
             version: version.to_string(),
+            bindings,
             features: label.to_string(),
             counts: Some(counts),
             secs,
@@ -173,6 +216,7 @@ fn one(version: &str, include: &Path, features: &str) -> Row {
             println!("{}", failure.detail);
             Row {
                 version: version.to_string(),
+                bindings,
                 features: label.to_string(),
                 counts: None,
                 secs,
@@ -187,8 +231,18 @@ fn summary(
     path: &Path,
     include: &Path,
     features: &str,
+    shipped: bool,
 ) -> std::result::Result<[u64; COUNTS.len()], Failure> {
     let summary = checked_summary(path, include, features == "per-thread-default-stream")?;
+    if (summary["bindings"] == "pregenerated") != shipped {
+        return Err(format!(
+            "{}: systest checked {} bindings, the row asked for {}",
+            path.display(),
+            summary["bindings"],
+            if shipped { "the shipped" } else { "generated" }
+        )
+        .into());
+    }
     let mut counts = [0; COUNTS.len()];
     for (count, key) in counts.iter_mut().zip(COUNTS) {
         *count = summary[key]

@@ -35,6 +35,22 @@ pub fn in_root(args: &[&str]) -> Command {
     cmd
 }
 
+/// The `libcuda-sys-*.crate` file under `dir` (a `cargo package` directory).
+pub fn package_file(dir: &std::path::Path) -> Result<PathBuf> {
+    fn find(dir: &std::path::Path) -> Option<PathBuf> {
+        std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                find(&path)
+            } else {
+                (name.starts_with("libcuda-sys-") && name.ends_with(".crate")).then_some(path)
+            }
+        })
+    }
+    find(dir).ok_or_else(|| format!("no libcuda-sys-*.crate under {}", dir.display()))
+}
+
 /// What one `cargo build --message-format=json` said.
 pub struct Build {
     pub success: bool,
@@ -138,19 +154,7 @@ pub fn package_version(id: &str, name: &str) -> Option<String> {
 /// --dry-run`) left under `dir`, unpacked into `into`: the directory a
 /// dependent of the published crate gets.
 pub fn unpack_package(dir: &std::path::Path, into: &std::path::Path) -> Result<PathBuf> {
-    fn find(dir: &std::path::Path) -> Option<PathBuf> {
-        std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
-            let path = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if path.is_dir() {
-                find(&path)
-            } else {
-                (name.starts_with("libcuda-sys-") && name.ends_with(".crate")).then_some(path)
-            }
-        })
-    }
-    let crate_file =
-        find(dir).ok_or_else(|| format!("no libcuda-sys-*.crate under {}", dir.display()))?;
+    let crate_file = package_file(dir)?;
     std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
     let status = Command::new("tar")
         .arg("xzf")

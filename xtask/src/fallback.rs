@@ -16,10 +16,34 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::test::{self, Counts};
-use crate::{abi_matrix, cargo, headers, pregenerate, Result};
+use crate::{cargo, headers, pregenerate, Result};
 
 /// What a build of the shipped set must say, once, where the user did not ask for it.
-const FALLBACK_WARNING: &str = "using the bindings shipped with libcuda-sys (CUDA 13.5";
+const FALLBACK_WARNING: &str = "using the bindings shipped with libcuda-sys (CUDA ";
+
+/// What docs.rs must show for each memory-pool attribute, after the crate's
+/// sentence: its value type, size and whether it can be set (the header's
+/// `(value type = ...)` and `cuMemPoolSetAttribute`'s list, as of CUDA 13.5).
+const POOL_VALUE_TYPES: [(&str, &str); 15] = [
+    ("CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES", "Value type int (4 bytes); settable with cuMemPoolSetAttribute."),
+    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC", "Value type int (4 bytes); settable with cuMemPoolSetAttribute."),
+    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES", "Value type int (4 bytes); settable with cuMemPoolSetAttribute."),
+    ("CU_MEMPOOL_ATTR_RELEASE_THRESHOLD", "Value type cuuint64_t (8 bytes); settable with cuMemPoolSetAttribute."),
+    ("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT", "Value type cuuint64_t (8 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH", "Value type cuuint64_t (8 bytes); read-only, except that cuMemPoolSetAttribute can reset it to 0."),
+    ("CU_MEMPOOL_ATTR_USED_MEM_CURRENT", "Value type cuuint64_t (8 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_USED_MEM_HIGH", "Value type cuuint64_t (8 bytes); read-only, except that cuMemPoolSetAttribute can reset it to 0."),
+    ("CU_MEMPOOL_ATTR_ALLOCATION_TYPE", "Value type CUmemAllocationType (4 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES", "Value type CUmemAllocationHandleType (4 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_LOCATION_ID", "Value type int (4 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_LOCATION_TYPE", "Value type CUmemLocationType (4 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_MAX_POOL_SIZE", "Value type cuuint64_t (8 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED", "Value type int (4 bytes); read-only."),
+    ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", "Value type int (4 bytes); read-only."),
+];
+
+/// The packaged crate, compressed and unpacked, at most (bytes).
+const PACKAGE_LIMITS: (u64, u64) = (500 * 1024, 2560 * 1024);
 
 /// Build dependencies that only generation needs: none of them may be
 /// compiled without the `bindgen` feature.
@@ -70,8 +94,16 @@ pub fn checks() -> Result<Counts> {
         "--no-default-features: wrong variables and generate are errors",
         || env.no_default_features_errors(),
     );
-    report.check("DOCS_RS=1 cargo doc documents the pool API", || {
-        env.docs_rs()
+    report.check(
+        "DOCS_RS=1 cargo doc: value types, the attributes' sentences, since",
+        || env.docs_rs(),
+    );
+    report.check(
+        "no headers, no libclang: a dependent's code per release feature",
+        || env.release_dependents(),
+    );
+    report.check("two release features are an error naming both", || {
+        env.two_release_features()
     });
     report.check(
         "the packaged crate builds and serves a dependent's test",
@@ -85,12 +117,6 @@ pub fn checks() -> Result<Counts> {
             })
             .map_err(Failure::from)
     });
-    for feature in ["", "per-thread-default-stream"] {
-        report.check(
-            &format!("the shipped set passes the ABI check (systest, features '{feature}')"),
-            || env.shipped_abi(feature),
-        );
-    }
     report.check(
         "a cuda.h replaced in place with an older time stops the dependent's C build",
         || env.header_replaced_in_place(),
@@ -296,18 +322,89 @@ impl Env {
         }
         let attributes = std::fs::read_to_string(doc.join("struct.CUmemPool_attribute_enum.html"))
             .map_err(|e| format!("CUmemPool_attribute_enum's page: {e}"))?;
-        let missing: Vec<&str> = testkit::POOL_ATTRIBUTES
-            .iter()
-            .map(|a| a.0)
-            .filter(|name| !attributes.contains(name))
-            .collect();
-        if !missing.is_empty() {
-            return Err(format!("not documented: {missing:?}").into());
+        // Each attribute's documentation: a sentence, then its value type.
+        for (name, value_type) in POOL_VALUE_TYPES {
+            let paragraphs = docblock(&attributes, &format!("associatedconstant.{name}"))
+                .ok_or_else(|| format!("{name} is not documented"))?;
+            match paragraphs.as_slice() {
+                [sentence, line] if sentence.len() > 40 && line == value_type => {}
+                other => {
+                    return Err(format!(
+                        "{name} reads {other:?}, not a sentence and `{value_type}`"
+                    )
+                    .into())
+                }
+            }
+        }
+        for (function, since) in [
+            ("cuMemPoolGetAttribute", "11.2"),
+            ("cuMemGetDefaultMemPool", "13.0"),
+        ] {
+            let page = std::fs::read_to_string(doc.join(format!("fn.{function}.html")))
+                .map_err(|e| format!("{function}'s page: {e}"))?;
+            let expected = format!("Needs a driver of CUDA {since} or newer (cudaTypedefs.h).");
+            let paragraphs = docblock(&page, "main-content").unwrap_or_default();
+            if !paragraphs.contains(&expected) {
+                return Err(format!("{function} reads {paragraphs:?}, not `{expected}`").into());
+            }
         }
         Ok(format!(
-            "features `{features}`: cuMemPoolGetAttribute, dynamic::try_load and all {} CU_MEMPOOL_ATTR_* documented",
-            testkit::POOL_ATTRIBUTES.len()
+            "features `{features}`: every CU_MEMPOOL_ATTR_* with a sentence and its value type, \
+             cuMemPoolGetAttribute needs 11.2, cuMemGetDefaultMemPool 13.0, dynamic::try_load documented"
         ))
+    }
+
+    /// A dependent that picks a release: its code compiles against that
+    /// release's API, and not against another's.
+    fn release_dependents(&self) -> Outcome {
+        let dir = self.target_dir.join("releases-user");
+        write_release_dependent(&dir)?;
+        let check = |feature: &str| -> std::result::Result<cargo::Build, Failure> {
+            let mut cmd = self.sandboxed(&["check", "--message-format=json", "--manifest-path"])?;
+            cmd.arg(dir.join("Cargo.toml"))
+                .args(["--features", feature])
+                .env("CARGO_TARGET_DIR", dir.join("target"));
+            Ok(cargo::build(cmd)?)
+        };
+        for feature in ["cuda-13000", "cuda-13050"] {
+            let build = check(feature)?;
+            if !build.success {
+                return Err(format!("{feature} does not compile:\n{}", build.stderr).into());
+            }
+        }
+        // 13.2 added CU_MEMPOOL_ATTR_MAX_POOL_SIZE: 12.8 has no such item.
+        let build = check("cuda-12080")?;
+        let named = build.errors.iter().any(|(package, code, message)| {
+            package == "releases-user"
+                && code == "E0599"
+                && message.contains("CU_MEMPOOL_ATTR_MAX_POOL_SIZE")
+        });
+        if build.success || !named {
+            return Err(format!(
+                "cuda-12080: expected error E0599 on CU_MEMPOOL_ATTR_MAX_POOL_SIZE, got {:?}",
+                build.errors
+            )
+            .into());
+        }
+        Ok(
+            "cuda-13000 sets props.location.id, cuda-13050 the union's id, cuda-12080 has no \
+            CU_MEMPOOL_ATTR_MAX_POOL_SIZE (E0599)"
+                .into(),
+        )
+    }
+
+    fn two_release_features(&self) -> Outcome {
+        let out = output(self.sandboxed(&[
+            "check",
+            "-p",
+            "libcuda-sys",
+            "--features",
+            "cuda-12080,cuda-13000",
+        ])?)?;
+        let summary =
+            "libcuda-sys binds one CUDA release, and the features cuda-12080 and cuda-13000 are all on";
+        expect_failure(&out, summary)?;
+        Ok(format!("exit 1: `{summary}`"))
     }
 
     fn packaged_crate(&self) -> Outcome {
@@ -319,9 +416,21 @@ impl Env {
         let scratch =
             std::env::temp_dir().join(format!("libcuda-sys-packaged-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
-        let unpacked = cargo::unpack_package(&self.target_dir.join("publish/package"), &scratch)?;
+        let package = self.target_dir.join("publish/package");
+        let unpacked = cargo::unpack_package(&package, &scratch)?;
+        let packed = std::fs::metadata(cargo::package_file(&package)?)
+            .map_err(|e| e.to_string())?
+            .len();
+        let size = tree_size(&unpacked);
+        if packed > PACKAGE_LIMITS.0 || size > PACKAGE_LIMITS.1 {
+            return Err(format!(
+                "the package is {packed} bytes ({size} unpacked); at most {} and {}",
+                PACKAGE_LIMITS.0, PACKAGE_LIMITS.1
+            )
+            .into());
+        }
         for file in [
-            format!("{}/bindings.rs", pregenerate::DIR),
+            format!("{}/types.rs", pregenerate::DIR),
             "LICENSE-MIT".into(),
             "LICENSE-APACHE".into(),
         ] {
@@ -344,7 +453,12 @@ impl Env {
         if passed != 1 {
             return Err(format!("the dependent's test did not run ({passed} passed)").into());
         }
-        Ok("cargo publish --dry-run passed; unpacked outside the workspace, a fresh dependent's test passed with the fallback warning".into())
+        Ok(format!(
+            "cargo publish --dry-run passed: {} KiB packed, {} KiB unpacked; outside the workspace, \
+             a fresh dependent's test passed with the fallback warning",
+            packed / 1024,
+            size / 1024
+        ))
     }
 
     /// Cargo cannot see a header replaced with an older file time; the
@@ -394,54 +508,6 @@ impl Env {
         )?;
         Ok("the dependent's build script stopped: `... is not the cuda.h libcuda-sys generated its bindings from`".into())
     }
-
-    fn shipped_abi(&self, feature: &str) -> Outcome {
-        let include = headers::include_dir(&pregenerate::newest_wheel()?)?;
-        let mut cmd = cargo::command(&[
-            "test",
-            "-p",
-            "systest",
-            "--features",
-            feature,
-            "--message-format=json",
-        ]);
-        cmd.env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-            .env("SYSTEST_CUDA_INCLUDE_DIR", &include)
-            .env("CARGO_TARGET_DIR", self.target_dir.join("systest"));
-        let skip_log = self.target_dir.join("systest-skips.jsonl");
-        let _ = std::fs::remove_file(&skip_log);
-        cmd.env(testkit::SKIP_LOG, &skip_log);
-        let build = cargo::build(cmd)?;
-        if !build.success {
-            return Err(
-                format!("systest failed on the shipped bindings:\n{}", build.stderr).into(),
-            );
-        }
-        let skipped = test::with_skips(Counts::default(), &skip_log)?.skipped;
-        if !skipped.is_empty() {
-            return Err(format!("systest skipped checks: {skipped:?}").into());
-        }
-        // What was checked, as systest's build script recorded it.
-        let summary = abi_matrix::checked_summary(
-            &build.out_dir("systest")?.join("summary.json"),
-            &include,
-            feature == "per-thread-default-stream",
-        )
-        .map_err(|f| f.detail)?;
-        if summary["bindings"] != "pregenerated" {
-            return Err(format!(
-                "systest checked {} bindings, not the shipped ones",
-                summary["bindings"]
-            )
-            .into());
-        }
-        Ok(format!(
-            "{} ABI items and {} plain names of the shipped bindings agree with {}",
-            summary["abi_items"],
-            summary["plain_names"],
-            include.display()
-        ))
-    }
 }
 
 /// A crate outside the workspace that depends on the unpacked package and
@@ -459,7 +525,7 @@ fn write_dependent(scratch: &Path, unpacked: &Path) -> Result<PathBuf> {
 #[test]
 fn shipped_bindings_serve_a_dependent() {
     assert!(PREGENERATED);
-    assert_eq!(HEADER_VERSION, 13050);
+    assert_eq!(HEADER_VERSION, NEWEST);
     let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT.value_type().unwrap();
     assert_eq!((t.c_name, t.size), ("cuuint64_t", Some(8)));
     assert_eq!(CUmemPool_attribute::CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID.0, 15);
@@ -470,12 +536,103 @@ fn shipped_bindings_serve_a_dependent() {
     let _ = unsafe { cuMemPoolGetAttribute(pool, CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &mut pool as *mut _ as *mut _) };
 }
 "#;
-    for (name, text) in [("Cargo.toml", manifest.as_str()), ("tests/user.rs", test)] {
+    let newest = pregenerate::releases()?.last().map_or(0, |r| r.0);
+    let test = test.replace("NEWEST", &newest.to_string());
+    for (name, text) in [("Cargo.toml", manifest.as_str()), ("tests/user.rs", &test)] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
     }
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("src/lib.rs"), "").map_err(|e| e.to_string())?;
     Ok(dir)
+}
+
+/// Bytes of every file under `dir`.
+fn tree_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => tree_size(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
+}
+
+/// The paragraphs (`<p>`) of the first docblock after `id="{id}"` in a
+/// rustdoc page, as text.
+fn docblock(page: &str, id: &str) -> Option<Vec<String>> {
+    let start = page.find(&format!("id=\"{id}\""))?;
+    let rest = &page[start..];
+    let block = &rest[rest.find("<div class=\"docblock\">")?..];
+    let block = &block[..block.find("</div>")?];
+    let text = |html: &str| {
+        let mut out = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => out.push(c),
+                _ => {}
+            }
+        }
+        out.replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+    };
+    Some(
+        block
+            .split("<p>")
+            .skip(1)
+            .map(|p| {
+                text(p.split("</p>").next().unwrap_or_default())
+                    .trim()
+                    .to_string()
+            })
+            .collect(),
+    )
+}
+
+/// A crate that picks its CUDA release with a feature and writes what its
+/// author would for that release.
+fn write_release_dependent(dir: &Path) -> Result {
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+    let manifest = format!(
+        "[package]\nname = \"releases-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n\
+         [features]\ncuda-12080 = [\"libcuda-sys/cuda-12080\"]\ncuda-13000 = [\"libcuda-sys/cuda-13000\"]\n\
+         cuda-13050 = [\"libcuda-sys/cuda-13050\"]\n\n[workspace]\n",
+        crate::root().display().to_string()
+    );
+    let lib = r#"use libcuda_sys::*;
+
+/// The properties of a device pool, as written against each release.
+pub fn pool_props(device: CUdevice) -> CUmemPoolProps {
+    let mut props = CUmemPoolProps::default();
+    props.allocType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.location.type_ = CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
+    // Up to 13.3 `id` is a field of CUmemLocation...
+    #[cfg(any(feature = "cuda-12080", feature = "cuda-13000"))]
+    {
+        props.location.id = device;
+    }
+    // ...from 13.4 on it is in an anonymous union.
+    #[cfg(feature = "cuda-13050")]
+    {
+        props.location.__bindgen_anon_1.id = device;
+    }
+    props
+}
+
+/// A 13.2 attribute: written against 12.8, it does not compile.
+#[cfg(feature = "cuda-12080")]
+pub const MAX_SIZE: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_MAX_POOL_SIZE;
+"#;
+    for (name, text) in [("Cargo.toml", manifest.as_str()), ("src/lib.rs", lib)] {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
 }
 
 /// The features docs.rs builds with, from `[package.metadata.docs.rs]`.

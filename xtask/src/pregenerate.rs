@@ -20,7 +20,7 @@ use syn::visit_mut::VisitMut;
 #[path = "../../build/sections.rs"]
 mod sections;
 
-use crate::{cargo, headers, Result};
+use crate::{bindings, cargo, headers, Result};
 
 /// Where the shipped set lives, and its list of releases.
 pub const DIR: &str = "pregenerated";
@@ -60,6 +60,11 @@ pub fn newest_wheel() -> Result<String> {
         .pop()
         .map(|(_, wheel)| wheel)
         .ok_or_else(|| format!("{RELEASES} lists no release"))
+}
+
+/// `13.5` -> `13050` (0 for what is not X.Y).
+pub fn number(dotted: &str) -> u32 {
+    sections::parse_version(dotted).unwrap_or(0)
 }
 
 /// `13050` -> `13.5`.
@@ -242,7 +247,7 @@ fn parts(out: &Path) -> Result<Parts> {
         .collect();
     let since_rs = read("since.rs")?;
     let pairs = |name: &str| -> Vec<String> {
-        array(&since_rs, name)
+        bindings::array(&since_rs, name)
             .into_iter()
             .map(|tuple| format!("{} {}\n", tuple[0], tuple[1]))
             .collect()
@@ -286,43 +291,6 @@ fn unparse(items: Vec<syn::Item>) -> String {
     })
 }
 
-/// The literal elements of the tuples of `const NAME: &[...] = &[(..), ..]`.
-fn array(file: &syn::File, name: &str) -> Vec<Vec<String>> {
-    let literal = |e: &syn::Expr| match e {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) => s.value(),
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_digits().to_string(),
-        other => quote::ToTokens::to_token_stream(other).to_string(),
-    };
-    elements(file, name)
-        .iter()
-        .map(|e| match e {
-            syn::Expr::Tuple(t) => t.elems.iter().map(literal).collect(),
-            other => vec![literal(other)],
-        })
-        .collect()
-}
-
-fn elements<'a>(file: &'a syn::File, name: &str) -> Vec<&'a syn::Expr> {
-    for item in &file.items {
-        if let syn::Item::Const(c) = item {
-            if c.ident == name {
-                if let syn::Expr::Reference(r) = &*c.expr {
-                    if let syn::Expr::Array(a) = &*r.expr {
-                        return a.elems.iter().collect();
-                    }
-                }
-            }
-        }
-    }
-    Vec::new()
-}
-
 /// What `Some(...)` holds: `Some("cuMemPoolSetAttribute")`,
 /// `Some(::core::mem::size_of::<T>())`; `None` for `None`.
 fn inner(e: Option<&syn::Expr>) -> Option<&syn::Expr> {
@@ -337,7 +305,7 @@ fn inner(e: Option<&syn::Expr>) -> Option<&syn::Expr> {
 /// left out.
 fn value_types(file: &syn::File) -> Result<Vec<String>> {
     let mut rows = Vec::new();
-    for e in elements(file, "VALUE_TYPES") {
+    for e in bindings::elements(file, "VALUE_TYPES") {
         let syn::Expr::Struct(s) = e else {
             return Err("VALUE_TYPES holds something else than TypedEnumerator values".into());
         };
