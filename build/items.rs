@@ -34,6 +34,8 @@ pub struct Constant {
     pub name: String,
     pub owner: Option<String>,
     pub doc: String,
+    /// An enumerator's value, where it is a literal (`Owner(0x4)`).
+    pub value: Option<i128>,
 }
 
 #[derive(Default)]
@@ -46,6 +48,8 @@ pub struct Items {
     /// Type aliases and newtype enums: C typedef and enum names.
     pub typedefs: Vec<String>,
     pub enums: Vec<String>,
+    /// `(enum, typedef)` of `typedef enum X_enum { .. } X;`.
+    pub aliases: Vec<(String, String)>,
 }
 
 /// Rust's integer types and the `core::ffi` names bindgen gives C's (a macro
@@ -137,6 +141,8 @@ impl Items {
                 if let syn::UseTree::Path(syn::UsePath { tree, .. }) = &u.tree {
                     if let syn::UseTree::Rename(r) = &**tree {
                         self.typedefs.push(r.rename.to_string());
+                        self.aliases
+                            .push((r.ident.to_string(), r.rename.to_string()));
                     }
                 }
             }
@@ -144,6 +150,7 @@ impl Items {
                 name: c.ident.to_string(),
                 owner: None,
                 doc: doc(&c.attrs),
+                value: None,
             }),
             syn::Item::Impl(imp) => {
                 let syn::Type::Path(owner) = &*imp.self_ty else {
@@ -161,6 +168,7 @@ impl Items {
                             name: c.ident.to_string(),
                             owner: Some(owner.clone()),
                             doc: doc(&c.attrs),
+                            value: enumerator_value(&c.expr),
                         });
                     }
                 }
@@ -179,6 +187,40 @@ impl Items {
         out
     }
 
+    /// The documentation of C enum `name` (bindgen puts it on the newtype).
+    pub fn enum_doc(&self, name: &str) -> String {
+        self.types
+            .iter()
+            .find_map(|item| match item {
+                syn::Item::Struct(s) if s.ident == name => Some(doc(&s.attrs)),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// Leaves `Debug` out of the newtype enums' derives: the crate implements
+    /// it with the enumerator's name (`value_types`).
+    pub fn drop_enum_debug(&mut self) {
+        for item in &mut self.types {
+            let syn::Item::Struct(s) = item else { continue };
+            if !is_newtype_enum(s) {
+                continue;
+            }
+            for attr in &mut s.attrs {
+                if !attr.path().is_ident("derive") {
+                    continue;
+                }
+                let Ok(paths) = attr.parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+                ) else {
+                    continue;
+                };
+                let kept: Vec<&syn::Path> = paths.iter().filter(|p| !p.is_ident("Debug")).collect();
+                *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+            }
+        }
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }
@@ -191,6 +233,31 @@ impl Items {
                 .constants
                 .iter()
                 .any(|c| c.owner.is_none() && c.name == name)
+    }
+}
+
+/// `Owner(4)`, `Owner(-1)`: the literal inside bindgen's enumerator.
+fn enumerator_value(expr: &syn::Expr) -> Option<i128> {
+    let syn::Expr::Call(call) = expr else {
+        return None;
+    };
+    match call.args.first()? {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => match &**expr {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<i128>().ok().map(|v| -v),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -157,7 +157,9 @@ fn generate(
     }
     version::check_minimum(&header, version)?;
     let file = bindings::generate(&header, &macros)?;
-    let items = items::read(file)?;
+    let mut items = items::read(file)?;
+    let bitmasks = value_types::bitmasks(&items);
+    items.drop_enum_debug();
     let renames = renames::find(&header, &macros, &items)?;
     let constants = macro_constants::find(&header, &macros, &items)?;
     Ok(Generated::Bindings(Box::new(Bindings {
@@ -180,6 +182,8 @@ fn generate(
             .iter()
             .filter_map(|k| Some((k.owner.clone()?, k.name.clone())))
             .collect(),
+        aliases: items.aliases.clone(),
+        bitmasks,
         origin: output::Origin::Generated {
             compiler: header.compiler_command(),
             fingerprint: header.fingerprint()?,

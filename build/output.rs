@@ -54,6 +54,10 @@ pub struct Bindings {
     pub typed: Vec<Typed>,
     /// `(enum, enumerator)` of every C enum, in the header's order.
     pub enumerators: Vec<(String, String)>,
+    /// `(enum, typedef)`: `CUresult` for `cudaError_enum`.
+    pub aliases: Vec<(String, String)>,
+    /// The enums `cuda.h` uses as bit masks (`value_types::is_bitmask`).
+    pub bitmasks: Vec<String>,
     pub origin: Origin,
 }
 
@@ -139,10 +143,7 @@ impl Bindings {
             ("renames.rs", renames::render(&self.renames)),
             ("macro_constants.rs", self.macro_constants.clone()),
             ("since.rs", since::render(self)),
-            (
-                "value_types.rs",
-                value_types::render(&self.typed, &self.enumerators),
-            ),
+            ("value_types.rs", value_types::render(self)),
         ];
         for (name, text) in files {
             let path = out_dir.join(name);

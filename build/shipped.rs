@@ -8,8 +8,9 @@
 //!
 //! `types.rs` and `macro_constants.rs` are Rust items, `functions.rs` the
 //! declarations of the `functions!` list; `since.txt` (`function version`),
-//! `renames.txt` (`plain target`) and `value_types.txt` (`enum enumerator C-type
-//! size-type setter reset-only`, tab-separated, `-` for none) are tables.
+//! `renames.txt` (`plain target`), `value_types.txt` (`enum enumerator C-type
+//! size-type setter reset-only`, tab-separated, `-` for none) and
+//! `bitmasks.txt` (the enums used as masks) are tables.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -137,9 +138,15 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
         })
         .collect();
     let types = joined_impls(&types);
+    let bitmasks = section(target, "bitmasks.txt", release)?
+        .lines()
+        .map(str::to_string)
+        .collect();
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
+        aliases: aliases(&types),
+        bitmasks,
         types,
         functions: functions(&section(target, "functions.rs", release)?),
         renames,
@@ -170,6 +177,16 @@ fn joined_impls(types: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `(enum, typedef)` of every `pub use self::X_enum as X;`.
+fn aliases(types: &str) -> Vec<(String, String)> {
+    types
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub use self::")?.strip_suffix(';'))
+        .filter_map(|l| l.split_once(" as "))
+        .map(|(e, alias)| (e.to_string(), alias.to_string()))
+        .collect()
 }
 
 /// `(enum, enumerator)` of every `impl Enum { pub const NAME: ... }` block.

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::output::Typed;
+use crate::output::{Bindings, Typed};
 
 /// The enumerators with a value type, from the generated bindings.
 #[cfg(feature = "bindgen")]
@@ -45,6 +45,45 @@ pub fn find(items: &crate::items::Items) -> Vec<Typed> {
     typed
 }
 
+/// Whether a C enum is a bit mask, which gets `|`, `&` and their assignments:
+/// `cuda.h` calls it a set of flags, and its values allow it. Either its name
+/// says flags (`CUctx_flags`, `CUgraphicsRegisterFlags`), or its comment starts
+/// with "Flags for" or "Bitmask" and each of its enumerators, but 0 and the
+/// `0x7FFFFFFF` sentinel, is a single bit (`CUmemAllocationHandleType`). The
+/// second condition keeps out what the header loosely calls flags but numbers
+/// 1, 2, 3 (`CUcoredumpSettings`).
+#[cfg(feature = "bindgen")]
+pub fn is_bitmask(name: &str, doc: &str, values: &[i128]) -> bool {
+    if name.to_ascii_lowercase().contains("flag") {
+        return true;
+    }
+    let doc = doc.trim_start();
+    (doc.starts_with("Flags for") || doc.starts_with("Bitmask"))
+        && values
+            .iter()
+            .filter(|v| **v != 0 && **v != 0x7FFF_FFFF)
+            .all(|v| *v > 0 && v.count_ones() == 1)
+}
+
+/// The enums of the generated bindings that are bit masks.
+#[cfg(feature = "bindgen")]
+pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
+    items
+        .enums
+        .iter()
+        .filter(|e| {
+            let values: Vec<i128> = items
+                .constants
+                .iter()
+                .filter(|k| k.owner.as_ref() == Some(*e))
+                .filter_map(|k| k.value)
+                .collect();
+            is_bitmask(e, &items.enum_doc(e), &values)
+        })
+        .cloned()
+        .collect()
+}
+
 /// `(value type = T)` at the start of a comment.
 #[cfg(feature = "bindgen")]
 fn declared_type(doc: &str) -> Option<(&str, &str)> {
@@ -73,24 +112,31 @@ fn size_type(items: &crate::items::Items, ty: &str) -> Option<String> {
     }
 }
 
-/// `name()` for every C enum: the enumerator's name for a value (the first one
-/// the header lists, where two share a value), `None` for a value the header
-/// does not list.
-fn render_names(enumerators: &[(String, String)], out: &mut String) {
+/// `name()` and `Debug` for every C enum: the enumerator's name for a value
+/// (the first one the header lists, where two share a value: `cuda.h` lists
+/// the current name before the deprecated ones), `None` for a value the
+/// header does not list; `Debug` shows it under the C typedef's name.
+fn render_names(bindings: &Bindings, out: &mut String) {
     let mut owners: Vec<&str> = Vec::new();
-    for (owner, _) in enumerators {
+    for (owner, _) in &bindings.enumerators {
         if !owners.contains(&owner.as_str()) {
             owners.push(owner);
         }
     }
     for owner in owners {
-        let mut seen = Vec::new();
+        let names: Vec<&str> = bindings
+            .enumerators
+            .iter()
+            .filter(|(o, _)| o == owner)
+            .map(|(_, n)| n.as_str())
+            .collect();
         let _ = writeln!(
             out,
             "impl {owner} {{\n    /// The name of this value's enumerator in the header, `None` for a value\n    /// the header does not list (from a newer driver, say).\n    pub const fn name(self) -> Option<&'static str> {{\n        match self.0 {{"
         );
-        for (_, name) in enumerators.iter().filter(|(o, _)| o == owner) {
-            if !seen.contains(&name) {
+        let mut seen = Vec::new();
+        for name in &names {
+            if !seen.contains(name) {
                 let _ = writeln!(
                     out,
                     "            v if v == Self::{name}.0 => Some(\"{name}\"),"
@@ -99,10 +145,40 @@ fn render_names(enumerators: &[(String, String)], out: &mut String) {
             }
         }
         out.push_str("            _ => None,\n        }\n    }\n}\n");
+        let shown = bindings
+            .aliases
+            .iter()
+            .find(|(e, _)| e == owner)
+            .map_or(owner, |(_, alias)| alias.as_str());
+        let bits: String = if bindings.bitmasks.iter().any(|m| m == owner) {
+            names
+                .iter()
+                .map(|n| format!("(\"{n}\", Self::{n}.0 as i64), "))
+                .collect()
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "impl ::core::fmt::Debug for {owner} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        crate::enums::fmt_enumerator(f, \"{shown}\", self.name(), self.0 as i64, &[{bits}])\n    }}\n}}"
+        );
     }
 }
 
-pub fn render(typed: &[Typed], enumerators: &[(String, String)]) -> String {
+/// `BITMASKS`, and the operators of each.
+fn render_bitmasks(bitmasks: &[String], out: &mut String) {
+    out.push_str("/// The C enums `cuda.h` uses as bit masks: each has `|`, `|=`, `&`, `&=` and\n/// `contains`, and its `Debug` lists the bits of a combination. An enum is one\n/// when the header calls it a set of flags and its values allow it: its name\n/// says flags (`CUctx_flags`), or its comment starts with \"Flags for\" or\n/// \"Bitmask\" and each enumerator but 0 and the `0x7FFFFFFF` sentinel is a\n/// single bit (`CUmemAllocationHandleType`).\npub const BITMASKS: &[&str] = &[\n");
+    for m in bitmasks {
+        let _ = writeln!(out, "    \"{m}\",");
+    }
+    out.push_str("];\n");
+    if !bitmasks.is_empty() {
+        let _ = writeln!(out, "bitmask!({});", bitmasks.join(", "));
+    }
+}
+
+pub fn render(bindings: &Bindings) -> String {
+    let typed = &bindings.typed;
     let mut out = String::from("/// Every enumerator whose header documentation declares `(value type = T)`.\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n");
     let mut per_enum: Vec<(&str, Vec<(&str, String)>)> = Vec::new();
     for t in typed {
@@ -142,6 +218,7 @@ pub fn render(typed: &[Typed], enumerators: &[(String, String)]) -> String {
         }
         out.push_str("            _ => None,\n        }\n    }\n}\n");
     }
-    render_names(enumerators, &mut out);
+    render_names(bindings, &mut out);
+    render_bitmasks(&bindings.bitmasks, &mut out);
     out
 }

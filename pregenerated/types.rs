@@ -354,7 +354,7 @@ impl CUipcMem_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUipcMem_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUipcMem_flags_enum as CUipcMem_flags;
 impl CUmemAttach_flags_enum {
@@ -367,7 +367,7 @@ impl CUmemAttach_flags_enum {
     pub const CU_MEM_ATTACH_SINGLE: CUmemAttach_flags_enum = CUmemAttach_flags_enum(4);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemAttach_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAttach_flags_enum as CUmemAttach_flags;
 impl CUctx_flags_enum {
@@ -413,7 +413,7 @@ impl CUctx_flags_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUctx_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUctx_flags_enum as CUctx_flags;
 //@ 11.8-
@@ -438,7 +438,7 @@ impl CUevent_sched_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUevent_sched_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUevent_sched_flags_enum as CUevent_sched_flags;
 //@ 13.2-
@@ -453,7 +453,7 @@ impl CUhostTaskSyncMode_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUhostTaskSyncMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUhostTaskSyncMode_enum as CUhostTaskSyncMode;
 //@ all
@@ -464,7 +464,7 @@ impl CUstream_flags_enum {
     pub const CU_STREAM_NON_BLOCKING: CUstream_flags_enum = CUstream_flags_enum(1);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstream_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUstream_flags_enum as CUstream_flags;
 impl CUevent_flags_enum {
@@ -480,7 +480,7 @@ impl CUevent_flags_enum {
     pub const CU_EVENT_INTERPROCESS: CUevent_flags_enum = CUevent_flags_enum(4);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUevent_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUevent_flags_enum as CUevent_flags;
 impl CUevent_record_flags_enum {
@@ -494,7 +494,7 @@ impl CUevent_record_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUevent_record_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUevent_record_flags_enum as CUevent_record_flags;
 impl CUevent_wait_flags_enum {
@@ -508,7 +508,7 @@ impl CUevent_wait_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUevent_wait_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUevent_wait_flags_enum as CUevent_wait_flags;
 //@ 13.1-
@@ -581,7 +581,7 @@ impl CUatomicOperation_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUatomicOperation_enum(pub ::core::ffi::c_uint);
 pub use self::CUatomicOperation_enum as CUatomicOperation;
 impl CUatomicOperationCapability_enum {
@@ -620,7 +620,7 @@ impl CUatomicOperationCapability_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUatomicOperationCapability_enum(pub ::core::ffi::c_uint);
 pub use self::CUatomicOperationCapability_enum as CUatomicOperationCapability;
 //@ all
@@ -650,7 +650,7 @@ impl CUstreamWaitValue_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamWaitValue_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamWaitValue_flags_enum as CUstreamWaitValue_flags;
 impl CUstreamWriteValue_flags_enum {
@@ -664,7 +664,7 @@ impl CUstreamWriteValue_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamWriteValue_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamWriteValue_flags_enum as CUstreamWriteValue_flags;
 impl CUstreamBatchMemOpType_enum {
@@ -705,7 +705,7 @@ impl CUstreamBatchMemOpType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamBatchMemOpType_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamBatchMemOpType_enum as CUstreamBatchMemOpType;
 impl CUstreamMemoryBarrier_flags_enum {
@@ -719,7 +719,7 @@ impl CUstreamMemoryBarrier_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamMemoryBarrier_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamMemoryBarrier_flags_enum as CUstreamMemoryBarrier_flags;
 //@ 13.1-
@@ -739,7 +739,7 @@ impl CUstreamAtomicReductionOpType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamAtomicReductionOpType_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamAtomicReductionOpType_enum as CUstreamAtomicReductionOpType;
 impl CUstreamAtomicReductionDataType_enum {
@@ -753,7 +753,7 @@ impl CUstreamAtomicReductionDataType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamAtomicReductionDataType_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamAtomicReductionDataType_enum as CUstreamAtomicReductionDataType;
 #[repr(C)]
@@ -1312,7 +1312,7 @@ impl CUoccupancy_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUoccupancy_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUoccupancy_flags_enum as CUoccupancy_flags;
 impl CUstreamUpdateCaptureDependencies_flags_enum {
@@ -1326,7 +1326,7 @@ impl CUstreamUpdateCaptureDependencies_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamUpdateCaptureDependencies_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamUpdateCaptureDependencies_flags_enum as CUstreamUpdateCaptureDependencies_flags;
 //@ 12.4-
@@ -1336,7 +1336,7 @@ impl CUasyncNotificationType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUasyncNotificationType_enum(pub ::core::ffi::c_uint);
 pub use self::CUasyncNotificationType_enum as CUasyncNotificationType;
 #[repr(C)]
@@ -1672,7 +1672,7 @@ impl CUarray_format_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUarray_format_enum(pub ::core::ffi::c_uint);
 pub use self::CUarray_format_enum as CUarray_format;
 impl CUaddress_mode_enum {
@@ -1688,7 +1688,7 @@ impl CUaddress_mode_enum {
     pub const CU_TR_ADDRESS_MODE_BORDER: CUaddress_mode_enum = CUaddress_mode_enum(3);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUaddress_mode_enum(pub ::core::ffi::c_uint);
 pub use self::CUaddress_mode_enum as CUaddress_mode;
 impl CUfilter_mode_enum {
@@ -1698,7 +1698,7 @@ impl CUfilter_mode_enum {
     pub const CU_TR_FILTER_MODE_LINEAR: CUfilter_mode_enum = CUfilter_mode_enum(1);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUfilter_mode_enum(pub ::core::ffi::c_uint);
 pub use self::CUfilter_mode_enum as CUfilter_mode;
 impl CUdevice_attribute_enum {
@@ -2650,7 +2650,7 @@ impl CUdevice_attribute_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevice_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUdevice_attribute_enum as CUdevice_attribute;
 #[repr(C)]
@@ -2818,7 +2818,7 @@ impl CUpointer_attribute_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUpointer_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUpointer_attribute_enum as CUpointer_attribute;
 impl CUfunction_attribute_enum {
@@ -2939,7 +2939,7 @@ impl CUfunction_attribute_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUfunction_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUfunction_attribute_enum as CUfunction_attribute;
 impl CUfunc_cache_enum {
@@ -2955,7 +2955,7 @@ impl CUfunc_cache_enum {
     pub const CU_FUNC_CACHE_PREFER_EQUAL: CUfunc_cache_enum = CUfunc_cache_enum(3);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUfunc_cache_enum(pub ::core::ffi::c_uint);
 pub use self::CUfunc_cache_enum as CUfunc_cache;
 impl CUsharedconfig_enum {
@@ -2974,7 +2974,7 @@ impl CUsharedconfig_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUsharedconfig_enum(pub ::core::ffi::c_uint);
 pub use self::CUsharedconfig_enum as CUsharedconfig;
 impl CUshared_carveout_enum {
@@ -2993,7 +2993,7 @@ impl CUshared_carveout_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUshared_carveout_enum(pub ::core::ffi::c_int);
 pub use self::CUshared_carveout_enum as CUshared_carveout;
 impl CUmemorytype_enum {
@@ -3009,7 +3009,7 @@ impl CUmemorytype_enum {
     pub const CU_MEMORYTYPE_UNIFIED: CUmemorytype_enum = CUmemorytype_enum(4);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemorytype_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemorytype_enum as CUmemorytype;
 impl CUcomputemode_enum {
@@ -3024,7 +3024,7 @@ impl CUcomputemode_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUcomputemode_enum(pub ::core::ffi::c_uint);
 pub use self::CUcomputemode_enum as CUcomputemode;
 impl CUmem_advise_enum {
@@ -3050,7 +3050,7 @@ impl CUmem_advise_enum {
     pub const CU_MEM_ADVISE_UNSET_ACCESSED_BY: CUmem_advise_enum = CUmem_advise_enum(6);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmem_advise_enum(pub ::core::ffi::c_uint);
 pub use self::CUmem_advise_enum as CUmem_advise;
 impl CUmem_range_attribute_enum {
@@ -3096,7 +3096,7 @@ impl CUmem_range_attribute_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmem_range_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUmem_range_attribute_enum as CUmem_range_attribute;
 impl CUjit_option_enum {
@@ -3253,7 +3253,7 @@ impl CUjit_option_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUjit_option_enum(pub ::core::ffi::c_uint);
 pub use self::CUjit_option_enum as CUjit_option;
 //@ 11.7-11.8
@@ -3407,7 +3407,7 @@ impl CUjit_target_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUjit_target_enum(pub ::core::ffi::c_uint);
 pub use self::CUjit_target_enum as CUjit_target;
 impl CUjit_fallback_enum {
@@ -3417,7 +3417,7 @@ impl CUjit_fallback_enum {
     pub const CU_PREFER_BINARY: CUjit_fallback_enum = CUjit_fallback_enum(1);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUjit_fallback_enum(pub ::core::ffi::c_uint);
 pub use self::CUjit_fallback_enum as CUjit_fallback;
 impl CUjit_cacheMode_enum {
@@ -3430,7 +3430,7 @@ impl CUjit_cacheMode_enum {
     pub const CU_JIT_CACHE_OPTION_CA: CUjit_cacheMode_enum = CUjit_cacheMode_enum(2);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUjit_cacheMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUjit_cacheMode_enum as CUjit_cacheMode;
 impl CUjitInputType_enum {
@@ -3455,7 +3455,7 @@ impl CUjitInputType_enum {
     pub const CU_JIT_NUM_INPUT_TYPES: CUjitInputType_enum = CUjitInputType_enum(6);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUjitInputType_enum(pub ::core::ffi::c_uint);
 pub use self::CUjitInputType_enum as CUjitInputType;
 #[repr(C)]
@@ -3490,7 +3490,7 @@ impl CUgraphicsRegisterFlags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphicsRegisterFlags_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphicsRegisterFlags_enum as CUgraphicsRegisterFlags;
 impl CUgraphicsMapResourceFlags_enum {
@@ -3509,7 +3509,7 @@ impl CUgraphicsMapResourceFlags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphicsMapResourceFlags_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphicsMapResourceFlags_enum as CUgraphicsMapResourceFlags;
 impl CUarray_cubemap_face_enum {
@@ -3543,7 +3543,7 @@ impl CUarray_cubemap_face_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUarray_cubemap_face_enum(pub ::core::ffi::c_uint);
 pub use self::CUarray_cubemap_face_enum as CUarray_cubemap_face;
 impl CUlimit_enum {
@@ -3594,7 +3594,7 @@ impl CUlimit_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlimit_enum(pub ::core::ffi::c_uint);
 pub use self::CUlimit_enum as CUlimit;
 impl CUresourcetype_enum {
@@ -3612,7 +3612,7 @@ impl CUresourcetype_enum {
     pub const CU_RESOURCE_TYPE_PITCH2D: CUresourcetype_enum = CUresourcetype_enum(3);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUresourcetype_enum(pub ::core::ffi::c_uint);
 pub use self::CUresourcetype_enum as CUresourcetype;
 pub type CUhostFn = ::core::option::Option<
@@ -3634,7 +3634,7 @@ impl CUaccessProperty_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUaccessProperty_enum(pub ::core::ffi::c_uint);
 pub use self::CUaccessProperty_enum as CUaccessProperty;
 #[repr(C)]
@@ -4151,7 +4151,7 @@ impl CUgraphConditionalNodeType_enum {
 }
 //@ 12.3-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphConditionalNodeType_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphConditionalNodeType_enum as CUgraphConditionalNodeType;
 #[repr(C)]
@@ -4281,7 +4281,7 @@ impl CUgraphNodeType_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphNodeType_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphNodeType_enum as CUgraphNodeType;
 //@ 12.3-
@@ -4296,7 +4296,7 @@ impl CUgraphDependencyType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphDependencyType_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphDependencyType_enum as CUgraphDependencyType;
 #[repr(C)]
@@ -4363,7 +4363,7 @@ impl CUgraphInstantiateResult_enum {
 }
 //@ 12.0-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphInstantiateResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphInstantiateResult_enum as CUgraphInstantiateResult;
 #[repr(C)]
@@ -4427,7 +4427,7 @@ impl CUsynchronizationPolicy_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUsynchronizationPolicy_enum(pub ::core::ffi::c_uint);
 pub use self::CUsynchronizationPolicy_enum as CUsynchronizationPolicy;
 //@ 11.8-
@@ -4454,7 +4454,7 @@ impl CUclusterSchedulingPolicy_enum {
 }
 //@ 11.8-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUclusterSchedulingPolicy_enum(pub ::core::ffi::c_uint);
 pub use self::CUclusterSchedulingPolicy_enum as CUclusterSchedulingPolicy;
 //@ 12.0-
@@ -4469,7 +4469,7 @@ impl CUlaunchMemSyncDomain_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlaunchMemSyncDomain_enum(pub ::core::ffi::c_uint);
 pub use self::CUlaunchMemSyncDomain_enum as CUlaunchMemSyncDomain;
 #[repr(C)]
@@ -4511,7 +4511,7 @@ impl CUlaunchAttributePortableClusterMode_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlaunchAttributePortableClusterMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUlaunchAttributePortableClusterMode_enum as CUlaunchAttributePortableClusterMode;
 impl CUsharedMemoryMode_enum {
@@ -4542,7 +4542,7 @@ impl CUsharedMemoryMode_enum {
 }
 //@ 13.2-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUsharedMemoryMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUsharedMemoryMode_enum as CUsharedMemoryMode;
 //@ 11.8-
@@ -4645,7 +4645,7 @@ impl CUlaunchAttributeID_enum {
 }
 //@ 11.8-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlaunchAttributeID_enum(pub ::core::ffi::c_uint);
 pub use self::CUlaunchAttributeID_enum as CUlaunchAttributeID;
 //@ 13.2-
@@ -5573,7 +5573,7 @@ impl CUkernelNodeAttrID_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUkernelNodeAttrID_enum(pub ::core::ffi::c_uint);
 pub use self::CUkernelNodeAttrID_enum as CUkernelNodeAttrID;
 #[repr(C)]
@@ -5629,7 +5629,7 @@ impl CUstreamCaptureStatus_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamCaptureStatus_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamCaptureStatus_enum as CUstreamCaptureStatus;
 impl CUstreamCaptureMode_enum {
@@ -5648,7 +5648,7 @@ impl CUstreamCaptureMode_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamCaptureMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamCaptureMode_enum as CUstreamCaptureMode;
 //@ 11.8-
@@ -5666,7 +5666,7 @@ impl CUstreamAttrID_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamAttrID_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamAttrID_enum as CUstreamAttrID;
 #[repr(C)]
@@ -5718,7 +5718,7 @@ impl CUdriverProcAddress_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdriverProcAddress_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUdriverProcAddress_flags_enum as CUdriverProcAddress_flags;
 //@ 12.0-
@@ -5738,7 +5738,7 @@ impl CUdriverProcAddressQueryResult_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdriverProcAddressQueryResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUdriverProcAddressQueryResult_enum as CUdriverProcAddressQueryResult;
 //@ all
@@ -5753,7 +5753,7 @@ impl CUexecAffinityType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUexecAffinityType_enum(pub ::core::ffi::c_uint);
 pub use self::CUexecAffinityType_enum as CUexecAffinityType;
 #[repr(C)]
@@ -5845,7 +5845,7 @@ impl CUcigDataType_enum {
 }
 //@ 12.5-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUcigDataType_enum(pub ::core::ffi::c_uint);
 pub use self::CUcigDataType_enum as CUcigDataType;
 #[repr(C)]
@@ -5926,7 +5926,7 @@ impl CUstreamCigDataType_enum {
 }
 //@ 13.2-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUstreamCigDataType_enum(pub ::core::ffi::c_uint);
 pub use self::CUstreamCigDataType_enum as CUstreamCigDataType;
 #[repr(C)]
@@ -6002,7 +6002,7 @@ impl CUlibraryOption_enum {
     pub const CU_LIBRARY_NUM_OPTIONS: CUlibraryOption_enum = CUlibraryOption_enum(2);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlibraryOption_enum(pub ::core::ffi::c_uint);
 pub use self::CUlibraryOption_enum as CUlibraryOption;
 #[repr(C)]
@@ -6420,7 +6420,7 @@ impl cudaError_enum {
 }
 #[repr(transparent)]
 #[must_use]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct cudaError_enum(pub ::core::ffi::c_uint);
 pub use self::cudaError_enum as CUresult;
 impl CUdevice_P2PAttribute_enum {
@@ -6456,7 +6456,7 @@ impl CUdevice_P2PAttribute_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevice_P2PAttribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUdevice_P2PAttribute_enum as CUdevice_P2PAttribute;
 //@ 13.0
@@ -6529,7 +6529,7 @@ impl CUatomicOperation_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUatomicOperation_enum(pub ::core::ffi::c_uint);
 pub use self::CUatomicOperation_enum as CUatomicOperation;
 impl CUatomicOperationCapability_enum {
@@ -6568,7 +6568,7 @@ impl CUatomicOperationCapability_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUatomicOperationCapability_enum(pub ::core::ffi::c_uint);
 pub use self::CUatomicOperationCapability_enum as CUatomicOperationCapability;
 //@ all
@@ -7634,7 +7634,7 @@ impl CUresourceViewFormat_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUresourceViewFormat_enum(pub ::core::ffi::c_uint);
 pub use self::CUresourceViewFormat_enum as CUresourceViewFormat;
 #[repr(C)]
@@ -7823,7 +7823,7 @@ impl CUtensorMapDataType_enum {
 }
 //@ 12.0-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapDataType_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapDataType_enum as CUtensorMapDataType;
 impl CUtensorMapInterleave_enum {
@@ -7842,7 +7842,7 @@ impl CUtensorMapInterleave_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapInterleave_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapInterleave_enum as CUtensorMapInterleave;
 impl CUtensorMapSwizzle_enum {
@@ -7883,7 +7883,7 @@ impl CUtensorMapSwizzle_enum {
 }
 //@ 12.0-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapSwizzle_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapSwizzle_enum as CUtensorMapSwizzle;
 impl CUtensorMapL2promotion_enum {
@@ -7907,7 +7907,7 @@ impl CUtensorMapL2promotion_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapL2promotion_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapL2promotion_enum as CUtensorMapL2promotion;
 impl CUtensorMapFloatOOBfill_enum {
@@ -7921,7 +7921,7 @@ impl CUtensorMapFloatOOBfill_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapFloatOOBfill_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapFloatOOBfill_enum as CUtensorMapFloatOOBfill;
 //@ 12.8-
@@ -7936,7 +7936,7 @@ impl CUtensorMapIm2ColWideMode_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapIm2ColWideMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapIm2ColWideMode_enum as CUtensorMapIm2ColWideMode;
 //@ 13.5-
@@ -7956,7 +7956,7 @@ impl CUtensorMapAllocClass_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUtensorMapAllocClass_enum(pub ::core::ffi::c_uint);
 pub use self::CUtensorMapAllocClass_enum as CUtensorMapAllocClass;
 //@ all
@@ -8000,7 +8000,7 @@ impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum(pub ::core::ffi::c_uint);
 pub use self::CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum as CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
 #[repr(C)]
@@ -8115,7 +8115,7 @@ impl CUexternalMemoryHandleType_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUexternalMemoryHandleType_enum(pub ::core::ffi::c_uint);
 pub use self::CUexternalMemoryHandleType_enum as CUexternalMemoryHandleType;
 #[repr(C)]
@@ -8366,7 +8366,7 @@ impl CUexternalSemaphoreHandleType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUexternalSemaphoreHandleType_enum(pub ::core::ffi::c_uint);
 pub use self::CUexternalSemaphoreHandleType_enum as CUexternalSemaphoreHandleType;
 #[repr(C)]
@@ -9152,7 +9152,7 @@ impl CUmemAllocationHandleType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemAllocationHandleType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAllocationHandleType_enum as CUmemAllocationHandleType;
 impl CUmemAccess_flags_enum {
@@ -9176,7 +9176,7 @@ impl CUmemAccess_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemAccess_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAccess_flags_enum as CUmemAccess_flags;
 impl CUmemLocationType_enum {
@@ -9231,7 +9231,7 @@ impl CUmemLocationType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemLocationType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemLocationType_enum as CUmemLocationType;
 impl CUmemAllocationType_enum {
@@ -9257,7 +9257,7 @@ impl CUmemAllocationType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemAllocationType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAllocationType_enum as CUmemAllocationType;
 impl CUmemAllocationGranularity_flags_enum {
@@ -9271,7 +9271,7 @@ impl CUmemAllocationGranularity_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemAllocationGranularity_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAllocationGranularity_flags_enum as CUmemAllocationGranularity_flags;
 impl CUmemRangeHandleType_enum {
@@ -9285,7 +9285,7 @@ impl CUmemRangeHandleType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemRangeHandleType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemRangeHandleType_enum as CUmemRangeHandleType;
 //@ 12.8-
@@ -9295,7 +9295,7 @@ impl CUmemRangeFlags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemRangeFlags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemRangeFlags_enum as CUmemRangeFlags;
 //@ all
@@ -9310,7 +9310,7 @@ impl CUarraySparseSubresourceType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUarraySparseSubresourceType_enum(pub ::core::ffi::c_uint);
 pub use self::CUarraySparseSubresourceType_enum as CUarraySparseSubresourceType;
 impl CUmemOperationType_enum {
@@ -9324,14 +9324,14 @@ impl CUmemOperationType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemOperationType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemOperationType_enum as CUmemOperationType;
 impl CUmemHandleType_enum {
     pub const CU_MEM_HANDLE_TYPE_GENERIC: CUmemHandleType_enum = CUmemHandleType_enum(0);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemHandleType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemHandleType_enum as CUmemHandleType;
 #[repr(C)]
@@ -9702,7 +9702,7 @@ impl CUmemAllocationCompType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemAllocationCompType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemAllocationCompType_enum as CUmemAllocationCompType;
 //@ 13.2-
@@ -9804,7 +9804,7 @@ impl CUmulticastGranularity_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmulticastGranularity_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmulticastGranularity_flags_enum as CUmulticastGranularity_flags;
 #[repr(C)]
@@ -9925,7 +9925,7 @@ impl CUgraphExecUpdateResult_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphExecUpdateResult_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphExecUpdateResult_enum as CUgraphExecUpdateResult;
 //@ 12.0-
@@ -10045,7 +10045,7 @@ impl CUmemPool_attribute_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemPool_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemPool_attribute_enum as CUmemPool_attribute;
 //@ 13.4-
@@ -10263,7 +10263,7 @@ impl CUmemcpyFlags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemcpyFlags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpyFlags_enum as CUmemcpyFlags;
 impl CUmemcpySrcAccessOrder_enum {
@@ -10292,7 +10292,7 @@ impl CUmemcpySrcAccessOrder_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemcpySrcAccessOrder_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpySrcAccessOrder_enum as CUmemcpySrcAccessOrder;
 //@ 13.2-
@@ -10362,7 +10362,7 @@ impl CUmemcpy3DOperandType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemcpy3DOperandType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpy3DOperandType_enum as CUmemcpy3DOperandType;
 #[repr(C)]
@@ -10805,7 +10805,7 @@ impl CUgraphMem_attribute_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphMem_attribute_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphMem_attribute_enum as CUgraphMem_attribute;
 //@ 12.9-
@@ -10826,11 +10826,11 @@ impl CUgraphChildGraphNodeOwnership_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphChildGraphNodeOwnership_enum(pub ::core::ffi::c_int);
 //@ 12.9-13.1
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphChildGraphNodeOwnership_enum(pub ::core::ffi::c_uint);
 //@ 12.9-
 pub use self::CUgraphChildGraphNodeOwnership_enum as CUgraphChildGraphNodeOwnership;
@@ -11510,7 +11510,7 @@ impl CUflushGPUDirectRDMAWritesOptions_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUflushGPUDirectRDMAWritesOptions_enum(pub ::core::ffi::c_uint);
 pub use self::CUflushGPUDirectRDMAWritesOptions_enum as CUflushGPUDirectRDMAWritesOptions;
 impl CUGPUDirectRDMAWritesOrdering_enum {
@@ -11529,7 +11529,7 @@ impl CUGPUDirectRDMAWritesOrdering_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGPUDirectRDMAWritesOrdering_enum(pub ::core::ffi::c_uint);
 pub use self::CUGPUDirectRDMAWritesOrdering_enum as CUGPUDirectRDMAWritesOrdering;
 impl CUflushGPUDirectRDMAWritesScope_enum {
@@ -11543,7 +11543,7 @@ impl CUflushGPUDirectRDMAWritesScope_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUflushGPUDirectRDMAWritesScope_enum(pub ::core::ffi::c_uint);
 pub use self::CUflushGPUDirectRDMAWritesScope_enum as CUflushGPUDirectRDMAWritesScope;
 impl CUflushGPUDirectRDMAWritesTarget_enum {
@@ -11552,7 +11552,7 @@ impl CUflushGPUDirectRDMAWritesTarget_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUflushGPUDirectRDMAWritesTarget_enum(pub ::core::ffi::c_uint);
 pub use self::CUflushGPUDirectRDMAWritesTarget_enum as CUflushGPUDirectRDMAWritesTarget;
 impl CUgraphDebugDot_flags_enum {
@@ -11650,7 +11650,7 @@ impl CUgraphDebugDot_flags_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphDebugDot_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphDebugDot_flags_enum as CUgraphDebugDot_flags;
 impl CUuserObject_flags_enum {
@@ -11659,7 +11659,7 @@ impl CUuserObject_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUuserObject_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUuserObject_flags_enum as CUuserObject_flags;
 impl CUuserObjectRetain_flags_enum {
@@ -11668,7 +11668,7 @@ impl CUuserObjectRetain_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUuserObjectRetain_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUuserObjectRetain_flags_enum as CUuserObjectRetain_flags;
 impl CUgraphInstantiate_flags_enum {
@@ -11694,7 +11694,7 @@ impl CUgraphInstantiate_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphInstantiate_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphInstantiate_flags_enum as CUgraphInstantiate_flags;
 //@ 12.2-
@@ -11709,7 +11709,7 @@ impl CUdeviceNumaConfig_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdeviceNumaConfig_enum(pub ::core::ffi::c_uint);
 pub use self::CUdeviceNumaConfig_enum as CUdeviceNumaConfig;
 //@ 12.8-
@@ -11738,7 +11738,7 @@ impl CUprocessState_enum {
 }
 //@ 12.8-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUprocessState_enum(pub ::core::ffi::c_uint);
 pub use self::CUprocessState_enum as CUprocessState;
 //@ 13.4-
@@ -12071,7 +12071,7 @@ impl CUmemcpyFlags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemcpyFlags_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpyFlags_enum as CUmemcpyFlags;
 impl CUmemcpySrcAccessOrder_enum {
@@ -12100,7 +12100,7 @@ impl CUmemcpySrcAccessOrder_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemcpySrcAccessOrder_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpySrcAccessOrder_enum as CUmemcpySrcAccessOrder;
 #[repr(C)]
@@ -12159,7 +12159,7 @@ impl CUmemcpy3DOperandType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemcpy3DOperandType_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemcpy3DOperandType_enum as CUmemcpy3DOperandType;
 #[repr(C)]
@@ -12406,7 +12406,7 @@ impl CUmoduleLoadingMode_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmoduleLoadingMode_enum(pub ::core::ffi::c_uint);
 pub use self::CUmoduleLoadingMode_enum as CUmoduleLoadingMode;
 //@ 12.8-
@@ -12433,7 +12433,7 @@ impl CUmemDecompressAlgorithm_enum {
 }
 //@ 12.8-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUmemDecompressAlgorithm_enum(pub ::core::ffi::c_uint);
 pub use self::CUmemDecompressAlgorithm_enum as CUmemDecompressAlgorithm;
 #[repr(C)]
@@ -12505,7 +12505,7 @@ impl CUcliqueType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUcliqueType_enum(pub ::core::ffi::c_uint);
 pub use self::CUcliqueType_enum as CUcliqueType;
 #[repr(C)]
@@ -12550,7 +12550,7 @@ impl CUlogicalEndpointIpcHandleType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlogicalEndpointIpcHandleType_enum(pub ::core::ffi::c_uint);
 pub use self::CUlogicalEndpointIpcHandleType_enum as CUlogicalEndpointIpcHandleType;
 #[repr(C)]
@@ -12596,7 +12596,7 @@ impl CUlogicalEndpointType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlogicalEndpointType_enum(pub ::core::ffi::c_uint);
 pub use self::CUlogicalEndpointType_enum as CUlogicalEndpointType;
 impl CUlogicalEndpointFlag_enum {
@@ -12610,7 +12610,7 @@ impl CUlogicalEndpointFlag_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlogicalEndpointFlag_enum(pub ::core::ffi::c_uint);
 pub use self::CUlogicalEndpointFlag_enum as CUlogicalEndpointFlag;
 #[repr(C)]
@@ -12744,7 +12744,7 @@ impl CUfabricCpyOperandType_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUfabricCpyOperandType_enum(pub ::core::ffi::c_uint);
 pub use self::CUfabricCpyOperandType_enum as CUfabricCpyOperandType;
 #[repr(C)]
@@ -12922,7 +12922,7 @@ impl CUgraphRecaptureStatus_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgraphRecaptureStatus_enum(pub ::core::ffi::c_uint);
 pub use self::CUgraphRecaptureStatus_enum as CUgraphRecaptureStatus;
 pub type CUgraphRecaptureCallback = ::core::option::Option<
@@ -12951,7 +12951,7 @@ impl CUfunctionLoadingState_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUfunctionLoadingState_enum(pub ::core::ffi::c_uint);
 pub use self::CUfunctionLoadingState_enum as CUfunctionLoadingState;
 //@ 12.1-
@@ -12996,7 +12996,7 @@ impl CUcoredumpSettings_enum {
 }
 //@ 12.1-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUcoredumpSettings_enum(pub ::core::ffi::c_uint);
 pub use self::CUcoredumpSettings_enum as CUcoredumpSettings;
 //@ 12.5-
@@ -13079,7 +13079,7 @@ impl CUCoredumpGenerationFlags {
 }
 //@ 13.3-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUCoredumpGenerationFlags(pub ::core::ffi::c_int);
 //@ 12.5
 impl CUCoredumpGenerationFlags {
@@ -13089,7 +13089,7 @@ impl CUCoredumpGenerationFlags {
 }
 //@ 12.5-13.2
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUCoredumpGenerationFlags(pub ::core::ffi::c_uint);
 //@ 13.2-
 #[repr(C)]
@@ -13130,7 +13130,7 @@ impl CUgreenCtxCreate_flags {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUgreenCtxCreate_flags(pub ::core::ffi::c_uint);
 //@ 13.1-
 impl CUdevSmResourceGroup_flags {
@@ -13157,7 +13157,7 @@ impl CUdevSmResourceGroup_flags {
 }
 //@ 13.1-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevSmResourceGroup_flags(pub ::core::ffi::c_uint);
 impl CUdevSmResourceSplitByCount_flags {
     pub const CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING: CUdevSmResourceSplitByCount_flags = CUdevSmResourceSplitByCount_flags(
@@ -13170,7 +13170,7 @@ impl CUdevSmResourceSplitByCount_flags {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevSmResourceSplitByCount_flags(pub ::core::ffi::c_uint);
 //@ 12.5-13.0
 impl CUdevSmResourceSplit_flags {
@@ -13184,7 +13184,7 @@ impl CUdevSmResourceSplit_flags {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevSmResourceSplit_flags(pub ::core::ffi::c_uint);
 //@ 12.4-
 impl CUdevResourceType {
@@ -13206,7 +13206,7 @@ impl CUdevResourceType {
 }
 //@ 12.4-
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevResourceType(pub ::core::ffi::c_uint);
 //@ 13.4-
 #[repr(C)]
@@ -13330,7 +13330,7 @@ impl CUdevWorkqueueConfigScope {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUdevWorkqueueConfigScope(pub ::core::ffi::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -13603,7 +13603,7 @@ impl CUlogLevel_enum {
     pub const CU_LOG_LEVEL_WARNING: CUlogLevel_enum = CUlogLevel_enum(1);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUlogLevel_enum(pub ::core::ffi::c_uint);
 pub use self::CUlogLevel_enum as CUlogLevel;
 #[repr(C)]

@@ -205,6 +205,8 @@
 
 #[cfg(feature = "dynamic-loading")]
 pub mod dynamic;
+#[macro_use]
+mod enums;
 mod value_type;
 
 /// The driver's functions, declared by the generated `functions.rs`: in the

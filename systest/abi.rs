@@ -55,6 +55,8 @@ pub enum RustSide {
     Offset(String, String),
     /// A constant: `(enum it belongs to, name)`.
     Value(Option<String>, String),
+    /// `A | B | ...` of a bit-mask enum's enumerators, with its `|`.
+    Mask(String, Vec<String>),
 }
 
 impl RustSide {
@@ -66,6 +68,10 @@ impl RustSide {
             RustSide::Offset(r, f) => format!("core::mem::offset_of!({r}, {f})"),
             RustSide::Value(Some(owner), name) => format!("{owner}::{name}.0"),
             RustSide::Value(None, name) => name.clone(),
+            RustSide::Mask(owner, names) => {
+                let terms: Vec<String> = names.iter().map(|n| format!("{owner}::{n}")).collect();
+                format!("({}).0", terms.join(" | "))
+            }
         }
     }
 
@@ -76,6 +82,10 @@ impl RustSide {
             RustSide::Align(t) => layout.align(t).map(i128::from),
             RustSide::Offset(r, f) => layout.offset(r, f).map(i128::from),
             RustSide::Value(owner, name) => layout.value(owner.as_deref(), name),
+            RustSide::Mask(owner, names) => names
+                .iter()
+                .map(|n| layout.value(Some(owner), n))
+                .try_fold(0, |acc, v| v.map(|v| acc | v)),
         }
     }
 }
@@ -90,7 +100,7 @@ pub struct Check {
 /// Every layout and value check of the bound items (the functions, plain
 /// names and macro constants are checked apart: they are not numbers known to
 /// both compilers alike).
-pub fn checks(items: &Items, preprocessed: &str) -> Vec<Check> {
+pub fn checks(items: &Items, preprocessed: &str, bitmasks: &[String]) -> Vec<Check> {
     let tags = tags(preprocessed);
     let mut checks = Vec::new();
     let mut both = |key: String, c: String, rust: RustSide| checks.push(Check { key, c, rust });
@@ -145,6 +155,23 @@ pub fn checks(items: &Items, preprocessed: &str) -> Vec<Check> {
             RustSide::Value(k.owner.clone(), k.name.clone()),
         );
     }
+    // Each mask's single-bit enumerators combined, by C's `|` and by the enum's.
+    for mask in bitmasks.iter().filter(|m| items.enums.contains(m)) {
+        let bits: Vec<String> = items
+            .constants
+            .iter()
+            .filter(|k| k.owner.as_ref() == Some(mask))
+            .filter(|k| k.value.is_some_and(|v| v > 0 && v.count_ones() == 1))
+            .map(|k| k.name.clone())
+            .collect();
+        if !bits.is_empty() {
+            both(
+                format!("mask {mask}"),
+                format!("({})", bits.join(" | ")),
+                RustSide::Mask(mask.clone(), bits),
+            );
+        }
+    }
     // Every memory-pool attribute the header declares, found in the header text
     // (not in the bindings): an unbound one fails to compile on the Rust side.
     let mut seen = HashSet::new();
@@ -171,7 +198,7 @@ pub fn write(
     checks: &[Check],
 ) -> Result<usize> {
     let mut c = String::new();
-    let mut rs = String::from("/// Why nothing is checked, if so.\npub const SKIPPED: Option<&str> = None;\n/// `(check, rustc's value)`: compared with what `abi_check.c` prints.\npub const RUST_SIDE: &[(&str, i128)] = &[\n");
+    let mut rs = String::from("/// Why nothing is checked, if so.\npub const SKIPPED: Option<&str> = None;\n/// `(check, rustc's value)`: compared with what `abi_check.c` prints (at run\n/// time: a mask's `|` is not a constant operator).\npub fn rust_side() -> Vec<(&'static str, i128)> {\n    vec![\n");
     let _ = writeln!(
         c,
         "#include <stdio.h>\n#include <stddef.h>\n#include <stdint.h>\n#include \"{}\"",
@@ -187,7 +214,7 @@ pub fn write(
         let _ = writeln!(c, "    P(\"{}\", {});", check.key, check.c);
         let _ = writeln!(
             rs,
-            "    (\"{}\", ({}) as i128),",
+            "        (\"{}\", ({}) as i128),",
             check.key,
             check.rust.expr()
         );
@@ -213,7 +240,7 @@ pub fn write(
         let _ = writeln!(c, "    P(\"macro {name}\", (long long)(intptr_t)({name}));");
     }
     c.push_str("    return 0;\n}\n");
-    rs.push_str("];\n");
+    rs.push_str("    ]\n}\n");
 
     // Pointers cannot become integers in a constant: these are read at run time.
     rs.push_str(

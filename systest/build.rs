@@ -95,7 +95,34 @@ fn run() -> error::Result<()> {
         std::env::var("TARGET").unwrap_or_default(),
     )?;
     let (_, preprocessed) = header.expand(&[])?;
-    let checks = abi::checks(&items, &preprocessed);
+    // The enums the bindings treat as bit masks, from their `BITMASKS`.
+    let bitmasks: Vec<String> = items::parse(&read("value_types.rs")?)?
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Const(c) if c.ident == "BITMASKS" => Some(&*c.expr),
+            _ => None,
+        })
+        .flat_map(|expr| {
+            let syn::Expr::Reference(r) = expr else {
+                return Vec::new();
+            };
+            let syn::Expr::Array(a) = &*r.expr else {
+                return Vec::new();
+            };
+            a.elems
+                .iter()
+                .filter_map(|e| match e {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) => Some(s.value()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let checks = abi::checks(&items, &preprocessed, &bitmasks);
     // The run-time check's sources; its program runs only where the tests do
     // (the host), the static check below for any target.
     let run_time = abi::write(&header, &items, &renames, &macro_constants, &checks)?;
@@ -133,6 +160,7 @@ fn run() -> error::Result<()> {
         .iter()
         .filter(|c| c.key.starts_with("mempool "))
         .count();
+    let masks = checks.iter().filter(|c| c.key.starts_with("mask ")).count();
     let target = std::env::var("TARGET").unwrap_or_default();
     let summary = serde_json::json!({
         "target": target,
@@ -142,6 +170,7 @@ fn run() -> error::Result<()> {
         "functions": items.functions.len(),
         "plain_names": renames.len(),
         "pool_attributes": pool_attributes,
+        "bitmasks": masks,
         "macro_constants": macro_constants.len(),
         "abi_items": run_time - macro_constants.len(),
         "static": {
@@ -208,7 +237,7 @@ fn write(out_dir: &Path, name: &str, text: &str) -> error::Result<()> {
 fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
     let rs = format!(
         "pub const SKIPPED: Option<&str> = Some({why:?});\n\
-         pub const RUST_SIDE: &[(&str, i128)] = &[];\n\
+         pub fn rust_side() -> Vec<(&'static str, i128)> {{ Vec::new() }}\n\
          pub fn plain_name_addresses() -> [(&'static str, *const ()); 0] {{ [] }}\n\
          pub fn macro_values() -> Vec<(&'static str, i128)> {{ Vec::new() }}\n\
          pub const FUNCTIONS: usize = 0;\n\

@@ -21,10 +21,11 @@ const FEATURES: [&str; 2] = ["", "per-thread-default-stream"];
 const TAIL: usize = 60;
 
 /// What systest's build script counted, in the order of the table.
-const COUNTS: [&str; 5] = [
+const COUNTS: [&str; 6] = [
     "functions",
     "plain_names",
     "pool_attributes",
+    "bitmasks",
     "macro_constants",
     "abi_items",
 ];
@@ -105,16 +106,17 @@ pub fn run(args: &[String]) -> Result {
 
     println!(
         "\nABI matrix (each row: the bindings, shipped or generated, their build, the ABI check against the C compiler, \
-         plain names, memory-pool attributes, macro constants)"
+         plain names, memory-pool attributes, bit masks, macro constants)"
     );
     println!(
-        "{:<6} {:<9} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} result",
+        "{:<6} {:<9} {:<26} {:>9} {:>11} {:>10} {:>8} {:>15} {:>9} {:>6} result",
         "CUDA",
         "bindings",
         "features",
         "functions",
         "plain-names",
         "pool-attrs",
+        "bitmasks",
         "macro-constants",
         "ABI-items",
         "time"
@@ -122,7 +124,7 @@ pub fn run(args: &[String]) -> Result {
     for row in &rows {
         let count = |i: usize| row.counts.map_or("?".to_string(), |c| c[i].to_string());
         println!(
-            "{:<6} {:<9} {:<26} {:>9} {:>11} {:>10} {:>15} {:>9} {:>6} {}",
+            "{:<6} {:<9} {:<26} {:>9} {:>11} {:>10} {:>8} {:>15} {:>9} {:>6} {}",
             row.version,
             row.bindings,
             row.features,
@@ -131,6 +133,7 @@ pub fn run(args: &[String]) -> Result {
             count(2),
             count(3),
             count(4),
+            count(5),
             row.secs.map_or(String::new(), |s| format!("{s}s")),
             row.result
         );

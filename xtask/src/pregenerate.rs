@@ -105,6 +105,7 @@ struct Parts {
     since: Vec<String>,
     renames: Vec<String>,
     value_types: Vec<String>,
+    bitmasks: Vec<String>,
 }
 
 /// Every generated file of the shipped set, `(name in DIR, text)`.
@@ -138,13 +139,14 @@ pub fn generate() -> Result<Vec<(String, String)>> {
                   // Sections `//@ <releases> [variant]`: see build/sections.rs.\n";
     let mut files = Vec::new();
     type Field = fn(&Parts) -> &Vec<String>;
-    let fields: [(&str, Field); 6] = [
+    let fields: [(&str, Field); 7] = [
         ("types.rs", |p| &p.types),
         ("functions.rs", |p| &p.functions),
         ("macro_constants.rs", |p| &p.macro_constants),
         ("since.txt", |p| &p.since),
         ("renames.txt", |p| &p.renames),
         ("value_types.txt", |p| &p.value_types),
+        ("bitmasks.txt", |p| &p.bitmasks),
     ];
     for (name, field) in fields {
         let merged = merge(builds.iter().map(|(b, p)| (*b, field(p).as_slice())));
@@ -252,7 +254,13 @@ fn parts(out: &Path) -> Result<Parts> {
             .map(|tuple| format!("{} {}\n", tuple[0], tuple[1]))
             .collect()
     };
-    let value_types = value_types(&read("value_types.rs")?)?;
+    let value_types_rs = read("value_types.rs")?;
+    let value_types = value_types(&value_types_rs)?;
+    let bitmasks = bindings::array(&value_types_rs, "BITMASKS")
+        .into_iter()
+        .flatten()
+        .map(|name| format!("{name}\n"))
+        .collect();
     Ok(Parts {
         types,
         functions,
@@ -260,6 +268,7 @@ fn parts(out: &Path) -> Result<Parts> {
         since: pairs("SINCE"),
         renames: pairs("PLAIN_NAMES"),
         value_types,
+        bitmasks,
     })
 }
 

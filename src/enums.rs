@@ -1,0 +1,95 @@
+//! What the crate adds to the C enums: readable `Debug`, the bit operators of
+//! the enums `cuda.h` uses as masks, and `Display`/`Error` for `CUresult`.
+
+use core::fmt;
+
+/// `|`, `|=`, `&`, `&=` and `contains` for a C enum used as a bit mask
+/// (see [`BITMASKS`](crate::BITMASKS)): a combination keeps the enum's type,
+/// so it can be stored where the C API takes the enum.
+macro_rules! bitmask {
+    ($($name:ident),* $(,)?) => {$(
+        impl ::core::ops::BitOr for $name {
+            type Output = Self;
+            #[inline]
+            fn bitor(self, other: Self) -> Self {
+                Self(self.0 | other.0)
+            }
+        }
+        impl ::core::ops::BitOrAssign for $name {
+            #[inline]
+            fn bitor_assign(&mut self, other: Self) {
+                self.0 |= other.0;
+            }
+        }
+        impl ::core::ops::BitAnd for $name {
+            type Output = Self;
+            #[inline]
+            fn bitand(self, other: Self) -> Self {
+                Self(self.0 & other.0)
+            }
+        }
+        impl ::core::ops::BitAndAssign for $name {
+            #[inline]
+            fn bitand_assign(&mut self, other: Self) {
+                self.0 &= other.0;
+            }
+        }
+        impl $name {
+            /// Whether every bit of `other` is set in `self`.
+            #[inline]
+            pub const fn contains(self, other: Self) -> bool {
+                self.0 & other.0 == other.0
+            }
+        }
+    )*};
+}
+
+/// `Debug` of a C enum: `CUresult(CUDA_ERROR_INVALID_DEVICE)`, or the number
+/// for a value the header does not list (`CUresult(9999)`). A mask whose value
+/// is no single enumerator lists its bits: `CUctx_flags(CU_CTX_SCHED_SPIN |
+/// CU_CTX_MAP_HOST)`. `enumerators` is empty for an enum that is no mask.
+pub(crate) fn fmt_enumerator(
+    f: &mut fmt::Formatter<'_>,
+    ty: &str,
+    name: Option<&str>,
+    value: i64,
+    enumerators: &[(&str, i64)],
+) -> fmt::Result {
+    if let Some(name) = name {
+        return write!(f, "{ty}({name})");
+    }
+    if enumerators.is_empty() || value <= 0 {
+        return write!(f, "{ty}({value})");
+    }
+    write!(f, "{ty}(")?;
+    let mut rest = value;
+    let mut separator = "";
+    for (name, bit) in enumerators {
+        if bit.count_ones() == 1 && rest & bit != 0 {
+            write!(f, "{separator}{name}")?;
+            rest &= !bit;
+            separator = " | ";
+        }
+    }
+    if rest != 0 {
+        write!(f, "{separator}{rest:#x}")?;
+    }
+    write!(f, ")")
+}
+
+/// `CUDA_ERROR_INVALID_DEVICE (101)`; `CUresult 9999` for a value the header
+/// does not list. Only this crate can give `CUresult` `Display` and `Error`, so
+/// it does: a wrapper's `Result<T, CUresult>` then works with `?` into
+/// `Box<dyn Error>` and error-reporting crates. (`CUDA_SUCCESS` is a value of
+/// the type too: an API that returns `Err` only for other values is the
+/// wrapper's to write.)
+impl fmt::Display for crate::CUresult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => write!(f, "{name} ({})", self.0),
+            None => write!(f, "CUresult {}", self.0),
+        }
+    }
+}
+
+impl core::error::Error for crate::CUresult {}
