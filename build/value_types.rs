@@ -7,11 +7,11 @@
 
 use std::fmt::Write;
 
-use crate::output::{Bindings, Typed};
+use crate::output::Bindings;
 
 /// The enumerators with a value type, from the generated bindings.
 #[cfg(feature = "bindgen")]
-pub fn find(items: &crate::items::Items) -> Vec<Typed> {
+pub fn find(items: &crate::items::Items) -> Vec<crate::output::Typed> {
     let mut typed = Vec::new();
     for k in &items.constants {
         let Some(owner) = &k.owner else { continue };
@@ -32,7 +32,7 @@ pub fn find(items: &crate::items::Items) -> Vec<Typed> {
         let reset_only = setter.is_some()
             && lower.contains("reset")
             && (lower.contains("to zero") || lower.contains("to 0"));
-        typed.push(Typed {
+        typed.push(crate::output::Typed {
             owner: owner.clone(),
             name: k.name.clone(),
             c_type: ty.to_string(),
