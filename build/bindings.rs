@@ -255,7 +255,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
         .collect();
 
     let mut builder = bindgen::Builder::default()
-        .header(header.wrapper.display().to_string())
+        .header_contents("libcuda_sys.h", &header.source())
         .clang_arg(format!("-I{}", header.include_dir.display()))
         .allowlist_function("cu.*")
         .allowlist_type("CU.*|cuuint(32|64)_t|cudaError_enum")

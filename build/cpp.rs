@@ -14,6 +14,8 @@ pub struct Header {
     pub defines: Vec<&'static str>,
     pub out_dir: PathBuf,
     pub target_triple: String,
+    /// The profiler API's declarations, which `cuda.h` leaves out (see [`profiler`]).
+    pub profiler: String,
     /// The compiler cc selects, with the include directory and defines; asked
     /// for once, since cc probes the compiler (three runs) every time.
     compiler: cc::Tool,
@@ -29,6 +31,7 @@ impl Header {
     ) -> Result<Header> {
         let compiler = compiler(Some(&include_dir), &defines)?;
         Ok(Header {
+            profiler: profiler(&include_dir),
             wrapper,
             include_dir,
             defines,
@@ -38,9 +41,15 @@ impl Header {
         })
     }
 
+    /// The C source that declares everything bound: `wrapper.h` and the
+    /// profiler's declarations.
+    pub fn source(&self) -> String {
+        format!("#include \"{}\"\n{}", self.wrapper.display(), self.profiler)
+    }
+
     fn run(&self, name: &str, body: &str, flags: &[&str]) -> Result<String> {
         let file = self.out_dir.join(name);
-        let source = format!("#include \"{}\"\n{body}", self.wrapper.display());
+        let source = format!("{}\n{body}", self.source());
         std::fs::write(&file, source).map_err(|e| io_error(&file, e))?;
         let fail = |why: String| {
             // The user's flags may be the cause as much as the header: name them.
@@ -149,6 +158,66 @@ impl Header {
     pub fn compiler_command(&self) -> Vec<String> {
         command_line(&self.compiler)
     }
+}
+
+/// The profiler API (`cuProfilerStart`, `cuProfilerStop`, and
+/// `cuProfilerInitialize` where the headers have its types) is declared in
+/// `cudaProfiler.h`, which toolkits have and NVIDIA's pip wheels do not; both
+/// have `cudaProfilerTypedefs.h`, whose `PFN_` types give the same prototypes.
+/// So: the toolkit's header where there is one, else one prototype per `PFN_`
+/// type (its newest version) whose parameter types `cuda.h` declares.
+pub fn profiler(include_dir: &Path) -> String {
+    if include_dir.join("cudaProfiler.h").is_file() {
+        return "#include <cudaProfiler.h>\n".into();
+    }
+    let read = |name: &str| std::fs::read_to_string(include_dir.join(name)).unwrap_or_default();
+    let (typedefs, cuda_h) = (read("cudaProfilerTypedefs.h"), read("cuda.h"));
+    let c_words = [
+        "void", "const", "char", "int", "unsigned", "long", "short", "signed", "size_t",
+    ];
+    let mut newest: Vec<(String, u32, String)> = Vec::new();
+    for line in typedefs.lines() {
+        let Some(rest) = line.trim().strip_prefix("typedef CUresult (CUDAAPI *PFN_") else {
+            continue;
+        };
+        let Some((name, params)) = rest.split_once(")(") else {
+            continue;
+        };
+        let Some((name, version)) = name.rsplit_once("_v") else {
+            continue;
+        };
+        let (Ok(version), Some(params)) = (version.parse::<u32>(), params.strip_suffix(");"))
+        else {
+            continue;
+        };
+        // Each parameter is type words and then its name.
+        let known = params.split(',').all(|param| {
+            let words: Vec<&str> = param
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            let types = if words == ["void"] {
+                &words[..]
+            } else {
+                &words[..words.len().saturating_sub(1)]
+            };
+            types
+                .iter()
+                .all(|w| c_words.contains(w) || cuda_h.contains(w))
+        });
+        match newest.iter_mut().find(|(n, _, _)| n == name) {
+            Some(entry) if entry.1 < version => {
+                *entry = (name.to_string(), version, params.to_string())
+            }
+            Some(_) => {}
+            None if known => newest.push((name.to_string(), version, params.to_string())),
+            None => {}
+        }
+    }
+    newest
+        .iter()
+        .map(|(name, _, params)| format!("CUresult CUDAAPI {name}({params});\n"))
+        .collect()
 }
 
 /// The C compiler cc selects for the target, with the user's `CC`/`CFLAGS`,

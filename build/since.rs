@@ -34,7 +34,9 @@ pub fn find(
         ));
         return None;
     };
-    let variants = variants(&text);
+    // The profiler's functions are typed apart, in the same form.
+    let profiler = std::fs::read_to_string(include_dir.join("cudaProfilerTypedefs.h"));
+    let variants = variants(&(text + &profiler.unwrap_or_default()));
     let mut versions = BTreeMap::new();
     let mut unmatched = Vec::new();
     for f in &items.functions {

@@ -3808,3 +3808,8 @@ pub fn cuCheckpointProcessUnlock(
     pid: ::core::ffi::c_int,
     args: *mut CUcheckpointUnlockArgs,
 ) -> CUresult;
+//@ all
+#[must_use]
+pub fn cuProfilerStart() -> CUresult;
+#[must_use]
+pub fn cuProfilerStop() -> CUresult;

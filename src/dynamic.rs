@@ -19,6 +19,11 @@
 //! `cuda.h` declares `cuCtxSynchronize(void)`). After the first call a call is
 //! one atomic load and an indirect call.
 //!
+//! A function whose ABI is newer than the driver (its [`since`](crate::since)
+//! above the driver's `cuDriverGetVersion`) is absent without the driver being
+//! asked: an older driver's `cuGetProcAddress` may answer a name with the
+//! newest variant it has, whose signature is not the one declared here.
+//!
 //! Nothing panics:
 //! - if the library cannot be opened, or is not the driver (it does not
 //!   export `cuInit`), every function returns
@@ -57,6 +62,8 @@ impl core::fmt::Display for LoadError {
 struct Driver {
     library: libloading::Library,
     proc_address: ProcAddress,
+    /// `cuDriverGetVersion`, where it answers.
+    version: Option<u32>,
 }
 
 enum ProcAddress {
@@ -125,7 +132,16 @@ impl Slot {
         let Ok(driver) = driver() else {
             return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
         };
-        let f = lookup(driver, self.symbol).cast::<()>();
+        // An ABI newer than the driver is absent, whatever the driver would
+        // hand out for its name (an older driver's `cuGetProcAddress` may
+        // answer with the newest variant it has, of another signature).
+        let needed = crate::since(self.symbol.trim_end_matches('\0'));
+        let too_new = matches!((needed, driver.version), (Some(n), Some(v)) if n > v);
+        let f = if too_new {
+            core::ptr::null_mut()
+        } else {
+            lookup(driver, self.symbol).cast::<()>()
+        };
         // Racing first calls store the same answer; no lock needed.
         self.address
             .store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
@@ -174,9 +190,20 @@ fn open(name: &str) -> Result<Driver, LoadError> {
             ProcAddress::None
         }
     };
+    // SAFETY: `cuDriverGetVersion(int *)`, callable before `cuInit`.
+    let version = unsafe {
+        library
+            .get::<unsafe extern "C" fn(*mut c_int) -> CUresult>(b"cuDriverGetVersion\0")
+            .ok()
+            .and_then(|get| {
+                let mut v = 0;
+                (get(&mut v) == CUresult::CUDA_SUCCESS).then_some(v as u32)
+            })
+    };
     Ok(Driver {
         library,
         proc_address,
+        version,
     })
 }
 

@@ -288,6 +288,47 @@ pub fn since(name: &str) -> Option<u32> {
         .map(|i| SINCE[i].1)
 }
 
+/// Whether the driver this program runs against has the bound function
+/// `name`, so that calling it will not fail for want of it. A plain name
+/// (`"cuMemAlloc"`) answers for the function it is an alias of
+/// (`cuMemAlloc_v2`): the ABI these bindings call, not the driver's legacy
+/// symbol of that name. `Ok(false)` also for a name these bindings do not bind.
+///
+/// Linked, the answer compares the driver's `cuDriverGetVersion` with
+/// [`since`], the release that introduced the function's ABI; it needs
+/// `cudaTypedefs.h` at build time ([`SINCE_AVAILABLE`], true for every shipped
+/// release), else `Err(CUDA_ERROR_NOT_SUPPORTED)`. With `dynamic-loading`, the
+/// driver library is asked ([`dynamic::is_available`], which also refuses an
+/// ABI newer than the driver). Errors: what `cuDriverGetVersion` returns
+/// without a usable driver (`CUDA_ERROR_STUB_LIBRARY` against a stub), or
+/// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` when `dynamic-loading` cannot open it.
+pub fn driver_has(name: &str) -> Result<bool, CUresult> {
+    let target = PLAIN_NAMES
+        .binary_search_by(|(plain, _)| (*plain).cmp(name))
+        .map_or(name, |i| PLAIN_NAMES[i].1);
+    if FUNCTIONS.binary_search(&target).is_err() {
+        return Ok(false);
+    }
+    #[cfg(feature = "dynamic-loading")]
+    {
+        dynamic::try_load().map_err(|_| CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)?;
+        Ok(dynamic::is_available(target) == Some(true))
+    }
+    #[cfg(not(feature = "dynamic-loading"))]
+    {
+        let mut driver = 0;
+        // SAFETY: a valid out-pointer.
+        let r = unsafe { cuDriverGetVersion(&mut driver) };
+        if r != CUresult::CUDA_SUCCESS {
+            return Err(r);
+        }
+        match since(target) {
+            Some(needed) => Ok(needed <= driver as u32),
+            None => Err(CUresult::CUDA_ERROR_NOT_SUPPORTED),
+        }
+    }
+}
+
 /// `true` when these are the bindings shipped with the crate (no CUDA headers
 /// or no libclang at build time, headers of another release than a
 /// `cuda-XXXXX` feature asks for, `DOCS_RS`,

@@ -201,8 +201,8 @@ pub fn write(
     let mut rs = String::from("/// Why nothing is checked, if so.\npub const SKIPPED: Option<&str> = None;\n/// `(check, rustc's value)`: compared with what `abi_check.c` prints (at run\n/// time: a mask's `|` is not a constant operator).\npub fn rust_side() -> Vec<(&'static str, i128)> {\n    vec![\n");
     let _ = writeln!(
         c,
-        "#include <stdio.h>\n#include <stddef.h>\n#include <stdint.h>\n#include \"{}\"",
-        header.wrapper.display()
+        "#include <stdio.h>\n#include <stddef.h>\n#include <stdint.h>\n{}",
+        header.source()
     );
     c.push_str(
         "#define STR(x) #x\n#define XSTR(x) STR(x)\n\
@@ -350,10 +350,10 @@ pub fn check_statically(
         )
     };
     let mut c = format!(
-        "#include <stddef.h>\n#include <stdint.h>\n#include \"{}\"\n\
+        "#include <stddef.h>\n#include <stdint.h>\n{}\n\
          /* Negative values compare signed, the rest unsigned, as the run-time check prints them. */\n\
          #define EQ(v, n) ((n) < 0 ? (long long)(v) == (long long)(n) : (unsigned long long)(v) == (unsigned long long)(n))\n",
-        header.wrapper.display()
+        header.source()
     );
     let mut values = Vec::new();
     let mut assert = |c: &mut String, key: &str, c_expr: &str, value: i128| {

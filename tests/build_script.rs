@@ -1660,6 +1660,60 @@ fn shipped_per_thread_default_stream_variant() {
     );
 }
 
+#[test]
+fn the_profiler_api_is_bound_from_the_headers_there_are() {
+    if generation_unavailable("the_profiler_api_is_bound_from_the_headers_there_are") {
+        return;
+    }
+    // pip wheels: no cudaProfiler.h; the PFN_ types of cudaProfilerTypedefs.h
+    // whose parameter types cuda.h has (not cuProfilerInitialize's CUoutput_mode).
+    let mut case = Case::new("profiler_typedefs");
+    let root = case.toolkit("toolkit");
+    let run = case.env("CUDA_PATH", &root).run();
+    run.found(&root.join("include"), "CUDA_PATH");
+    let out = |case: &Case, file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap();
+    // Generated text is token-spaced (`pub fn cuProfilerStart ()`).
+    let declares = |functions: &str, f: &str| {
+        functions.contains(&format!("pub fn {f} (")) || functions.contains(&format!("pub fn {f}("))
+    };
+    let functions = out(&case, "functions.rs");
+    assert!(
+        declares(&functions, "cuProfilerStart"),
+        "no cuProfilerStart"
+    );
+    assert!(declares(&functions, "cuProfilerStop"), "no cuProfilerStop");
+    assert!(!functions.contains("cuProfilerInitialize"));
+    if run.metadata("link_kind") == "generated-stub" {
+        let stub = out(&case, "stub/libcuda_stub.c");
+        assert!(
+            stub.contains("int cuProfilerStart(void)"),
+            "not in the stand-in"
+        );
+    }
+
+    // A toolkit's own cudaProfiler.h (here a small one of the same shape) is taken as it is.
+    let mut case = Case::new("profiler_header");
+    let include = case.mkdir("include");
+    for entry in fs::read_dir(REAL_INCLUDE).unwrap().flatten() {
+        symlink(entry.path(), include.join(entry.file_name())).unwrap();
+    }
+    fs::write(
+        include.join("cudaProfiler.h"),
+        "#include \"cuda.h\"\n\
+         typedef enum CUoutput_mode_enum { CU_OUT_KEY_VALUE_PAIR = 0, CU_OUT_CSV = 1 } CUoutput_mode;\n\
+         CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode);\n\
+         CUresult CUDAAPI cuProfilerStart(void);\nCUresult CUDAAPI cuProfilerStop(void);\n",
+    )
+    .unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    let functions = out(&case, "functions.rs");
+    for f in ["cuProfilerInitialize", "cuProfilerStart", "cuProfilerStop"] {
+        assert!(declares(&functions, f), "no {f}");
+    }
+    assert!(out(&case, "since.rs").contains("(\"cuProfilerInitialize\", 4000)"));
+}
+
 // ---------------------------------------------------------------------------
 // The CUDA release: `cuda-XXXXX` features.
 

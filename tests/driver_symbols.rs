@@ -24,6 +24,8 @@ fn driver_has_every_bound_function() {
     const TEST: &str = "driver_has_every_bound_function";
     let r = unsafe { cuInit(0) };
     if r != CUresult::CUDA_SUCCESS {
+        // Without a usable driver the presence check says so, never yes or no.
+        assert!(driver_has("cuInit").is_err(), "{:?}", driver_has("cuInit"));
         let result = testkit::cu_result(r.name(), r.0);
         let why = testkit::no_driver_for_tests(r.0)
             .unwrap_or_else(|| panic!("cuInit(0) returned {result}"));
@@ -62,6 +64,25 @@ fn driver_has_every_bound_function() {
         let _ = std::io::stderr().write_all(
             format!(
                 "{TEST}: the missing ones are exactly those `since` puts after driver {driver}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    // The presence check answers as the loader does, plain names for their target.
+    if SINCE_AVAILABLE || cfg!(feature = "dynamic-loading") {
+        let says_no: Vec<&str> = FUNCTIONS
+            .iter()
+            .copied()
+            .filter(|f| driver_has(f) == Ok(false))
+            .collect();
+        assert_eq!(says_no, missing, "driver_has disagrees with the loader");
+        assert_eq!(driver_has("cuMemAlloc"), driver_has("cuMemAlloc_v2"));
+        assert_eq!(driver_has("no_such_function"), Ok(false));
+        let _ = std::io::stderr().write_all(
+            format!(
+                "{TEST}: driver_has: {} yes, {} no\n",
+                FUNCTIONS.len() - says_no.len(),
+                says_no.len()
             )
             .as_bytes(),
         );
