@@ -76,14 +76,35 @@ const LIBCLANG_FIX: &str = "Fix one of:\n\
 /// A library that loads but is not libclang (no `clang_createIndex`) is
 /// refused here too, for the same reason.
 pub fn load_libclang() -> Result<()> {
-    crate::env::var("LIBCLANG_PATH");
+    // clang-sys searches only LIBCLANG_PATH when it is set, empty or not:
+    // empty is unset here, as for every variable.
+    let path = crate::env::var("LIBCLANG_PATH");
+    if path.as_ref().is_some_and(|p| p.is_empty()) {
+        std::env::remove_var("LIBCLANG_PATH");
+    }
+    let named = path.filter(|p| !p.is_empty()).map(|p| {
+        let dir = std::path::Path::new(&p);
+        let state = if !dir.exists() {
+            "does not exist"
+        } else if dir.is_dir() {
+            "holds no libclang that loads"
+        } else {
+            "is a file, not a directory"
+        };
+        format!("LIBCLANG_PATH={} {state}", dir.display())
+    });
     contained(clang_sys::load)
         .and_then(|loaded| loaded)
         .map_err(|e| {
-            Error::new(
-                "libclang not found (bindgen needs it to read cuda.h)",
-                format!("{e}\n\n{LIBCLANG_FIX}"),
-            )
+            let summary = match &named {
+                Some(n) => format!("libclang not found ({n}; bindgen needs it to read cuda.h)"),
+                None => "libclang not found (bindgen needs it to read cuda.h)".to_string(),
+            };
+            let fix = match &named {
+                Some(_) => format!("{LIBCLANG_FIX}\n- or unset LIBCLANG_PATH to let clang-sys search the usual places"),
+                None => LIBCLANG_FIX.to_string(),
+            };
+            Error::new(summary, format!("{e}\n\n{fix}"))
         })?;
     if !clang_sys::clang_createIndex::is_loaded() {
         let path = clang_sys::get_library()

@@ -74,12 +74,12 @@ impl Header {
         };
         // Run by hand rather than through cc's `expand`, which drops the
         // compiler's diagnostics (the missing include, the line) on failure.
-        let compiler = &self.compiler;
-        let mut cmd = compiler.to_command();
+        let mut cmd = self.compiler.to_command();
         cmd.args(flags).arg("-E").arg(&file);
-        let out = cmd
-            .output()
-            .map_err(|e| no_compiler(&format!("{}: {e}", compiler.path().display())))?;
+        let out = cmd.output().map_err(|e| {
+            // The program that did not run: a wrapper (`CC="ccache gcc"`) or the compiler.
+            no_compiler(&cmd.get_program().to_string_lossy(), &e.to_string())
+        })?;
         if !out.status.success() {
             // The command without its environment: a CI's secrets stay out of the log.
             return Err(fail(format!(
@@ -103,6 +103,7 @@ impl Header {
                 (name.to_string(), body.trim().to_string())
             })
             .collect();
+        self.check_api_defines(&macros)?;
         // Every C compiler predefines dozens of macros: none at all means CC is
         // not a C compiler (CC=/bin/true), whatever the header says.
         if macros.is_empty() {
@@ -116,6 +117,40 @@ impl Header {
             ));
         }
         Ok(macros)
+    }
+
+    /// Macros from the user's flags that change which ABI `cuda.h` declares
+    /// would give the preprocessor (plain names) and bindgen (declarations)
+    /// different views of it, and plain names would silently go missing.
+    fn check_api_defines(&self, macros: &[(String, String)]) -> Result<()> {
+        let defined = |name: &str| macros.iter().any(|(n, _)| n == name);
+        let ptds = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
+        let (name, fix) = if defined(ptds) && !self.defines.contains(&ptds) {
+            (
+                ptds,
+                "enable libcuda-sys's `per-thread-default-stream` feature instead, which defines it for\n\
+                 the bindings and the preprocessor alike",
+            )
+        } else if defined("__CUDA_API_VERSION_INTERNAL") {
+            (
+                "__CUDA_API_VERSION_INTERNAL",
+                "remove it: it is cuda.h's own switch to declare the legacy ABIs, not a user setting",
+            )
+        } else {
+            return Ok(());
+        };
+        let flags = user_flags();
+        Err(Error::new(
+            format!(
+                "{name} is defined by the C flags{}",
+                if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) }
+            ),
+            format!(
+                "{name} changes which functions cuda.h declares under which names. Defined for the C\n\
+                 preprocessor but not for bindgen, the plain-name aliases (cuMemAlloc, ...) of the\n\
+                 functions it renames would be left out without a word.\n\nFix: {fix}"
+            ),
+        ))
     }
 
     /// Expands each of `names` after the header, returning `(name, expansion)`
@@ -235,19 +270,16 @@ pub fn compiler(include: Option<&Path>, defines: &[&str]) -> Result<cc::Tool> {
     }
     build
         .try_get_compiler()
-        .map_err(|e| no_compiler(&e.to_string()))
+        .map_err(|e| no_compiler("", &e.to_string()))
 }
 
-/// Path, then arguments.
+/// The command cc runs, wrapper (`ccache`, `env`) included, then its arguments.
 pub fn command_line(compiler: &cc::Tool) -> Vec<String> {
-    let mut cmd = vec![compiler.path().display().to_string()];
-    cmd.extend(
-        compiler
-            .args()
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned()),
-    );
-    cmd
+    let cmd = compiler.to_command();
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// A command as a user would type it, without the environment it runs in.
@@ -299,26 +331,52 @@ pub fn user_cflags() -> Vec<String> {
         .collect()
 }
 
-fn no_compiler(why: &str) -> Error {
+/// `program` could not be run (empty where cc found none to name).
+pub fn no_compiler(program: &str, why: &str) -> Error {
     // Cargo sets both for build scripts; a cross build needs the target's compiler.
     let target = std::env::var("TARGET").unwrap_or_default();
     let host = std::env::var("HOST").unwrap_or_default();
+    let named = |program: &str| {
+        Path::new(program)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let fix = if target != host && !target.is_empty() {
-        let arch = target.split('-').next().unwrap_or_default();
+        // cc names the cross compiler it wants (`riscv64-linux-gnu-gcc` for
+        // riscv64gc-...): Debian and Ubuntu package it as `gcc-<its prefix>`.
+        let tool = named(program);
+        let package = match tool.strip_suffix("-gcc") {
+            Some(prefix) => format!("gcc-{prefix}"),
+            None => format!(
+                "gcc-{}-linux-gnu for Linux targets, gcc-mingw-w64-x86-64 for windows-gnu",
+                target.split('-').next().unwrap_or_default()
+            ),
+        };
+        let example = if tool.is_empty() {
+            "the compiler"
+        } else {
+            &tool
+        };
         format!(
-            "Fix: install a C cross compiler for {target} (Debian/Ubuntu: apt-get install gcc-{arch}-linux-gnu\n\
-             for Linux targets, gcc-mingw-w64-x86-64 for windows-gnu) and name it in CC_{} (or CC_{target}),\n\
-             e.g. CC_{}={arch}-linux-gnu-gcc",
+            "Fix: install a C cross compiler for {target} (Debian/Ubuntu: apt-get install {package})\n\
+             and name it in CC_{} (or CC_{target}), e.g. CC_{}={example}",
             target.replace('-', "_"),
             target.replace('-', "_"),
         )
     } else {
         "Fix: install one (Debian/Ubuntu: apt-get install gcc) or set CC to its path.".to_string()
     };
+    let summary = if program.is_empty() {
+        "no C compiler found".to_string()
+    } else {
+        format!("no C compiler found: {program} cannot be run")
+    };
     Error::new(
-        "no C compiler found",
+        summary,
         format!(
-            "libcuda-sys runs the C preprocessor on cuda.h and needs a C compiler: {why}\n\n{fix}"
+            "libcuda-sys runs the C preprocessor on cuda.h and needs a C compiler: {}{why}\n\n{fix}",
+            if program.is_empty() { String::new() } else { format!("{program}: ") }
         ),
     )
 }

@@ -36,8 +36,22 @@ pub struct Toolkit {
     pub lib_dirs: Vec<PathBuf>,
     /// How it was found, for the log and the `DEP_CUDA_FOUND_BY` key.
     pub found_by: String,
+    /// The value the user gave, where a variable named it (`CUDA_PATH=/opt/cuda`
+    /// names the root, not the include directory).
+    pub given: Option<PathBuf>,
     /// Warnings to pass on to the user (disagreeing variables).
     pub warnings: Vec<String>,
+}
+
+impl Toolkit {
+    /// Where it came from, as the user would say it: `CUDA_PATH=/opt/cuda`
+    /// (the value set), or `pip wheel /…/nvidia/cu13/include`.
+    pub fn source(&self) -> String {
+        match &self.given {
+            Some(given) => format!("{}={}", self.found_by, given.display()),
+            None => format!("{} {}", self.found_by, self.include_dir.display()),
+        }
+    }
 }
 
 /// What was looked at, for the error message when nothing fits.
@@ -107,8 +121,11 @@ pub fn discover(target: &Target, scope: Scope) -> Result<Search> {
 /// see: rebuild with `cargo clean -p libcuda-sys` after switching). And paths
 /// that cannot travel in build-script output are refused here, not truncated.
 fn settle(mut toolkit: Toolkit) -> Result<Toolkit> {
+    let what = format!("{}: the CUDA include directory", toolkit.found_by);
     if let Ok(resolved) = toolkit.include_dir.canonicalize() {
-        if resolved != toolkit.include_dir {
+        // A symlink with a plain path to a directory whose own path cannot be
+        // passed on (`:`, a line break, non-UTF-8) is used as it is.
+        if resolved != toolkit.include_dir && passable(&what, &resolved).is_ok() {
             log(format!(
                 "{} resolves to {}",
                 toolkit.include_dir.display(),
@@ -118,32 +135,102 @@ fn settle(mut toolkit: Toolkit) -> Result<Toolkit> {
         }
     }
     if let Some(root) = &toolkit.root {
-        toolkit.root = Some(root.canonicalize().unwrap_or_else(|_| root.clone()));
+        let resolved = root.canonicalize().unwrap_or_else(|_| root.clone());
+        if passable("the CUDA root", &resolved).is_ok() {
+            toolkit.root = Some(resolved);
+        }
     }
-    let what = format!("{}: the CUDA include directory", toolkit.found_by);
-    env::directive_path(&what, &toolkit.include_dir)?;
-    if std::env::join_paths([&toolkit.include_dir]).is_err() {
+    passable(&what, &toolkit.include_dir)?;
+    Ok(toolkit)
+}
+
+/// Whether `path` can travel in build-script output intact: as one line of
+/// UTF-8 text, and in `DEP_CUDA_INCLUDES`, a path list.
+fn passable(what: &str, path: &Path) -> Result<()> {
+    env::directive_path(what, path)?;
+    if std::env::join_paths([path]).is_err() {
         return Err(Error::new(
-            format!(
-                "{what} {} contains the path-list separator",
-                toolkit.include_dir.display()
-            ),
+            format!("{what} {} contains the path-list separator", path.display()),
             "DEP_CUDA_INCLUDES passes the include directory on as a path list, which this path would split.\n\n\
-             Fix: use a directory without `:` (`;` on Windows) in its path (a symlink to it will do).",
+             Fix: use a directory without `:` (`;` on Windows) in its path, or a symlink to it whose\n\
+             path has none, and point the variable at the symlink.",
         ));
     }
-    Ok(toolkit)
+    Ok(())
+}
+
+/// Whether `dir` holds `cuda.h`, or why it cannot be told (a directory this
+/// user may not read is not "without cuda.h").
+fn has_cuda_h(dir: &Path) -> std::result::Result<bool, String> {
+    match std::fs::metadata(dir.join("cuda.h")) {
+        Ok(m) => Ok(m.is_file()),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            Err("cannot be read: permission denied".into())
+        }
+        Err(_) => match std::fs::read_dir(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                Err("cannot be read: permission denied".into())
+            }
+            _ => Ok(false),
+        },
+    }
 }
 
 fn search(target: &Target, scope: Scope) -> Result<Search> {
     let mut tried = Tried { lines: Vec::new() };
 
-    if let Some((name, dir)) = target.target_var("LIBCUDA_SYS_INCLUDE_DIR") {
-        let dir = absolute(&name, dir)?;
-        if !dir.join("cuda.h").is_file() {
-            return Err(explicit_error(&name, &dir, std::slice::from_ref(&dir)));
+    // Checked before the include-directory override, which wins over them:
+    // a toolkit variable that is set but wrong is an error whatever is used.
+    let (roots, warnings) = root_vars()?;
+    let from_root = match roots.into_iter().next() {
+        Some((name, root)) => {
+            let include = include_dirs(target, &root)
+                .into_iter()
+                .map(|d| (has_cuda_h(&d), d))
+                .find(|(has, _)| !matches!(has, Ok(false)));
+            match include {
+                Some((Ok(_), include_dir)) => Some((name, root, include_dir)),
+                Some((Err(why), dir)) => {
+                    return Err(explicit_error(&name, &root, &[dir], Some(why)))
+                }
+                None => {
+                    return Err(explicit_error(
+                        &name,
+                        &root,
+                        &include_dirs(target, &root),
+                        None,
+                    ))
+                }
+            }
+        }
+        None => None,
+    };
+
+    if let Some((name, given)) = target.target_var("LIBCUDA_SYS_INCLUDE_DIR") {
+        let dir = absolute(&name, given)?;
+        match has_cuda_h(&dir) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(explicit_error(
+                    &name,
+                    &dir,
+                    std::slice::from_ref(&dir),
+                    None,
+                ))
+            }
+            Err(why) => {
+                return Err(explicit_error(
+                    &name,
+                    &dir,
+                    std::slice::from_ref(&dir),
+                    Some(why),
+                ))
+            }
         }
         tried.note(&name, &dir, "taken: holds cuda.h");
+        if let Some((root_name, _, _)) = &from_root {
+            log(format!("{name} wins over {root_name}"));
+        }
         let root = dir.parent().map(Path::to_path_buf);
         return Ok(Search::Found(Toolkit {
             lib_dirs: root
@@ -151,30 +238,18 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
                 .flat_map(|r| toolkit_lib_dirs(target, r))
                 .collect(),
             root,
+            given: Some(dir.clone()),
             include_dir: dir,
             found_by: name,
             warnings: Vec::new(),
         }));
     }
 
-    let (roots, warnings) = root_vars()?;
-    if let Some((name, root)) = roots.into_iter().next() {
-        let include = include_dirs(target, &root)
-            .into_iter()
-            .find(|d| d.join("cuda.h").is_file());
-        return match include {
-            Some(include_dir) => {
-                tried.note(&name, &include_dir, "taken: holds cuda.h");
-                Ok(Search::Found(found(
-                    target,
-                    root,
-                    include_dir,
-                    name,
-                    warnings,
-                )))
-            }
-            None => Err(explicit_error(&name, &root, &include_dirs(target, &root))),
-        };
+    if let Some((name, root, include_dir)) = from_root {
+        tried.note(&name, &include_dir, "taken: holds cuda.h");
+        let mut toolkit = found(target, root.clone(), include_dir, name, warnings);
+        toolkit.given = Some(root);
+        return Ok(Search::Found(toolkit));
     }
 
     if scope == Scope::ExplicitOnly {
@@ -206,7 +281,8 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
                 (Some(candidate.clone()), include_dirs(target, &candidate))
             };
             for include in includes {
-                if include.join("cuda.h").is_file() {
+                let has = has_cuda_h(&include);
+                if has == Ok(true) {
                     tried.note(source, &include, "taken: holds cuda.h");
                     let root = root.unwrap_or_else(|| include.clone());
                     return Ok(Search::Found(found(
@@ -217,12 +293,12 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
                         warnings,
                     )));
                 }
-                let why = if include.is_dir() {
-                    "no cuda.h"
-                } else {
-                    "not a directory"
+                let why = match has {
+                    Err(why) => why,
+                    Ok(_) if include.is_dir() => "no cuda.h".into(),
+                    Ok(_) => "not a directory".into(),
                 };
-                tried.note(source, &include, why);
+                tried.note(source, &include, &why);
             }
         }
     }
@@ -241,6 +317,7 @@ fn found(
         root: Some(root),
         include_dir,
         found_by,
+        given: None,
         warnings,
     }
 }
@@ -259,6 +336,11 @@ fn root_vars() -> Result<(RootVars, Vec<String>)> {
                 .map(|v| absolute(name, v).map(|p| (name.to_string(), p)))
         })
         .collect::<Result<_>>()?;
+    // Every one that is set must be a directory, the losers too: a typo in one
+    // is never hidden by another.
+    if let Some((name, path)) = set.iter().find(|(_, p)| !p.is_dir()) {
+        return Err(explicit_error(name, path, &include_dirs_of(path), None));
+    }
     let mut warnings = Vec::new();
     if let Some((winner, root)) = set.first() {
         log(format!("{winner} wins among {}", ROOT_VARS.join(", ")));
@@ -357,13 +439,12 @@ fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
 
 /// An explicit directory must exist and hold cuda.h: a wrong override is never
 /// silently replaced by some other toolkit.
-fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
-    let what = if !given.exists() {
-        "does not exist"
-    } else if !given.is_dir() {
-        "is not a directory"
-    } else {
-        "has no cuda.h"
+fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<String>) -> Error {
+    let what = match why {
+        Some(why) => why,
+        None if !given.exists() => "does not exist".into(),
+        None if !given.is_dir() => "is not a directory".into(),
+        None => "has no cuda.h".into(),
     };
     let (kind, example) = if name.contains("INCLUDE_DIR") {
         ("the directory that holds cuda.h", "/usr/local/cuda/include")
@@ -373,6 +454,18 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
             "/usr/local/cuda",
         )
     };
+    // CUDA_PATH=/usr/local/cuda/include: a root variable naming the include
+    // directory itself.
+    let hint = match given.parent() {
+        Some(parent) if !name.contains("INCLUDE_DIR") && given.join("cuda.h").is_file() => format!(
+            "\n{} holds cuda.h itself: it is an include directory, and {name} names the directory\n\
+             above it. Set {name}={} (or LIBCUDA_SYS_INCLUDE_DIR={}).",
+            given.display(),
+            parent.display(),
+            given.display()
+        ),
+        _ => String::new(),
+    };
     let list: Vec<String> = looked
         .iter()
         .map(|p| format!("  {}", p.join("cuda.h").display()))
@@ -381,7 +474,7 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
         format!("{name}={} {what}", given.display()),
         format!(
             "{name} must name {kind}.\n\
-             It is set to {}, which {what}. Looked for:\n{}\n\n\
+             It is set to {}, which {what}. Looked for:\n{}\n{hint}\n\
              Fix one of:\n\
              - point {name} at a CUDA toolkit, e.g. {name}={example}\n\
              - install the headers with pip (pip install nvidia-cuda-runtime) and point\n  \
@@ -391,6 +484,11 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf]) -> Error {
             list.join("\n"),
         ),
     )
+}
+
+/// The `include` directory of a root, for messages about a root variable.
+fn include_dirs_of(root: &Path) -> Vec<PathBuf> {
+    vec![root.join("include")]
 }
 
 fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
@@ -507,43 +605,83 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     // and PYTHONPATH without guessing their layout.
     env::var("VIRTUAL_ENV");
     env::var("PYTHONPATH");
-    let script = "import sys\nfor p in sys.path:\n    print(p)";
     let mut dirs = Vec::new();
-    let mut ran = None;
-    for python in ["python3", "python"] {
-        let Ok(out) = Command::new(python).args(["-c", script]).output() else {
-            log(format!("pip wheels: no {python} on PATH"));
-            continue;
-        };
-        if !out.status.success() {
-            log(format!(
-                "pip wheels: {python} could not print sys.path ({})",
-                out.status
-            ));
-            continue;
-        }
-        ran = Some(python);
-        for line in String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter(|l| !l.is_empty())
-        {
-            for sub in ["nvidia/cu13/include", "nvidia/cuda_runtime/include"] {
-                let dir = Path::new(line).join(sub);
-                if dir.is_dir() && !dirs.contains(&dir) {
-                    dirs.push(dir);
-                }
+    for line in python_path() {
+        for sub in ["nvidia/cu13/include", "nvidia/cuda_runtime/include"] {
+            let dir = line.join(sub);
+            if dir.is_dir() && !dirs.contains(&dir) {
+                dirs.push(dir);
             }
         }
-        break;
     }
-    match ran {
-        Some(python) if dirs.is_empty() => log(format!(
-            "pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on {python}'s sys.path"
-        )),
-        None => log("pip wheels: no Python to ask for its sys.path, so none searched"),
-        Some(_) => {}
+    if dirs.is_empty() {
+        log("pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on Python's sys.path");
     }
     dirs
+}
+
+/// `sys.path` of `python3` (else `python`), asked once.
+fn python_path() -> &'static [PathBuf] {
+    static PATH: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let script = "import sys\nfor p in sys.path:\n    print(p)";
+        for python in ["python3", "python"] {
+            let Ok(out) = Command::new(python).args(["-c", script]).output() else {
+                log(format!("pip wheels: no {python} on PATH"));
+                continue;
+            };
+            if !out.status.success() {
+                log(format!(
+                    "pip wheels: {python} could not print sys.path ({})",
+                    out.status
+                ));
+                continue;
+            }
+            return String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(PathBuf::from)
+                .collect();
+        }
+        log("pip wheels: no Python to ask for its sys.path, so none searched");
+        Vec::new()
+    })
+}
+
+/// Where headers that would end a fallback appear: the directories of `PATH`
+/// (`nvcc`), those that hold the standard roots (`/usr/local/cuda-X.Y`,
+/// `/opt/cuda`, `/usr/include/cuda.h`), conda's and pip's. Only directories
+/// that exist: Cargo re-runs a script on every build for a missing path.
+pub fn watched(target: &Target) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    if !target.is_windows() {
+        dirs.extend(["/usr/local", "/opt", "/usr/include"].map(PathBuf::from));
+    }
+    if let Some(prefix) = std::env::var_os("CONDA_PREFIX").filter(|p| !p.is_empty()) {
+        dirs.push(PathBuf::from(prefix).join("include"));
+    }
+    // `pip install` adds `nvidia/` to a site directory.
+    for site in python_path()
+        .iter()
+        .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
+    {
+        let nvidia = site.join("nvidia");
+        dirs.push(if nvidia.is_dir() {
+            nvidia
+        } else {
+            site.clone()
+        });
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    for dir in dirs.into_iter().filter(|d| d.is_absolute() && d.is_dir()) {
+        let dir = dir.canonicalize().unwrap_or(dir);
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
 }
 
 fn standard_roots(target: &Target) -> Vec<PathBuf> {

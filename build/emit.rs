@@ -5,8 +5,17 @@ use crate::link::{Kind, Link};
 use crate::output::{Bindings, Origin};
 use crate::version;
 
-/// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR` as applied (the linked mode only).
+/// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
 pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Option<u32>) {
+    if let (Some(f), None) = (floor, link) {
+        println!(
+            "cargo::warning=LIBCUDA_SYS_DRIVER_FLOOR={}.{} has no effect with dynamic-loading: every function \
+             is bound, and one the driver lacks fails alone with CUDA_ERROR_NOT_FOUND (libcuda_sys::driver_has asks first)",
+            f / 1000,
+            f % 1000 / 10
+        );
+    }
+    let floor = floor.filter(|_| link.is_some());
     let headers = bindings.headers();
     for w in bindings
         .toolkit()
@@ -17,6 +26,19 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
     }
     if let Some(w) = shipped_warning(bindings) {
         println!("cargo::warning={w}");
+    }
+    // What can change the bindings besides the headers bindgen read (which its
+    // callbacks name): the rest of their directory (cudaTypedefs.h, the
+    // profiler's headers appearing), or for a fallback where what it lacks
+    // would appear.
+    let watched = match &bindings.origin {
+        Origin::Generated { toolkit, .. } => vec![toolkit.include_dir.clone()],
+        Origin::Shipped { why, .. } => why.watch.clone(),
+    };
+    for dir in watched {
+        if let Some(dir) = dir.to_str().filter(|d| !d.contains(['\n', '\r'])) {
+            println!("cargo::rerun-if-changed={dir}");
+        }
     }
 
     if let Some(link) = link {
@@ -129,10 +151,9 @@ fn shipped_warning(bindings: &Bindings) -> Option<String> {
     }
     ignored.as_ref().map(|t| {
         format!(
-            "{}={} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {v}) are; \
+            "{} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {v}) are; \
              for bindings of those headers, {}",
-            t.found_by,
-            t.include_dir.display(),
+            t.source(),
             why.reason,
             why.undo
         )

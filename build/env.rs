@@ -18,8 +18,8 @@ pub fn var(name: &str) -> Option<OsString> {
     value
 }
 
-/// A variable Cargo always sets for build scripts; its absence is a bug in the
-/// caller, not in the user's setup, so it is reported as such.
+/// A variable Cargo always sets for build scripts (empty where it is not, as
+/// when the script is run by hand).
 fn cargo_var(name: &str) -> String {
     std::env::var(name).unwrap_or_default()
 }

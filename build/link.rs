@@ -246,6 +246,8 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     let c = dir.join("libcuda_stub.c");
     std::fs::write(&c, source).map_err(|e| io_error(&c, e))?;
     let so = dir.join("libcuda.so.1");
+    // What an earlier run left must not pass for this run's output.
+    let _ = std::fs::remove_file(&so);
     // The compiler that read the headers, or (shipped bindings) the one cc selects.
     let mut cmd = match &bindings.origin {
         Origin::Generated { compiler, .. } => compiler.clone(),
@@ -280,6 +282,23 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
                 "{}\n{}",
                 cmd.join(" "),
                 String::from_utf8_lossy(&out.stderr)
+            ),
+        ));
+    }
+    // A "compiler" that exits 0 without compiling (`CC=cpp`, `CC=true`) leaves
+    // no library, or text under its name: said here, not at link time.
+    if !is_shared_object(&so) {
+        return Err(Error::new(
+            format!(
+                "the C compiler {} did not build a shared library for the stand-in libcuda",
+                cmd[0]
+            ),
+            format!(
+                "{}\nexited with success, but {} is not an ELF shared library.\n\n\
+                 Fix: set CC (or CC_<target>) to a C compiler that links shared libraries (gcc, clang),\n\
+                 or unset it",
+                cmd.join(" "),
+                so.display()
             ),
         ));
     }

@@ -75,7 +75,7 @@ fn run() -> error::Result<()> {
                 }
             }
         }
-        (Mode::Auto, discover::Search::NotFound(e)) => shipped(mode::fallback(&e), None)?,
+        (Mode::Auto, discover::Search::NotFound(e)) => shipped(mode::fallback(&e, &target), None)?,
         (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
                 Generated::Bindings(b) => *b,
@@ -84,14 +84,13 @@ fn run() -> error::Result<()> {
                     shipped(why, Some(toolkit))?
                 }
             },
-            Err(e) => shipped(mode::fallback(&e), Some(toolkit))?,
+            Err(e) => shipped(mode::fallback(&e, &target), Some(toolkit))?,
         },
     };
     clock.step("bindings");
     // The floor matters where the linker resolves every function; with
-    // dynamic loading a missing function fails alone, at run time.
-    let floor = floor.filter(|_| !target.dynamic_loading());
-    if let Some(floor) = floor {
+    // dynamic loading a missing function fails alone, at run time (`emit` says so).
+    if let Some(floor) = floor.filter(|_| !target.dynamic_loading()) {
         let where_ = match bindings.headers() {
             Some(t) => t.include_dir.display().to_string(),
             None => format!("the shipped CUDA {} bindings", bindings.version),
@@ -175,7 +174,7 @@ fn generate(
             .collect(),
         renames,
         macro_constants: macro_constants::render(&constants),
-        since: since::find(&toolkit.include_dir, &items),
+        since: since::find(&toolkit.include_dir, &items)?,
         typed: value_types::find(&items),
         enumerators: items
             .constants

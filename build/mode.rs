@@ -12,6 +12,8 @@
 //! headers found are another one the shipped set of that release is used (or,
 //! with `LIBCUDA_SYS_BINDINGS=generate`, the build stops), saying so.
 
+use std::path::PathBuf;
+
 use crate::discover::{Scope, Toolkit};
 use crate::env;
 use crate::error::{Error, Result};
@@ -116,13 +118,13 @@ pub fn other_release(release: &Release, found: CudaVersion, toolkit: &Toolkit) -
     let requested = release.shipped();
     Why {
         reason: format!(
-            "the feature cuda-{requested:05} asks for CUDA {} and the headers found ({}={}) are CUDA {found}",
+            "the feature cuda-{requested:05} asks for CUDA {} and the headers found ({}) are CUDA {found}",
             CudaVersion { number: requested },
-            toolkit.found_by,
-            toolkit.include_dir.display()
+            toolkit.source()
         ),
         warn: true,
         undo: "point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of that release",
+        watch: Vec::new(),
     }
 }
 
@@ -133,6 +135,9 @@ pub struct Why {
     pub warn: bool,
     /// How to have generated bindings instead.
     pub undo: &'static str,
+    /// Directories where what the fallback lacks would appear: a change in
+    /// one re-runs the build script, so the fallback ends when they do.
+    pub watch: Vec<std::path::PathBuf>,
 }
 
 pub enum Mode {
@@ -160,6 +165,7 @@ pub fn choose() -> Result<Mode> {
             reason: reason.to_string(),
             warn: false,
             undo,
+            watch: Vec::new(),
         })
     };
     match requested.as_deref() {
@@ -179,7 +185,8 @@ pub fn choose() -> Result<Mode> {
                  Fix: set one of the two, or unset LIBCUDA_SYS_BINDINGS"
             ),
         )),
-        None if env::var("DOCS_RS").is_some() => Ok(shipped(
+        // docs.rs sets DOCS_RS=1; empty (or 0) is unset, as for every variable.
+        None if env::var("DOCS_RS").is_some_and(|v| !v.is_empty() && v != "0") => Ok(shipped(
             "DOCS_RS is set (a docs.rs build)",
             "unset DOCS_RS",
         )),
@@ -198,28 +205,51 @@ pub fn driver_floor() -> Result<Option<u32>> {
         return Ok(None);
     };
     let text = value.to_string_lossy().trim().to_string();
-    let parsed = text
-        .split_once('.')
-        .and_then(|(major, minor)| Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?)))
-        .filter(|(major, minor)| (11..=99).contains(major) && *minor <= 9);
-    match parsed {
-        Some((major, minor)) => Ok(Some(major * 1000 + minor * 10)),
-        None => Err(Error::new(
-            format!("LIBCUDA_SYS_DRIVER_FLOOR={text} is not a CUDA version"),
-            "LIBCUDA_SYS_DRIVER_FLOOR names the oldest driver, as CUDA major.minor (e.g. 13.0 for\n\
-             driver 580): functions newer than it are left out of the linked bindings.\n\n\
-             Fix: LIBCUDA_SYS_DRIVER_FLOOR=13.0 (or another X.Y), or unset it",
-        )),
-    }
+    // `13.0`: a major without a leading zero, one digit of minor (so `13.05` is
+    // no way of writing 13.5).
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let parsed = text.split_once('.').and_then(|(major, minor)| {
+        (digits(major) && !major.starts_with('0') && digits(minor) && minor.len() == 1)
+            .then(|| Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?)))?
+    });
+    let why = match parsed {
+        Some((major, minor)) if (11..=99).contains(&major) => {
+            return Ok(Some(major * 1000 + minor * 10))
+        }
+        Some(_) => "is older than any driver with the memory-pool API this crate binds (11.x)",
+        None => "is not a CUDA version",
+    };
+    Err(Error::new(
+        format!("LIBCUDA_SYS_DRIVER_FLOOR={text} {why}"),
+        "LIBCUDA_SYS_DRIVER_FLOOR names the oldest driver, as the CUDA release it supports:\n\
+         major.minor from 11.0 on, the minor one digit (13.0 for driver 580, 12.8, 11.7). Functions\n\
+         newer than it are left out of the linked bindings.\n\n\
+         Fix: LIBCUDA_SYS_DRIVER_FLOOR=13.0 (or another X.Y), or unset it",
+    ))
 }
 
 /// The automatic mode's fallback: `missing` is the error generation would have
 /// given, which becomes the reason in the warning.
-pub fn fallback(missing: &Error) -> Why {
+/// Headers, libclang and `nvcc` installed later end the fallback: the
+/// directories they would appear in are watched.
+pub fn fallback(missing: &Error, target: &crate::env::Target) -> Why {
+    let mut watch = crate::discover::watched(target);
+    let libclang = [
+        target.multiarch_lib_dir().map(PathBuf::from),
+        Some(PathBuf::from("/usr/lib64")),
+        Some(PathBuf::from("/usr/local/lib")),
+        std::env::var_os("LIBCLANG_PATH").map(PathBuf::from),
+    ];
+    for dir in libclang.into_iter().flatten() {
+        if dir.is_absolute() && dir.is_dir() && !watch.contains(&dir) {
+            watch.push(dir);
+        }
+    }
     Why {
         reason: missing.summary.clone(),
         warn: true,
         undo: "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
+        watch,
     }
 }
 

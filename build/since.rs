@@ -25,18 +25,33 @@ type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
 pub fn find(
     include_dir: &std::path::Path,
     items: &crate::items::Items,
-) -> Option<BTreeMap<String, u32>> {
-    let path = include_dir.join("cudaTypedefs.h");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+) -> crate::error::Result<Option<BTreeMap<String, u32>>> {
+    // Absent is a header set without the table; present but unreadable is an error.
+    let read = |name: &str| {
+        let path = include_dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::new(
+                format!("cannot read {}: {e}", path.display()),
+                format!(
+                    "{} says which driver each function needs; it is there but cannot be read ({e}).\n\n\
+                     Fix: make it readable to the user that builds (chmod a+r), or use another include directory",
+                    path.display()
+                ),
+            )),
+        }
+    };
+    let Some(text) = read("cudaTypedefs.h")? else {
         crate::env::log(format!(
             "{} is absent: which driver each function needs is unavailable",
-            path.display()
+            include_dir.join("cudaTypedefs.h").display()
         ));
-        return None;
+        return Ok(None);
     };
     // The profiler's functions are typed apart, in the same form.
-    let profiler = std::fs::read_to_string(include_dir.join("cudaProfilerTypedefs.h"));
-    let variants = variants(&(text + &profiler.unwrap_or_default()));
+    let profiler = read("cudaProfilerTypedefs.h")?.unwrap_or_default();
+    let variants = variants(&(text + &profiler));
     let mut versions = BTreeMap::new();
     let mut unmatched = Vec::new();
     for f in &items.functions {
@@ -54,7 +69,7 @@ pub fn find(
             unmatched.join(", ")
         ));
     }
-    Some(versions)
+    Ok(Some(versions))
 }
 
 #[cfg(feature = "bindgen")]

@@ -173,6 +173,8 @@ struct Case {
     bin: PathBuf,
     vars: Vec<(String, OsString)>,
     extra_path: Vec<PathBuf>,
+    /// Run the script as this user (root reads what permissions forbid others).
+    uid: Option<u32>,
 }
 
 impl Case {
@@ -198,6 +200,7 @@ impl Case {
             bin,
             vars: vec![("LIBCUDA_SYS_BINDINGS".into(), "generate".into())],
             extra_path: Vec::new(),
+            uid: None,
         };
         for tool in tools {
             if let Some(path) = which(tool) {
@@ -299,6 +302,14 @@ impl Case {
             cmd.env("HOME", home);
         }
         cmd.envs(self.vars.iter().map(|(k, v)| (k, v)));
+        if let Some(uid) = self.uid {
+            use std::os::unix::process::CommandExt;
+            // The case's files and OUT_DIR are its to write.
+            for dir in [&self.dir, &out_dir] {
+                fs::set_permissions(dir, fs::Permissions::from_mode(0o777)).unwrap();
+            }
+            cmd.uid(uid).gid(uid);
+        }
         let out = cmd
             .output()
             .unwrap_or_else(|e| panic!("run {}: {e}", build_script().display()));
@@ -366,6 +377,15 @@ impl Outcome {
                     .or_else(|| l.strip_prefix(old.as_str()))
             })
             .collect()
+    }
+
+    /// The value of `cargo::metadata=key=...`, empty where there is none (a failed run).
+    fn metadata_or_empty(&self, key: &str) -> &str {
+        let prefix = format!("{key}=");
+        self.directive("metadata")
+            .into_iter()
+            .find_map(|m| m.strip_prefix(prefix.as_str()))
+            .unwrap_or_default()
     }
 
     /// The value of `cargo::metadata=key=...`.
@@ -821,7 +841,7 @@ fn without_cuda_typedefs_h_the_build_works_and_says_so() {
 }
 
 #[test]
-fn the_include_dir_is_passed_on_resolved() {
+fn an_unused_toolkit_variable_is_quoted_as_set() {
     let mut case = Case::new("resolved_include");
     let real = case.header("cuda-13.0/include", "#define CUDA_VERSION 13000\n");
     // /usr/local/cuda style: a symlink to the versioned toolkit.
@@ -830,12 +850,14 @@ fn the_include_dir_is_passed_on_resolved() {
         .env("CUDA_PATH", case.dir.join("cuda"))
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .run();
-    // The shipped set ignores the headers but checks and resolves them; the
-    // warning names the resolved directory.
+    // The shipped set ignores the headers but checks them; the warning quotes
+    // the value set, not the include directory it resolves to.
+    assert!(real.join("cuda.h").is_file());
     assert!(
-        run.warnings()
-            .iter()
-            .any(|w| w.contains(&format!("CUDA_PATH={} is not used", real.display()))),
+        run.warnings().iter().any(|w| w.contains(&format!(
+            "CUDA_PATH={} is not used",
+            case.dir.join("cuda").display()
+        ))),
         "{}",
         run.report()
     );
@@ -1068,14 +1090,52 @@ fn libclang_that_cannot_be_loaded_is_a_clear_error() {
             ),
         );
     }
-    run.failure("libclang not found (bindgen needs it to read cuda.h)");
+    run.failure(&format!(
+        "libclang not found (LIBCLANG_PATH={} holds no libclang that loads; bindgen needs it to read cuda.h)",
+        empty.display()
+    ));
     run.assert_stderr_has(&[
         "couldn't find any valid shared libraries matching",
-        "LIBCLANG_PATH",
         "apt-get install libclang-dev",
         "dnf install clang-devel",
+        "or unset LIBCLANG_PATH",
     ]);
     run.assert_reruns(&["LIBCLANG_PATH"]);
+}
+
+#[test]
+fn a_libclang_path_that_does_not_exist_is_named() {
+    let (mut case, _) = Case::without_libclang("libclang_path_missing");
+    let run = case.env("LIBCLANG_PATH", "/nonexistent").run();
+    run.failure(
+        "libclang not found (LIBCLANG_PATH=/nonexistent does not exist; bindgen needs it to read cuda.h)",
+    );
+    // In the automatic mode the fallback warning says the same.
+    let (mut case, _) = Case::without_libclang("libclang_path_missing_fallback");
+    let run = case
+        .env("LIBCLANG_PATH", "/nonexistent")
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .run();
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w
+                .contains("because libclang not found (LIBCLANG_PATH=/nonexistent does not exist")),
+        "{}",
+        run.report()
+    );
+}
+
+#[test]
+fn an_empty_libclang_path_is_unset() {
+    if generation_unavailable("an_empty_libclang_path_is_unset") {
+        return;
+    }
+    // Empty, clang-sys would search nothing else; unset, it finds this machine's libclang.
+    let mut case = Case::new("libclang_path_empty");
+    let root = case.toolkit("toolkit");
+    let run = case.env("CUDA_PATH", &root).env("LIBCLANG_PATH", "").run();
+    run.found(&root.join("include"), "CUDA_PATH");
 }
 
 #[test]
@@ -1715,6 +1775,312 @@ fn the_profiler_api_is_bound_from_the_headers_there_are() {
 }
 
 // ---------------------------------------------------------------------------
+// Inputs that must be said as they are.
+
+/// The real headers, but with `replace` as the content of some files: a
+/// directory of symlinks.
+fn include_with(case: &Case, rel: &str, replace: &[(&str, String)]) -> PathBuf {
+    let include = case.mkdir(rel);
+    for entry in fs::read_dir(REAL_INCLUDE).unwrap().flatten() {
+        let name = entry.file_name();
+        match replace.iter().find(|(n, _)| OsStr::new(n) == name) {
+            Some((n, text)) => fs::write(include.join(n), text).unwrap(),
+            None => symlink(entry.path(), include.join(&name)).unwrap(),
+        }
+    }
+    include
+}
+
+#[test]
+fn a_fallback_watches_where_what_it_lacks_would_appear() {
+    let test = "a_fallback_watches_where_what_it_lacks_would_appear";
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+    }
+    let mut case = Case::new("fallback_watches");
+    let later = case.mkdir("bin-for-nvcc");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").path(&later).run();
+    assert_eq!(run.metadata("found_by"), "pregenerated", "{}", run.report());
+    let watched = run.directive("rerun-if-changed");
+    // nvcc appearing on PATH: each of its directories.
+    for dir in [&case.bin, &later] {
+        let dir = dir.display().to_string();
+        assert!(
+            watched.contains(&dir.as_str()),
+            "{dir} not watched: {watched:?}"
+        );
+    }
+    // Only paths that exist: Cargo re-runs a script on every build for a missing one.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let missing: Vec<&&str> = watched
+        .iter()
+        .filter(|p| !manifest.join(p).exists())
+        .collect();
+    assert!(missing.is_empty(), "watched but missing: {missing:?}");
+
+    // Generated bindings watch their include directory, and not PATH.
+    if generation_unavailable(test) {
+        return;
+    }
+    let mut case = Case::new("generated_watches");
+    let root = case.toolkit("toolkit");
+    let run = case.env("CUDA_PATH", &root).run();
+    run.found(&root.join("include"), "CUDA_PATH");
+    let watched = run.directive("rerun-if-changed");
+    let include = root.join("include").canonicalize().unwrap();
+    assert!(
+        watched.contains(&include.display().to_string().as_str()),
+        "{watched:?}"
+    );
+    assert!(
+        !watched.contains(&case.bin.display().to_string().as_str()),
+        "{watched:?}"
+    );
+}
+
+#[test]
+fn a_floor_that_cannot_date_a_function_is_an_error() {
+    if generation_unavailable("a_floor_that_cannot_date_a_function_is_an_error") {
+        return;
+    }
+    // cudaTypedefs.h of another release than cuda.h: here one without the
+    // PFN_ types of cuMemPoolGetAttribute.
+    let mut case = Case::new("floor_undated");
+    let typedefs = fs::read_to_string(Path::new(REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    let older: String = typedefs
+        .lines()
+        .filter(|l| !l.contains("PFN_cuMemPoolGetAttribute"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let include = include_with(&case, "include", &[("cudaTypedefs.h", older)]);
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCUDA_SYS_DRIVER_FLOOR", "12.2")
+        .run();
+    run.failure(
+        "LIBCUDA_SYS_DRIVER_FLOOR=12.2: cudaTypedefs.h does not say which driver 1 bound functions need",
+    );
+    run.assert_stderr_has(&["cuMemPoolGetAttribute", "different CUDA releases"]);
+    assert!(run
+        .directive("metadata")
+        .iter()
+        .all(|m| !m.starts_with("driver_floor=")));
+}
+
+#[test]
+fn a_symlink_makes_an_unpassable_include_directory_usable() {
+    if generation_unavailable("a_symlink_makes_an_unpassable_include_directory_usable") {
+        return;
+    }
+    let mut case = Case::new("colon_dir");
+    let odd = include_with(&case, "with:colon/include", &[]);
+    let plain = case.dir.join("plain-include");
+    symlink(&odd, &plain).unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &odd).run();
+    run.failure("contains the path-list separator");
+    run.assert_stderr_has(&["a symlink to it"]);
+    // The advice works: the symlink is passed on as it is.
+    let mut case = Case::new("colon_dir_symlink");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &plain).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(Path::new(run.metadata("include")), plain);
+}
+
+#[test]
+fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
+    let run = Case::new("floor_dynamic")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CARGO_FEATURE_DYNAMIC_LOADING", "1")
+        .env("LIBCUDA_SYS_DRIVER_FLOOR", "13.0")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.contains("LIBCUDA_SYS_DRIVER_FLOOR=13.0 has no effect with dynamic-loading")),
+        "{}",
+        run.report()
+    );
+    assert_eq!(run.metadata("driver_floor"), "");
+}
+
+#[test]
+fn macros_in_cflags_that_change_the_api_are_errors() {
+    for name in [
+        "CUDA_API_PER_THREAD_DEFAULT_STREAM",
+        "__CUDA_API_VERSION_INTERNAL",
+    ] {
+        let mut case = Case::new("cflags_api_macro");
+        let include = case.header("include", "#define CUDA_VERSION 13000\n");
+        let flags = format!("-D{name}");
+        let run = case
+            .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+            .env("CFLAGS", &flags)
+            .run();
+        run.failure(&format!(
+            "{name} is defined by the C flags (CFLAGS={flags})"
+        ));
+        run.assert_stderr_has(&["plain-name aliases", "Fix:"]);
+    }
+}
+
+#[test]
+fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
+    let test = "an_unreadable_include_directory_or_typedefs_header_is_said_so";
+    use std::os::unix::fs::MetadataExt;
+    // Root reads whatever the permissions say: run the script as nobody then.
+    let root = fs::metadata("/proc/self")
+        .map(|m| m.uid() == 0)
+        .unwrap_or(false);
+    let mut case = Case::new("unreadable_include");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    fs::set_permissions(&include, fs::Permissions::from_mode(0o000)).unwrap();
+    case.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+    if root {
+        case.uid = Some(65534);
+    }
+    let run = case.run();
+    fs::set_permissions(&include, fs::Permissions::from_mode(0o755)).unwrap();
+    run.failure(&format!(
+        "LIBCUDA_SYS_INCLUDE_DIR={} cannot be read: permission denied",
+        include.display()
+    ));
+
+    if generation_unavailable(test) {
+        return;
+    }
+    let mut case = Case::new("unreadable_typedefs");
+    let typedefs = fs::read_to_string(Path::new(REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    let include = include_with(&case, "include", &[("cudaTypedefs.h", typedefs)]);
+    let file = include.join("cudaTypedefs.h");
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o000)).unwrap();
+    case.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+    if root {
+        case.uid = Some(65534);
+    }
+    let run = case.run();
+    run.failure(&format!(
+        "cannot read {}: Permission denied",
+        file.display()
+    ));
+}
+
+#[test]
+fn the_program_cc_could_not_run_is_named() {
+    // A wrapper that is not there: it, not the compiler behind it, is missing.
+    let mut case = Case::new("cc_wrapper_missing");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("CC", "no-such-wrapper gcc")
+        .run();
+    run.failure("no C compiler found: no-such-wrapper cannot be run");
+}
+
+#[test]
+fn a_cc_with_a_wrapper_builds_the_stand_in() {
+    let mut case = Case::with_tools("cc_env_wrapper", &["cc", "gcc", "as", "ld", "env"]);
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CC", "env gcc")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    if run.metadata("link_kind") == "generated-stub" {
+        let so = fs::read(case.out_dir().join("stub/libcuda.so.1")).unwrap();
+        assert!(
+            so.starts_with(b"\x7fELF"),
+            "the stand-in is not a shared library"
+        );
+    }
+}
+
+#[test]
+fn a_cc_that_builds_no_library_is_an_error() {
+    let test = "a_cc_that_builds_no_library_is_an_error";
+    let mut case = Case::with_tools("cc_cpp", &["cpp", "cc", "gcc", "as", "ld"]);
+    let cpp = case.bin.join("cpp");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CC", &cpp)
+        .run();
+    if run.metadata_or_empty("link_kind") == "driver" {
+        return testkit::skip(test, "this machine has a driver: no stand-in is built");
+    }
+    run.failure(&format!(
+        "the C compiler {} did not build a shared library for the stand-in libcuda",
+        cpp.display()
+    ));
+}
+
+#[test]
+fn no_cross_compiler_names_the_one_cc_looked_for() {
+    let mut case = Case::with_tools("no_riscv_compiler", &[]);
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("TARGET", "riscv64gc-unknown-linux-gnu")
+        .env("CARGO_CFG_TARGET_ARCH", "riscv64")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .run();
+    run.failure("no C compiler found: riscv64-linux-gnu-gcc cannot be run");
+    run.assert_stderr_has(&[
+        "apt-get install gcc-riscv64-linux-gnu",
+        "CC_riscv64gc_unknown_linux_gnu=riscv64-linux-gnu-gcc",
+    ]);
+    assert!(!run.stderr.contains("gcc-riscv64gc"), "{}", run.report());
+}
+
+#[test]
+fn an_empty_or_zero_docs_rs_is_unset() {
+    let test = "an_empty_or_zero_docs_rs_is_unset";
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+    }
+    for value in ["", "0"] {
+        let run = Case::new("docs_rs_off")
+            .env("LIBCUDA_SYS_BINDINGS", "")
+            .env("DOCS_RS", value)
+            .run();
+        // Searched, as without DOCS_RS: nothing found, so the fallback and its
+        // warning, not a docs.rs build (which says nothing).
+        assert_eq!(run.code, Some(0), "{}", run.report());
+        assert!(
+            run.warnings()
+                .iter()
+                .any(|w| w.contains("because no CUDA headers (cuda.h) found")),
+            "DOCS_RS={value:?}: {}",
+            run.report()
+        );
+    }
+}
+
+#[test]
+fn a_wrong_root_variable_is_an_error_beside_a_good_include_dir() {
+    let mut case = Case::new("include_dir_and_wrong_cuda_path");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("CUDA_PATH", "/nonexistent")
+        .run();
+    run.failure("CUDA_PATH=/nonexistent does not exist");
+}
+
+#[test]
+fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
+    let mut case = Case::new("cuda_path_is_include");
+    let include = case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CUDA_PATH", &include)
+        .run();
+    run.failure(&format!("CUDA_PATH={} has no cuda.h", include.display()));
+    run.assert_stderr_has(&[
+        "holds cuda.h itself",
+        &format!("Set CUDA_PATH={}", case.dir.join("toolkit").display()),
+    ]);
+}
+
+// ---------------------------------------------------------------------------
 // The CUDA release: `cuda-XXXXX` features.
 
 #[test]
@@ -1784,7 +2150,7 @@ fn a_release_feature_and_headers_of_another_release_give_the_shipped_release() {
         "because the feature cuda-{other} asks for CUDA {}.{} and the headers found (CUDA_PATH={}) are CUDA {}.{}",
         other / 1000,
         other % 1000 / 10,
-        root.join("include").canonicalize().unwrap().display(),
+        root.display(),
         number / 1000,
         number % 1000 / 10
     );
@@ -1910,12 +2276,21 @@ fn a_driver_floor_works_with_the_shipped_set() {
 
 #[test]
 fn a_driver_floor_must_be_a_cuda_version() {
-    for floor in ["thirteen", "13", "13.0.1", "9.2"] {
+    for floor in ["thirteen", "13", "13.0.1", "13.05", "013.0", "13.x"] {
         let run = Case::new("floor_malformed")
             .env("LIBCUDA_SYS_DRIVER_FLOOR", floor)
             .run();
         run.failure(&format!(
             "LIBCUDA_SYS_DRIVER_FLOOR={floor} is not a CUDA version"
+        ));
+        run.assert_stderr_has(&["from 11.0 on, the minor one digit"]);
+    }
+    for floor in ["9.2", "10.0"] {
+        let run = Case::new("floor_too_old")
+            .env("LIBCUDA_SYS_DRIVER_FLOOR", floor)
+            .run();
+        run.failure(&format!(
+            "LIBCUDA_SYS_DRIVER_FLOOR={floor} is older than any driver"
         ));
     }
 }
@@ -2046,11 +2421,13 @@ fn aarch64_toolkit_layouts_and_their_stubs() {
             );
         }
         assert_eq!(run.code, Some(0), "{}", run.report());
-        // The warning names the headers found (and not used by the shipped bindings).
+        // The warning names the toolkit found (and not used by the shipped bindings).
+        assert!(include.join("cuda.h").is_file());
         assert!(
-            run.warnings()
-                .iter()
-                .any(|w| w.contains(&include.display().to_string())),
+            run.warnings().iter().any(|w| w.contains(&format!(
+                "CUDA_PATH={} is not used",
+                case.dir.join("toolkit").display()
+            ))),
             "{dir}: {}",
             run.report()
         );
