@@ -61,11 +61,38 @@ fn build(what: &str, args: &[&str], env: &[(&str, &Path)]) -> Result<cargo::Buil
     Ok(build)
 }
 
+/// Marks a directory as a bundle these commands made, which they may replace.
+const MARK: &str = ".libcuda-sys-bundle";
+
+/// A bundle goes into a new or empty directory, or one that holds an earlier
+/// bundle (its mark): anything else is refused before anything is built, and
+/// never deleted.
+fn claim(dir: &Path) -> Result {
+    match std::fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("{}: {e}", dir.display())),
+        Ok(empty) if empty || dir.join(MARK).is_file() => Ok(()),
+        Ok(_) => Err(format!(
+            "{} is not empty and holds no bundle these commands made: refusing to replace it; \
+             name a new or empty directory",
+            dir.display()
+        )),
+    }
+}
+
+/// `dir`, emptied if [`claim`] allowed it, with its mark.
 fn fresh_dir(dir: &Path) -> Result {
+    claim(dir)?;
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(|e| format!("removing {}: {e}", dir.display()))?;
     }
-    std::fs::create_dir_all(dir.join("bin")).map_err(|e| format!("creating {}: {e}", dir.display()))
+    std::fs::create_dir_all(dir.join("bin"))
+        .map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    write(
+        &dir.join(MARK),
+        "made by cargo xtask; replaced by the next bundle made here\n",
+        false,
+    )
 }
 
 fn copy(from: &Path, to: &Path) -> Result {
@@ -235,6 +262,7 @@ pub fn gpu(args: &[String]) -> Result {
     }
     let version = positional.first().map_or("13.0", String::as_str);
     let out = absolute(positional.get(1).map_or(".gpu-bundle", String::as_str))?;
+    claim(&out)?;
     let include = headers::include_dir(version)?;
     // This program, for run.sh to read the results with: taken before the
     // builds below could relink it.
@@ -407,6 +435,7 @@ pub fn calls(args: &[String]) -> Result {
     }
     let version = positional.first().map_or("13.0", |s| s.as_str());
     let out = absolute(positional.get(1).map_or(".bench-bundle", |s| s.as_str()))?;
+    claim(&out)?;
     let include = headers::include_dir(version)?;
     let env = [("LIBCUDA_SYS_INCLUDE_DIR", include.as_path())];
 

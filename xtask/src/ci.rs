@@ -43,7 +43,7 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     // BENCHMARKS.md is generated from benches/results/: it must say what they say.
     gate(env.cargo(&["xtask", "bench-report", "--check"]))?;
     println!("lint gates passed ({} s so far)", start.elapsed().as_secs());
-    test::run(&[], &env)?;
+    test::run(&env)?;
     Ok(())
 }
 

@@ -118,6 +118,10 @@ pub fn checks() -> Result<Counts> {
             .map_err(Failure::from)
     });
     report.check(
+        "a fallback ends when headers appear (nvcc on PATH), and only then re-runs",
+        || env.fallback_ends_when_headers_appear(),
+    );
+    report.check(
         "a cuda.h replaced in place with an older time stops the dependent's C build",
         || env.header_replaced_in_place(),
     );
@@ -173,6 +177,81 @@ impl Env {
         let out = output(cmd)?;
         expect_failure(&out, "libclang not found (bindgen needs it to read cuda.h)")?;
         Ok("exit 1: `libclang not found (bindgen needs it to read cuda.h)`".into())
+    }
+
+    /// Cargo re-runs the script of a fallback build when a directory it
+    /// watches changes: here `nvcc` appearing in a directory of `PATH`.
+    fn fallback_ends_when_headers_appear(&self) -> Outcome {
+        let dir = self.target_dir.join("undo");
+        let _ = std::fs::remove_dir_all(&dir);
+        let bin = dir.join("bin");
+        for d in [&bin, &dir.join("toolkit/bin")] {
+            std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
+        }
+        let build = || -> std::result::Result<(cargo::Build, PathBuf), Failure> {
+            let mut cmd = cargo::command(&["build", "-p", "libcuda-sys", "--message-format=json"]);
+            no_headers(&mut cmd);
+            let path = cmd
+                .get_envs()
+                .find(|(k, _)| *k == "PATH")
+                .and_then(|(_, v)| v.map(|v| v.to_os_string()))
+                .unwrap_or_default();
+            let path = std::env::join_paths(
+                std::iter::once(bin.clone()).chain(std::env::split_paths(&path)),
+            )
+            .map_err(|e| e.to_string())?;
+            cmd.env("PATH", path)
+                .env("CARGO_TARGET_DIR", dir.join("target"));
+            let build = cargo::build(cmd)?;
+            if !build.success {
+                return Err(format!("the build failed:\n{}", build.stderr).into());
+            }
+            let out = build.out_dir("libcuda-sys")?.join("bindings.rs");
+            Ok((build, out))
+        };
+        let shipped = |build: &cargo::Build| {
+            build.messages.iter().any(|m| {
+                m["reason"] == "build-script-executed"
+                    && m["cfgs"]
+                        .as_array()
+                        .is_some_and(|c| c.iter().any(|c| c == "libcuda_sys_pregenerated"))
+            })
+        };
+        let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let (first, bindings) = build()?;
+        if !shipped(&first) || !first.stderr.contains(FALLBACK_WARNING) {
+            return Err("the first build did not fall back".into());
+        }
+        let before = modified(&bindings);
+        let (_, _) = build()?;
+        if modified(&bindings) != before {
+            return Err("a build with nothing changed re-ran the build script".into());
+        }
+        // A toolkit whose nvcc lands in a directory of PATH.
+        let include = headers::include_dir(&pregenerate::newest_wheel()?)?;
+        let toolkit = dir.join("toolkit");
+        let nvcc = toolkit.join("bin/nvcc");
+        std::fs::write(&nvcc, "#!/bin/sh\n").map_err(|e| e.to_string())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{symlink, PermissionsExt};
+            std::fs::set_permissions(&nvcc, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| e.to_string())?;
+            symlink(&include, toolkit.join("include")).map_err(|e| e.to_string())?;
+            symlink(&nvcc, bin.join("nvcc")).map_err(|e| e.to_string())?;
+        }
+        let (third, _) = build()?;
+        if modified(&bindings) == before
+            || shipped(&third)
+            || third.stderr.contains(FALLBACK_WARNING)
+        {
+            return Err(format!(
+                "after nvcc appeared the bindings are still the shipped ones:\n{}",
+                third.stderr
+            )
+            .into());
+        }
+        Ok("fallback, then no re-run with nothing changed, then generated from the toolkit whose nvcc appeared on PATH".into())
     }
 
     fn fallback_build(&self) -> Outcome {

@@ -3,7 +3,7 @@
 //! place with `LIBCUDA_SYS_HEADER_CACHE`), and the include directory that
 //! holds `cuda.h` printed.
 //!
-//! Versions: 11.7, 11.8, 12.0-12.9, 13.x, each optionally with a patch part
+//! Versions: 11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, each optionally with a patch part
 //! (`12.4.127`), or a bare major (`13`: the newest 13.x). Anything else is
 //! refused before pip is asked: no wheel carries it. The wheels carry the
 //! headers only: no libcuda (the driver ships that) and no stub.
@@ -146,7 +146,8 @@ fn wheel(version: &str) -> Result<Wheel> {
         [major, minor, patch @ ..] if patch.len() <= 1 && patch.iter().all(|p| number(p)) => {
             match *major {
                 "11" => ["7", "8"].contains(minor),
-                "12" => minor.len() == 1 && number(minor),
+                // There was no 12.7.
+                "12" => minor.len() == 1 && number(minor) && *minor != "7",
                 // 13.0, 13.5, 13.12, but not 13.05.
                 "13" => number(minor) && (*minor == "0" || !minor.starts_with('0')),
                 _ => false,
@@ -157,7 +158,7 @@ fn wheel(version: &str) -> Result<Wheel> {
     if !known {
         return Err(format!(
             "no CUDA headers wheel for version '{version}': NVIDIA publishes 11.7, 11.8, \
-             12.0-12.9 and 13.x (e.g. 12.4, 13.0, 13.5.37)"
+             12.0-12.6, 12.8, 12.9 and 13.x (e.g. 12.4, 13.0, 13.5.37)"
         ));
     }
     Ok(match parts[0] {

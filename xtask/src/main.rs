@@ -42,13 +42,13 @@ const COMMANDS: &[(&str, &str, &str)] = &[
         "setup",
         "",
         "install what is missing (libclang-dev, pkg-config through apt; CUDA 13.x headers from pip \
-         where no toolkit is installed, or LIBCUDA_SYS_CUDA_VERSION's); prints `export ...` for a shell; \
+         where no toolkit is installed, or XTASK_CUDA_HEADERS's); prints `export ...` for a shell; \
          exit status 3 when the headers cannot be had",
     ),
     (
         "headers",
         "VERSION",
-        "fetch the CUDA headers of VERSION (11.7, 11.8, 12.0-12.9, 13.x, or 12.4.127) from NVIDIA's \
+        "fetch the CUDA headers of VERSION (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or 12.4.127) from NVIDIA's \
          pip wheel into .cuda-headers/ and print the include directory",
     ),
     (
@@ -133,8 +133,14 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rest = args.get(1..).unwrap_or_default();
     let result = match args.first().map(String::as_str) {
-        Some("report") => setup::prepare().and_then(|env| report::run(rest, &env)),
-        Some("test") => setup::prepare().and_then(|env| test::run(rest, &env).map_err(Error::from)),
+        // Arguments first: a typo costs no setup (a pip fetch) and no build.
+        Some("report") => report::check(rest)
+            .and_then(|()| setup::prepare())
+            .and_then(|env| report::run(rest, &env)),
+        Some("test") => test::check(rest)
+            .map_err(Error::from)
+            .and_then(|()| setup::prepare())
+            .and_then(|env| test::run(&env).map_err(Error::from)),
         Some("setup") => setup::run(rest),
         Some("headers") => headers::run(rest),
         Some("ci") => ci::run(rest),

@@ -4,6 +4,20 @@
 
 use crate::setup;
 
+/// The report's own arguments: `--json`, `--help`.
+pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
+    match args
+        .iter()
+        .find(|a| !matches!(a.as_str(), "--json" | "--help" | "-h"))
+    {
+        Some(a) => Err(crate::Error::new(
+            2,
+            format!("unknown argument `{a}`; usage: cargo xtask report [--json]"),
+        )),
+        None => Ok(()),
+    }
+}
+
 pub fn run(args: &[String], env: &setup::Env) -> std::result::Result<(), crate::Error> {
     let mut cmd = env.cargo(&["run", "--quiet", "-p", "mempool-report", "--"]);
     cmd.args(args);

@@ -4,11 +4,11 @@
 //!
 //! - libclang (bindgen needs it) and pkg-config, through apt;
 //! - CUDA headers: kept as they are when a toolkit is installed; otherwise, or
-//!   when `LIBCUDA_SYS_CUDA_VERSION` names a version (e.g. 12.4), fetched from
+//!   when `XTASK_CUDA_HEADERS` names a version (e.g. 12.4), fetched from
 //!   NVIDIA's pip wheels (`cargo xtask headers`) and handed to the builds as
 //!   `LIBCUDA_SYS_INCLUDE_DIR`.
 //!
-//! When the headers cannot be had (a `LIBCUDA_SYS_CUDA_VERSION` with no wheel,
+//! When the headers cannot be had (a `XTASK_CUDA_HEADERS` with no wheel,
 //! no network) setup says why and xtask ends with [`FAILED`], rather than let
 //! the build find other headers (or none) and pass against those.
 
@@ -78,14 +78,14 @@ pub fn tools() {
 
 fn headers_env() -> crate::Result<Env> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(version) = var("LIBCUDA_SYS_CUDA_VERSION") {
-        let version = version.to_string_lossy();
+    if let Some(version) = var("XTASK_CUDA_HEADERS") {
+        let version = version.to_string_lossy().trim().to_string();
         if headers::needs_fetch(&version) {
             ensure_pip();
         }
         let dir = headers::include_dir(&version).map_err(|e| {
             format!(
-                "no CUDA {version} headers for LIBCUDA_SYS_CUDA_VERSION={version} ({e}); \
+                "no CUDA {version} headers for XTASK_CUDA_HEADERS={version} ({e}); \
                  stopping instead of building against other headers"
             )
         })?;

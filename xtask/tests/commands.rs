@@ -99,7 +99,7 @@ fn xtask(args: &[&str]) -> Command {
     for var in [
         "CARGO",
         "LIBCUDA_SYS_XTASK_RUSTDOC",
-        "LIBCUDA_SYS_CUDA_VERSION",
+        "XTASK_CUDA_HEADERS",
         "LIBCUDA_SYS_INCLUDE_DIR",
         "LIBCUDA_SYS_HEADER_CACHE",
         "LIBCUDA_SYS_DRIVER_PATH",
@@ -189,6 +189,7 @@ fn headers_rejects_versions_without_a_wheel_before_pip() {
         "11.6",
         "10.2",
         "12.10",
+        "12.7",
         "14.0",
         "13.5.",
         "13.05",
@@ -210,6 +211,10 @@ fn headers_rejects_versions_without_a_wheel_before_pip() {
             stderr.contains(&format!("'{version}'")),
             "{version}: the message does not name the version: {stderr}"
         );
+        assert!(
+            stderr.contains("12.0-12.6, 12.8, 12.9"),
+            "{version}: the message does not list the releases: {stderr}"
+        );
     }
 }
 
@@ -227,6 +232,8 @@ fn headers_asks_pip_for_every_version_with_a_wheel() {
         ("12.0", "nvidia-cuda-runtime-cu12"),
         ("12.4", "nvidia-cuda-runtime-cu12"),
         ("12.4.127", "nvidia-cuda-runtime-cu12"),
+        ("12.6", "nvidia-cuda-runtime-cu12"),
+        ("12.8", "nvidia-cuda-runtime-cu12"),
         ("12.9", "nvidia-cuda-runtime-cu12"),
         ("13", "nvidia-cuda-runtime"),
         ("13.0", "nvidia-cuda-runtime"),
@@ -531,8 +538,7 @@ fn setup_stops_when_the_asked_version_has_no_headers() {
     recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
     let setup_failed = report_exit_status("SETUP");
     for version in ["99", "garbage", "11.0"] {
-        let out =
-            run(with_stubs(&["setup"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", version));
+        let out = run(with_stubs(&["setup"], stubs.path(), &[]).env("XTASK_CUDA_HEADERS", version));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             out.status.code(),
@@ -557,11 +563,71 @@ fn setup_stops_when_the_asked_version_has_no_headers() {
 }
 
 #[test]
+fn setup_trims_the_asked_version() {
+    let stubs = TempDir::new("setup-trim");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    let out = run(with_stubs(&["setup"], stubs.path(), &[]).env("XTASK_CUDA_HEADERS", " 12.4 "));
+    // The stub pip fails the fetch; what matters is what it was asked for.
+    let calls = calls(stubs.path());
+    assert!(
+        calls.contains(" nvidia-cuda-runtime-cu12==12.4.*"),
+        "pip was not asked for 12.4: {calls}\n{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn arguments_are_checked_before_setup() {
+    let stubs = TempDir::new("args-first");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3", "cargo"]);
+    for args in [&["report", "--jsn"][..], &["test", "--all"][..]] {
+        let out = run(&mut with_stubs(args, stubs.path(), &[]));
+        assert!(!out.status.success(), "{args:?}: {}", text(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("usage: cargo xtask"),
+            "{args:?}: {}",
+            text(&out)
+        );
+        assert_eq!(calls(stubs.path()), "", "{args:?}: setup or cargo ran");
+    }
+}
+
+#[test]
+fn a_bundle_never_replaces_a_directory_it_did_not_make() {
+    let stubs = TempDir::new("bundle-dir");
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3", "cargo"]);
+    let dir = stubs.path().join("sources");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("keep.rs"), "fn main() {}\n").unwrap();
+    for command in ["gpu-bundle", "bench-calls-bundle"] {
+        let out = run(&mut with_stubs(
+            &[command, "13.0", dir.to_str().unwrap()],
+            stubs.path(),
+            &[],
+        ));
+        assert!(!out.status.success(), "{command}: {}", text(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("is not empty and holds no bundle"),
+            "{command}: {}",
+            text(&out)
+        );
+        assert!(
+            dir.join("keep.rs").is_file(),
+            "{command} deleted the directory"
+        );
+        assert_eq!(
+            calls(stubs.path()),
+            "",
+            "{command}: something ran before the refusal"
+        );
+    }
+}
+
+#[test]
 fn setup_stops_when_a_fetch_fails() {
     let stubs = TempDir::new("setup-fetch");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
-    let out =
-        run(with_stubs(&["setup"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "12.0"));
+    let out = run(with_stubs(&["setup"], stubs.path(), &[]).env("XTASK_CUDA_HEADERS", "12.0"));
     assert_eq!(
         out.status.code(),
         Some(report_exit_status("SETUP")),
@@ -577,8 +643,7 @@ fn setup_says_when_there_is_no_python() {
     let stubs = TempDir::new("setup-no-python");
     recording_stubs(stubs.path(), &["apt-get", "sudo"]);
     let out =
-        run(with_stubs(&["setup"], stubs.path(), &["python3"])
-            .env("LIBCUDA_SYS_CUDA_VERSION", "12.0"));
+        run(with_stubs(&["setup"], stubs.path(), &["python3"]).env("XTASK_CUDA_HEADERS", "12.0"));
     assert_eq!(
         out.status.code(),
         Some(report_exit_status("SETUP")),
@@ -614,8 +679,7 @@ fn test_runs_nothing_for_a_version_without_headers() {
     let stubs = TempDir::new("test-command");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
     for version in ["99", "garbage", "11.0"] {
-        let out =
-            run(with_stubs(&["test"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", version));
+        let out = run(with_stubs(&["test"], stubs.path(), &[]).env("XTASK_CUDA_HEADERS", version));
         assert_eq!(
             out.status.code(),
             Some(report_exit_status("SETUP")),
@@ -644,7 +708,7 @@ fn report_has_its_own_status_for_a_failed_setup() {
     let stubs = TempDir::new("report-command");
     recording_stubs(stubs.path(), &["apt-get", "sudo", "cargo"]);
     for args in [&["report"][..], &["report", "--json"][..]] {
-        let out = run(with_stubs(args, stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "99"));
+        let out = run(with_stubs(args, stubs.path(), &[]).env("XTASK_CUDA_HEADERS", "99"));
         assert_eq!(out.status.code(), Some(setup_failed), "{}", text(&out));
         assert!(!calls(stubs.path()).contains("cargo"), "cargo ran");
     }
@@ -674,8 +738,8 @@ fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
             log.display()
         ),
     );
-    let out = run(with_stubs(&["report", "--json"], stubs.path(), &[])
-        .env("LIBCUDA_SYS_CUDA_VERSION", "12.4"));
+    let out =
+        run(with_stubs(&["report", "--json"], stubs.path(), &[]).env("XTASK_CUDA_HEADERS", "12.4"));
     assert_eq!(out.status.code(), Some(static_table), "{}", text(&out));
     assert_eq!(
         fs::read_to_string(&log).unwrap_or_default(),
@@ -687,8 +751,7 @@ fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
         text(&out)
     );
     assert_eq!(calls(stubs.path()), "", "pip or apt-get ran");
-    let out =
-        run(with_stubs(&["setup"], stubs.path(), &[]).env("LIBCUDA_SYS_CUDA_VERSION", "12.4"));
+    let out = run(with_stubs(&["setup"], stubs.path(), &[]).env("XTASK_CUDA_HEADERS", "12.4"));
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),

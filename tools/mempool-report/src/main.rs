@@ -87,7 +87,7 @@ exit status:
      LIBCUDA_SYS_DRIVER_PATH names a library that cannot be loaded or is not
      the driver (the output names the path and gives the loader's message).
      cargo xtask report also exits 3, before anything is built, when its setup
-     fails (e.g. no headers for LIBCUDA_SYS_CUDA_VERSION)
+     fails (e.g. no headers for XTASK_CUDA_HEADERS)
 
 With --json, status.exit_code is the exit status (except when the output could
 not be written at all).
