@@ -1,23 +1,7 @@
-//! Step 1: find `cuda.h`.
-//!
-//! Variables that are set are checked in every mode: set but wrong is an error,
-//! never skipped and never hidden by the shipped bindings. The automatic search
-//! (3-7 below) runs only when the bindings are to be generated.
-//!
-//! The order (first hit wins; every candidate is logged with the reason it was
-//! taken or rejected):
-//!
-//! 1. `LIBCUDA_SYS_INCLUDE_DIR` (also target-prefixed). Set but wrong is an error.
-//! 2. `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR`, in that
-//!    order; a warning when two of them name different directories. Set but
-//!    wrong is an error.
-//! 3. `nvcc` on `PATH`: the toolkit root is two levels above it.
-//! 4. pkg-config: `cuda`, then `cuda-X.Y` for every release since 11.2.
-//! 5. conda: `$CONDA_PREFIX` (and `targets/<triple>`, `Library` on Windows).
-//! 6. pip wheels on `sys.path` of `python3`/`python`: `nvidia/cu13/include`,
-//!    `nvidia/cuda_runtime/include`.
-//! 7. Standard places: `/usr/local/cuda`, `/usr/local/cuda-X.Y` (newest first),
-//!    `/opt/cuda`, `/usr/lib/cuda`, `/usr`.
+//! Step 1: find `cuda.h`, in the order the crate docs give ("Finding the
+//! headers"); every candidate is logged with why it was taken or passed over.
+//! Variables that are set are checked in every mode; the automatic search runs
+//! only where the bindings are to be generated.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

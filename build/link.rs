@@ -1,10 +1,6 @@
-//! Step 4: which libcuda to link.
-//!
-//! libcuda ships with the driver, not the toolkit. Search order:
-//! `LIBCUDA_SYS_LIB_DIR`; the driver's directories (`ldconfig -p`, the
-//! multiarch directory, `/usr/lib64`, `/usr/local/nvidia/lib64`,
-//! `/usr/lib/wsl/lib`); the toolkit's `stubs` directories. With none of those a
-//! stand-in `libcuda.so.1` is built in `OUT_DIR` from the bound function list.
+//! Step 4: which libcuda to link, in the order the crate docs give
+//! ("Linking"): an override, the driver's directories, the toolkit's stubs,
+//! else a stand-in built here from the bound function list.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,16 +1,6 @@
-//! Step 0: where the bindings come from.
-//!
-//! `LIBCUDA_SYS_BINDINGS=generate`: from the headers found here, through bindgen,
-//! or an error. `LIBCUDA_SYS_BINDINGS=pregenerated`: the shipped set. Unset or
-//! empty: generate when headers and libclang are found, else the shipped set with
-//! one warning that says why. `DOCS_RS` (docs.rs has no CUDA headers) and a build
-//! without the `bindgen` feature take the shipped set without searching. Set but
-//! wrong toolkit variables are errors in every mode (see `discover`).
-//!
-//! A `cuda-XXXXX` feature names the CUDA release a dependent is written
-//! against: generation then only takes headers of that release, and where the
-//! headers found are another one the shipped set of that release is used (or,
-//! with `LIBCUDA_SYS_BINDINGS=generate`, the build stops), saying so.
+//! Step 0: where the bindings come from and for which CUDA release, by the
+//! rules the crate docs give ("Where the bindings come from", "Choosing a
+//! CUDA release"); and the driver floor's value.
 
 use std::path::PathBuf;
 

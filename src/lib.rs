@@ -4,11 +4,30 @@
 //! bindings come from](#where-the-bindings-come-from)).
 //!
 //! Every function, type and constant of `cuda.h` is here under its C name, with
-//! the header's documentation. C enums are newtype structs with associated
-//! constants (`CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`), never
-//! Rust `enum`s: a driver newer than the headers may return values the header
-//! does not list, and a Rust `enum` holding one would be undefined behaviour.
-//! `CUresult` is `#[must_use]`.
+//! the header's documentation (generated bindings) and the crate's own: the
+//! driver each function needs, the value type of each attribute. The profiler
+//! functions (`cuProfilerStart`, `cuProfilerStop`), which `cuda.h` leaves out,
+//! are bound too.
+//!
+//! # Enums
+//!
+//! C enums are newtype structs with associated constants
+//! (`CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`), never Rust
+//! `enum`s: a driver newer than the headers may return values the header does
+//! not list, and a Rust `enum` holding one would be undefined behaviour. Each
+//! has `name()`, and `Debug` shows the enumerator under the C typedef's name:
+//! `CUresult(CUDA_ERROR_INVALID_DEVICE)`, `CUresult(9999)` for a value the
+//! header does not list. `CUresult` is `#[must_use]` and has `Display` and
+//! `core::error::Error`. The enums `cuda.h` uses as masks ([`BITMASKS`]) have
+//! `|`, `&`, their assignments and `contains`:
+//!
+//! ```
+//! use libcuda_sys::*;
+//! let flags = CUctx_flags::CU_CTX_SCHED_SPIN | CUctx_flags::CU_CTX_MAP_HOST;
+//! assert!(flags.contains(CUctx_flags::CU_CTX_MAP_HOST));
+//! assert_eq!(format!("{flags:?}"), "CUctx_flags(CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST)");
+//! assert_eq!(CUresult::CUDA_ERROR_INVALID_DEVICE.to_string(), "CUDA_ERROR_INVALID_DEVICE (101)");
+//! ```
 //!
 //! # Plain names
 //!
@@ -141,6 +160,50 @@
 //! (present with the feature) for the search order and errors. Without a driver every
 //! call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; a function the driver
 //! lacks returns `CUDA_ERROR_NOT_FOUND`. Nothing panics.
+//!
+//! # Which driver a function needs
+//!
+//! `cudaTypedefs.h`, beside `cuda.h` in every toolkit and pip wheel, types each
+//! ABI of every driver function with the release that introduced it; [`since`]
+//! gives it for each bound function (`since("cuMemGetDefaultMemPool") ==
+//! Some(13000)`), and each function's documentation says it. [`driver_has`]
+//! asks the running driver. [`FUNCTIONS`] lists every bound function.
+//!
+//! # Features
+//!
+//! | feature | effect |
+//! |---|---|
+//! | `bindgen` (default) | generate from the headers found (needs libclang at build time); without it none of bindgen, clang-sys, syn, quote, doxygen-bindgen is compiled and the shipped set is used |
+//! | `cuda-11070` ... `cuda-13050` | the CUDA release to bind, at most one ([Choosing a CUDA release](#choosing-a-cuda-release)) |
+//! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
+//! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |
+//!
+//! # Environment variables
+//!
+//! The build script reads these, each with `rerun-if-env-changed`; an empty
+//! value is unset. `cargo build -vv` shows each value and every place searched.
+//!
+//! | variable | meaning |
+//! |---|---|
+//! | `LIBCUDA_SYS_BINDINGS` | `generate`, `pregenerated`, or unset ([Where the bindings come from](#where-the-bindings-come-from)) |
+//! | `DOCS_RS` | set (not `0`) by docs.rs: the shipped set, no search |
+//! | `LIBCUDA_SYS_INCLUDE_DIR` | the directory that holds `cuda.h`; wins over everything |
+//! | `LIBCUDA_SYS_LIB_DIR` | the directory of the `libcuda` to link |
+//! | `<TARGET>_LIBCUDA_SYS_INCLUDE_DIR`, `<TARGET>_LIBCUDA_SYS_LIB_DIR` | the same for one target (`X86_64_UNKNOWN_LINUX_GNU_...`); wins over the plain one |
+//! | `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR` | a toolkit root; the first set wins, with a warning when another disagrees |
+//! | `PATH`, `PKG_CONFIG_PATH`, `CONDA_PREFIX`, `VIRTUAL_ENV`, `PYTHONPATH` | where `nvcc`, `cuda-X.Y.pc`, conda's and pip's headers are looked for |
+//! | `LIBCLANG_PATH`, `BINDGEN_EXTRA_CLANG_ARGS[_<target>]` | where libclang is, extra clang flags (a sysroot for a cross build) |
+//! | `CC`, `CFLAGS` (and per target) | the C compiler for the preprocessor and the stand-in library |
+//! | `LIBCUDA_SYS_DRIVER_FLOOR` | the oldest driver, `X.Y` ([The driver floor](#the-driver-floor)) |
+//! | `LIBCUDA_SYS_DRIVER_PATH` | at run time, `dynamic-loading` only: the library to open instead of `libcuda.so.1` |
+//!
+//! A variable that is set but wrong (a path that does not exist or holds no
+//! `cuda.h`, a relative path) is an error in every mode, never skipped. A build
+//! that fell back to the shipped set watches the directories where headers,
+//! `nvcc` and libclang would appear (`PATH`'s, `/usr/local`, `/opt`,
+//! `/usr/include`, Python's site directories, the library directories), and
+//! generates on the next build after they do; Cargo checks them on every build
+//! meanwhile (a fraction of a second with large Python environments).
 //!
 //! # cfgs
 //!
@@ -337,6 +400,12 @@ pub fn driver_has(name: &str) -> Result<bool, CUresult> {
 /// [`TypedEnumerator::description`]s are this crate's own sentences (the
 /// memory-pool attributes) or empty.
 pub const PREGENERATED: bool = cfg!(libcuda_sys_pregenerated);
+
+// The README's examples compile, against bindings of CUDA 13.4 or newer,
+// whose `CUmemLocation` they write.
+#[cfg(all(doctest, cuda_13_4))]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
 
 /// This crate's version, for a program that reports what it was built with.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
