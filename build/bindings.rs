@@ -76,6 +76,9 @@ const LIBCLANG_FIX: &str = "Fix one of:\n\
 /// A library that loads but is not libclang (no `clang_createIndex`) is
 /// refused here too, for the same reason.
 pub fn load_libclang() -> Result<()> {
+    if clang_sys::is_loaded() {
+        return Ok(());
+    }
     // clang-sys searches only LIBCLANG_PATH when it is set, empty or not:
     // empty is unset here, as for every variable.
     let path = crate::env::var("LIBCLANG_PATH");

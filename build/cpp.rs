@@ -47,10 +47,11 @@ impl Header {
         format!("#include \"{}\"\n{}", self.wrapper.display(), self.profiler)
     }
 
-    fn run(&self, name: &str, body: &str, flags: &[&str]) -> Result<String> {
-        let file = self.out_dir.join(name);
+    /// The preprocessor's output for the header followed by `body`. The
+    /// source goes through stdin: the build writes nothing but what the crate
+    /// includes (MSVC's `cl` reads no stdin: a file in `OUT_DIR` there).
+    fn run(&self, body: &str, flags: &[&str]) -> Result<String> {
         let source = format!("{}\n{body}", self.source());
-        std::fs::write(&file, source).map_err(|e| io_error(&file, e))?;
         let fail = |why: String| {
             // The user's flags may be the cause as much as the header: name them.
             let flags = user_flags();
@@ -75,11 +76,38 @@ impl Header {
         // Run by hand rather than through cc's `expand`, which drops the
         // compiler's diagnostics (the missing include, the line) on failure.
         let mut cmd = self.compiler.to_command();
-        cmd.args(flags).arg("-E").arg(&file);
-        let out = cmd.output().map_err(|e| {
-            // The program that did not run: a wrapper (`CC="ccache gcc"`) or the compiler.
-            no_compiler(&cmd.get_program().to_string_lossy(), &e.to_string())
-        })?;
+        cmd.args(flags).arg("-E");
+        let stdin = if self.compiler.is_like_msvc() {
+            let file = self.out_dir.join("libcuda_sys_preprocess.c");
+            std::fs::write(&file, &source).map_err(|e| io_error(&file, e))?;
+            cmd.arg(&file);
+            None
+        } else {
+            cmd.args(["-x", "c", "-"]);
+            Some(source)
+        };
+        // The program that did not run: a wrapper (`CC="ccache gcc"`) or the compiler.
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        let cannot_run = |e: std::io::Error| no_compiler(&program, &e.to_string());
+        let out = match stdin {
+            None => cmd.output().map_err(cannot_run)?,
+            Some(source) => {
+                use std::io::Write;
+                use std::process::Stdio;
+                let mut child = cmd
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .map_err(cannot_run)?;
+                // A compiler that exits without reading (CC=true) closes the pipe: its status says why.
+                let _ = child
+                    .stdin
+                    .take()
+                    .map(|mut i| i.write_all(source.as_bytes()));
+                child.wait_with_output().map_err(cannot_run)?
+            }
+        };
         if !out.status.success() {
             // The command without its environment: a CI's secrets stay out of the log.
             return Err(fail(format!(
@@ -94,7 +122,7 @@ impl Header {
 
     /// The macro dump (`-dM`): every `#define` in force after including the header.
     pub fn macros(&self) -> Result<Vec<(String, String)>> {
-        let dump = self.run("macros.c", "", &["-dM"])?;
+        let dump = self.run("", &["-dM"])?;
         let macros: Vec<(String, String)> = dump
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
@@ -160,7 +188,7 @@ impl Header {
         for n in names {
             body.push_str(&format!("\"{n}\" {n}\n"));
         }
-        let text = self.run("expand.c", &body, &[])?;
+        let text = self.run(&body, &[])?;
         let (header, tail) = text
             .split_once("LIBCUDA_SYS_BEGIN_EXPANSIONS")
             .unwrap_or((&text, ""));

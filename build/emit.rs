@@ -88,11 +88,6 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         .map(|l| l.dir.display().to_string())
         .unwrap_or_default();
 
-    println!("cargo::rustc-env=LIBCUDA_SYS_CUDA_VERSION={}", v.number);
-    println!("cargo::rustc-env=LIBCUDA_SYS_INCLUDE_DIR_USED={include}");
-    println!("cargo::rustc-env=LIBCUDA_SYS_FOUND_BY={found_by}");
-    println!("cargo::rustc-env=LIBCUDA_SYS_LINK_KIND={}", link_kind(link));
-
     // Metadata for dependents: DEP_CUDA_<KEY>.
     let meta = [
         ("root", root),

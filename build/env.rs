@@ -51,45 +51,6 @@ pub fn log(message: impl AsRef<str>) {
     eprintln!("libcuda-sys: {}", message.as_ref());
 }
 
-/// Wall time of each step of the script, logged as `libcuda-sys: step <name>
-/// <ms> ms` (shown by `cargo build -vv`) and kept for [`Clock::write`].
-pub struct Clock {
-    last: std::time::Instant,
-    steps: Vec<(&'static str, f64)>,
-}
-
-impl Clock {
-    pub fn start() -> Clock {
-        Clock {
-            last: std::time::Instant::now(),
-            steps: Vec::new(),
-        }
-    }
-
-    /// Logs the time since the previous step (or the start) under `name`.
-    pub fn step(&mut self, name: &'static str) {
-        let now = std::time::Instant::now();
-        let ms = (now - self.last).as_secs_f64() * 1e3;
-        log(format!("step {name} {ms:.1} ms"));
-        self.steps.push((name, ms));
-        self.last = now;
-    }
-
-    /// `build_steps.json` in `out_dir`: `[["discovery", 0.2], ...]`, the
-    /// steps in milliseconds, which `cargo xtask bench-build --units` reads.
-    pub fn write(&self, out_dir: &std::path::Path) -> crate::error::Result<()> {
-        let steps: Vec<String> = self
-            .steps
-            .iter()
-            .map(|(name, ms)| format!("[\"{name}\", {ms:.3}]"))
-            .collect();
-        let path = out_dir.join("build_steps.json");
-        std::fs::write(&path, format!("[{}]\n", steps.join(", "))).map_err(|e| {
-            crate::error::Error::new(format!("cannot write {}", path.display()), e.to_string())
-        })
-    }
-}
-
 /// The platform the bindings are generated for.
 pub struct Target {
     pub triple: String,

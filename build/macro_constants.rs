@@ -10,8 +10,6 @@
 
 use std::fmt::Write;
 
-use crate::cpp::Header;
-use crate::error::Result;
 use crate::items::Items;
 
 pub struct MacroConstant {
@@ -37,37 +35,40 @@ pub fn unbound<'a>(macros: &'a [(String, String)], items: &Items) -> Vec<&'a (St
         .collect()
 }
 
-pub fn find(
-    header: &Header,
-    macros: &[(String, String)],
+/// The macros to expand: unbound ones with a body.
+pub fn candidates<'a>(
+    macros: &'a [(String, String)],
     items: &Items,
-) -> Result<Vec<MacroConstant>> {
-    let unbound = unbound(macros, items);
-    let names: Vec<&str> = unbound
-        .iter()
+) -> impl Iterator<Item = &'a str> {
+    unbound(macros, items)
+        .into_iter()
         .filter(|(_, body)| !body.is_empty())
         .map(|(name, _)| name.as_str())
-        .collect();
-    let (expansions, _) = header.expand(&names)?;
+}
+
+/// Every expansion (`(macro, what it expands to)`) of an unbound macro that is
+/// a constant this module binds.
+pub fn find(
+    expansions: &[(String, String)],
+    macros: &[(String, String)],
+    items: &Items,
+) -> Vec<MacroConstant> {
+    let unbound = unbound(macros, items);
     let mut found: Vec<MacroConstant> = expansions
-        .into_iter()
+        .iter()
         .filter_map(|(name, expanded)| {
-            let (ty, value) = meaning(&expanded, items)?;
-            let definition = unbound
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, body)| body.clone())
-                .unwrap_or_default();
+            let (_, definition) = unbound.iter().find(|(n, _)| n == name)?;
+            let (ty, value) = meaning(expanded, items)?;
             Some(MacroConstant {
-                name,
-                definition,
+                name: name.clone(),
+                definition: definition.clone(),
                 ty,
                 value,
             })
         })
         .collect();
     found.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
+    found
 }
 
 /// `(Rust type, Rust value)` of a fully expanded macro body, when it is a

@@ -52,7 +52,6 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
     let target = env::Target::from_cargo();
-    let mut clock = env::Clock::start();
 
     let releases = shipped::releases(&target)?;
     let release = mode::release(&releases)?;
@@ -61,7 +60,6 @@ fn run() -> error::Result<()> {
     // Checked in every mode: a typo in a variable is never hidden by the fallback.
     let lib_dir_override = discover::lib_dir_override(&target)?;
     let search = discover::discover(&target, mode.searches())?;
-    clock.step("discovery");
 
     let shipped = |why, toolkit| shipped::load(&target, release.shipped(), why, toolkit);
     let mut bindings = match (mode, search) {
@@ -87,7 +85,6 @@ fn run() -> error::Result<()> {
             Err(e) => shipped(mode::fallback(&e, &target), Some(toolkit))?,
         },
     };
-    clock.step("bindings");
     // The floor matters where the linker resolves every function; with
     // dynamic loading a missing function fails alone, at run time (`emit` says so).
     if let Some(floor) = floor.filter(|_| !target.dynamic_loading()) {
@@ -103,7 +100,6 @@ fn run() -> error::Result<()> {
         ));
     }
     bindings.write(&target.out_dir)?;
-    clock.step("write");
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
@@ -120,9 +116,8 @@ fn run() -> error::Result<()> {
         env::directive_path("the libcuda directory", &link.dir)?;
         Some(link)
     };
-    clock.step("link");
     emit::emit(&target, &bindings, link.as_ref(), floor);
-    clock.write(&target.out_dir)
+    Ok(())
 }
 
 /// What generation gives: the bindings, or the headers' own release where a
@@ -159,8 +154,13 @@ fn generate(
     let mut items = items::read(file)?;
     let bitmasks = value_types::bitmasks(&items);
     items.drop_enum_debug();
-    let renames = renames::find(&header, &macros, &items)?;
-    let constants = macro_constants::find(&header, &macros, &items)?;
+    // One preprocessor run expands the macros both steps look at.
+    let names: Vec<&str> = renames::candidates(&macros)
+        .chain(macro_constants::candidates(&macros, &items))
+        .collect();
+    let (expansions, _) = header.expand(&names)?;
+    let renames = renames::find(&expansions, &items);
+    let constants = macro_constants::find(&expansions, &macros, &items);
     Ok(Generated::Bindings(Box::new(Bindings {
         version,
         types: items.render_types(),

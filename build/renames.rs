@@ -8,27 +8,34 @@
 
 use crate::output::Rename;
 
+/// The macros to expand: those named like driver functions.
 #[cfg(feature = "bindgen")]
-pub fn find(
-    header: &crate::cpp::Header,
-    macros: &[(String, String)],
-    items: &crate::items::Items,
-) -> crate::error::Result<Vec<Rename>> {
-    let names: Vec<&str> = macros
+pub fn candidates(macros: &[(String, String)]) -> impl Iterator<Item = &str> {
+    macros
         .iter()
         .map(|(name, _)| name.as_str())
         .filter(|n| is_driver_name(n))
-        .collect();
-    let (expansions, _) = header.expand(&names)?;
+}
+
+/// Every expansion (`(macro, what it expands to)`) that renames a plain name
+/// to a bound function.
+#[cfg(feature = "bindgen")]
+pub fn find(expansions: &[(String, String)], items: &crate::items::Items) -> Vec<Rename> {
     let mut renames: Vec<Rename> = expansions
-        .into_iter()
+        .iter()
         .filter(|(plain, target)| {
-            plain != target && items.function(target).is_some() && !items.has_item(plain)
+            is_driver_name(plain)
+                && plain != target
+                && items.function(target).is_some()
+                && !items.has_item(plain)
         })
-        .map(|(plain, target)| Rename { plain, target })
+        .map(|(plain, target)| Rename {
+            plain: plain.clone(),
+            target: target.clone(),
+        })
         .collect();
     renames.sort_by(|a, b| a.plain.cmp(&b.plain));
-    Ok(renames)
+    renames
 }
 
 /// Object-like macros named like driver functions (`cuX`); function-like ones

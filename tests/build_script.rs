@@ -23,7 +23,7 @@ use std::fs;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// The target (and host) the build script is told about: the one these tests
 /// were compiled for, so the build script behaves as in a native build.
@@ -40,9 +40,18 @@ const TOOLKIT_TARGET_DIR: &str = "sbsa-linux";
 
 /// The headers this crate itself was built with: every successful case links a
 /// fake toolkit's `include` to them.
-const REAL_INCLUDE: &str = env!("LIBCUDA_SYS_INCLUDE_DIR_USED");
+static REAL_INCLUDE: LazyLock<String> = LazyLock::new(|| {
+    // The build script's recorded output for this build (`OUT_DIR/../output`),
+    // its `DEP_CUDA_INCLUDE` (empty for the shipped bindings).
+    let output = Path::new(env!("OUT_DIR")).with_file_name("output");
+    let text = fs::read_to_string(&output).unwrap_or_else(|e| panic!("{}: {e}", output.display()));
+    text.lines()
+        .find_map(|l| l.strip_prefix("cargo::metadata=include="))
+        .unwrap_or_default()
+        .to_string()
+});
 /// Their `CUDA_VERSION` (13000 for the 13.0 headers).
-const REAL_VERSION: &str = env!("LIBCUDA_SYS_CUDA_VERSION");
+static REAL_VERSION: LazyLock<String> = LazyLock::new(|| libcuda_sys::HEADER_VERSION.to_string());
 
 /// Where this crate was itself built from its shipped bindings (no headers or
 /// no libclang here), the cases that run bindgen to the end cannot run: says
@@ -244,10 +253,10 @@ impl Case {
     /// enough for a toolkit that must not be chosen).
     fn toolkit(&self, rel: &str) -> PathBuf {
         let root = self.mkdir(rel);
-        if REAL_INCLUDE.is_empty() {
+        if REAL_INCLUDE.as_str().is_empty() {
             self.header(&format!("{rel}/include"), "#define CUDA_VERSION 13000\n");
         } else {
-            symlink(REAL_INCLUDE, root.join("include")).unwrap();
+            symlink(&*REAL_INCLUDE, root.join("include")).unwrap();
         }
         root
     }
@@ -508,7 +517,7 @@ impl Outcome {
             "{}",
             self.report()
         );
-        assert_eq!(self.metadata("version"), REAL_VERSION, "{}", self.report());
+        assert_eq!(self.metadata("version"), *REAL_VERSION, "{}", self.report());
         // The target-prefixed include variable, once set, makes the plain one moot.
         self.assert_reruns(&always_read()[..3]);
         self.assert_reruns(&generation_vars());
@@ -676,7 +685,7 @@ fn cuda_path_without_cuda_h_is_an_error() {
 fn lib_dir_override_that_does_not_exist_is_an_error() {
     let run = Case::new("lib_dir_missing")
         .env("LIBCUDA_SYS_LIB_DIR", "/nonexistent/lib64")
-        .env("LIBCUDA_SYS_INCLUDE_DIR", REAL_INCLUDE)
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
         .run();
     run.failure("LIBCUDA_SYS_LIB_DIR=/nonexistent/lib64 is not a directory");
     run.assert_stderr_has(&[
@@ -799,7 +808,7 @@ fn the_header_s_fingerprint_follows_its_bytes() {
     let fingerprint = |name: &'static str, extra: &str| {
         let mut case = Case::new(name);
         let include = case.mkdir("include");
-        let header = fs::read_to_string(Path::new(REAL_INCLUDE).join("cuda.h")).unwrap();
+        let header = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cuda.h")).unwrap();
         fs::write(include.join("cuda.h"), format!("{header}{extra}")).unwrap();
         let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
         assert_eq!(run.code, Some(0), "{}", run.report());
@@ -824,7 +833,7 @@ fn without_cuda_typedefs_h_the_build_works_and_says_so() {
     let mut case = Case::new("no_typedefs");
     let include = case.mkdir("include");
     fs::copy(
-        Path::new(REAL_INCLUDE).join("cuda.h"),
+        Path::new(&*REAL_INCLUDE).join("cuda.h"),
         include.join("cuda.h"),
     )
     .unwrap();
@@ -1213,7 +1222,7 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     let (major, minor) = (number / 1000, number % 1000 / 10);
     assert_eq!(run.metadata("version_major"), major.to_string());
     assert_eq!(run.metadata("version_minor"), minor.to_string());
-    assert_eq!(run.metadata("driver_version"), REAL_VERSION);
+    assert_eq!(run.metadata("driver_version"), *REAL_VERSION);
     assert_eq!(run.metadata("driver_version_major"), major.to_string());
     assert_eq!(run.metadata("driver_version_minor"), minor.to_string());
     let resolved = root.join("include").canonicalize().unwrap();
@@ -1279,14 +1288,8 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         "driver" | "toolkit-stub" => {}
         other => panic!("link_kind={other}"),
     }
-    let env = run.directive("rustc-env");
-    for line in [
-        format!("LIBCUDA_SYS_CUDA_VERSION={REAL_VERSION}"),
-        format!("LIBCUDA_SYS_INCLUDE_DIR_USED={}", resolved.display()),
-        "LIBCUDA_SYS_FOUND_BY=LIBCUDA_SYS_INCLUDE_DIR".into(),
-    ] {
-        assert!(env.contains(&line.as_str()), "no rustc-env={line}: {env:?}");
-    }
+    // Nothing for tests only: they read the crate's constants.
+    assert!(run.directive("rustc-env").is_empty(), "{}", run.report());
     for file in [
         "bindings.rs",
         "functions.rs",
@@ -1388,7 +1391,7 @@ fn conda_prefix_is_found() {
     // conda's cuda packages keep the headers under targets/<dir>/include only.
     let prefix = case.mkdir("env");
     let include = case.mkdir(&format!("env/targets/{TOOLKIT_TARGET_DIR}"));
-    symlink(REAL_INCLUDE, include.join("include")).unwrap();
+    symlink(&*REAL_INCLUDE, include.join("include")).unwrap();
     // Empty values count as unset.
     let run = case
         .env("CONDA_PREFIX", &prefix)
@@ -1413,7 +1416,7 @@ fn pip_wheel_on_pythonpath_is_found() {
     case.tool("python3", &python);
     let site = case.mkdir("site-packages");
     let wheel = case.mkdir("site-packages/nvidia/cu13");
-    symlink(REAL_INCLUDE, wheel.join("include")).unwrap();
+    symlink(&*REAL_INCLUDE, wheel.join("include")).unwrap();
     let run = case.env("PYTHONPATH", &site).run();
     run.found(&wheel.join("include"), "pip wheel");
     run.assert_reruns(&["PATH", "CONDA_PREFIX", "VIRTUAL_ENV", "PYTHONPATH"]);
@@ -1498,9 +1501,9 @@ fn lib_dir_override_links_the_driver_library() {
     fs::write(lib.join("libcuda.so.1"), ELF_STAND_IN).unwrap();
     let run = case
         .env("LIBCUDA_SYS_LIB_DIR", &lib)
-        .env("LIBCUDA_SYS_INCLUDE_DIR", REAL_INCLUDE)
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
         .run();
-    run.found(Path::new(REAL_INCLUDE), "LIBCUDA_SYS_INCLUDE_DIR");
+    run.found(Path::new(&*REAL_INCLUDE), "LIBCUDA_SYS_INCLUDE_DIR");
     assert_eq!(run.metadata("link_kind"), "driver");
     assert_eq!(Path::new(run.metadata("lib_dir")), lib);
     assert_eq!(
@@ -1754,7 +1757,7 @@ fn the_profiler_api_is_bound_from_the_headers_there_are() {
     // A toolkit's own cudaProfiler.h (here a small one of the same shape) is taken as it is.
     let mut case = Case::new("profiler_header");
     let include = case.mkdir("include");
-    for entry in fs::read_dir(REAL_INCLUDE).unwrap().flatten() {
+    for entry in fs::read_dir(&*REAL_INCLUDE).unwrap().flatten() {
         symlink(entry.path(), include.join(entry.file_name())).unwrap();
     }
     fs::write(
@@ -1781,7 +1784,7 @@ fn the_profiler_api_is_bound_from_the_headers_there_are() {
 /// directory of symlinks.
 fn include_with(case: &Case, rel: &str, replace: &[(&str, String)]) -> PathBuf {
     let include = case.mkdir(rel);
-    for entry in fs::read_dir(REAL_INCLUDE).unwrap().flatten() {
+    for entry in fs::read_dir(&*REAL_INCLUDE).unwrap().flatten() {
         let name = entry.file_name();
         match replace.iter().find(|(n, _)| OsStr::new(n) == name) {
             Some((n, text)) => fs::write(include.join(n), text).unwrap(),
@@ -1846,7 +1849,7 @@ fn a_floor_that_cannot_date_a_function_is_an_error() {
     // cudaTypedefs.h of another release than cuda.h: here one without the
     // PFN_ types of cuMemPoolGetAttribute.
     let mut case = Case::new("floor_undated");
-    let typedefs = fs::read_to_string(Path::new(REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    let typedefs = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
     let older: String = typedefs
         .lines()
         .filter(|l| !l.contains("PFN_cuMemPoolGetAttribute"))
@@ -1950,7 +1953,7 @@ fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
         return;
     }
     let mut case = Case::new("unreadable_typedefs");
-    let typedefs = fs::read_to_string(Path::new(REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    let typedefs = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
     let include = include_with(&case, "include", &[("cudaTypedefs.h", typedefs)]);
     let file = include.join("cudaTypedefs.h");
     fs::set_permissions(&file, fs::Permissions::from_mode(0o000)).unwrap();
@@ -2121,7 +2124,7 @@ fn two_release_features_are_an_error_that_names_both() {
 
 /// A shipped release other than the headers this crate was built with.
 fn another_release() -> u32 {
-    if REAL_VERSION == "12080" {
+    if *REAL_VERSION == "12080" {
         13000
     } else {
         12080
@@ -2184,10 +2187,10 @@ fn a_release_feature_and_headers_of_that_release_generate() {
     let run = case
         .env("LIBCUDA_SYS_BINDINGS", "")
         .env("CUDA_PATH", &root)
-        .env(format!("CARGO_FEATURE_CUDA_{REAL_VERSION}"), "1")
+        .env(format!("CARGO_FEATURE_CUDA_{}", *REAL_VERSION), "1")
         .run();
     run.found(&root.join("include"), "CUDA_PATH");
-    assert_eq!(run.metadata("version"), REAL_VERSION);
+    assert_eq!(run.metadata("version"), *REAL_VERSION);
     assert!(
         run.warnings().iter().all(|w| !w.contains("shipped")),
         "{}",
