@@ -37,10 +37,7 @@ impl ParseCallbacks for Callbacks {
 /// the first one in a "see also" list) become code spans: many name runtime-API
 /// or documentation-only items that have no Rust item to link to.
 fn code_spans(text: &str) -> String {
-    let text = text
-        .replace("[`::", "`")
-        .replace(",`]", "`,")
-        .replace("`]", "`");
+    let text = text.replace("[`::", "`").replace(",`]", "`,").replace("`]", "`");
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
     while let Some(at) = rest.find("::") {
@@ -96,23 +93,22 @@ pub fn load_libclang() -> Result<()> {
         };
         format!("LIBCLANG_PATH={} {state}", dir.display())
     });
-    contained(clang_sys::load)
-        .and_then(|loaded| loaded)
-        .map_err(|e| {
-            let summary = match &named {
-                Some(n) => format!("libclang not found ({n}; bindgen needs it to read cuda.h)"),
-                None => "libclang not found (bindgen needs it to read cuda.h)".to_string(),
-            };
-            let fix = match &named {
-                Some(_) => format!("{LIBCLANG_FIX}\n- or unset LIBCLANG_PATH to let clang-sys search the usual places"),
-                None => LIBCLANG_FIX.to_string(),
-            };
-            Error::new(summary, format!("{e}\n\n{fix}"))
-        })?;
+    contained(clang_sys::load).and_then(|loaded| loaded).map_err(|e| {
+        let summary = match &named {
+            Some(n) => format!("libclang not found ({n}; bindgen needs it to read cuda.h)"),
+            None => "libclang not found (bindgen needs it to read cuda.h)".to_string(),
+        };
+        let fix = match &named {
+            Some(_) => format!(
+                "{LIBCLANG_FIX}\n- or unset LIBCLANG_PATH to let clang-sys search the usual places"
+            ),
+            None => LIBCLANG_FIX.to_string(),
+        };
+        Error::new(summary, format!("{e}\n\n{fix}"))
+    })?;
     if !clang_sys::clang_createIndex::is_loaded() {
-        let path = clang_sys::get_library()
-            .map(|l| l.path().display().to_string())
-            .unwrap_or_default();
+        let path =
+            clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default();
         return Err(Error::new(
             format!("{path} is not libclang (bindgen needs libclang to read cuda.h)"),
             format!(
@@ -160,16 +156,7 @@ fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, IntKind> {
             let unsigned =
                 words.contains(&"unsigned") || words.iter().any(|w| is_unsigned_literal(w));
             let wide = body.to_ascii_lowercase().contains("ll") || words.contains(&"long");
-            unsigned.then(|| {
-                (
-                    name.clone(),
-                    if wide {
-                        IntKind::ULongLong
-                    } else {
-                        IntKind::UInt
-                    },
-                )
-            })
+            unsigned.then(|| (name.clone(), if wide { IntKind::ULongLong } else { IntKind::UInt }))
         })
         .collect()
 }
@@ -182,11 +169,7 @@ fn wrap_unsigned(file: &mut syn::File, unsigned: &HashMap<String, IntKind>) {
         if !matches!(unsigned.get(&c.ident.to_string()), Some(IntKind::UInt)) {
             continue;
         }
-        if let syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(int),
-            ..
-        }) = &mut *c.expr
-        {
+        if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) = &mut *c.expr {
             if let Ok(value) = int.base10_parse::<u64>() {
                 let wrapped = (value & u64::from(u32::MAX)).to_string();
                 *int = syn::LitInt::new(&wrapped, int.span());
@@ -265,10 +248,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
     let extra_args = [
         "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
         format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple),
-        format!(
-            "BINDGEN_EXTRA_CLANG_ARGS_{}",
-            header.target_triple.replace('-', "_")
-        ),
+        format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple.replace('-', "_")),
     ];
     let extra_values: Vec<String> = extra_args
         .iter()
@@ -304,9 +284,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
                 .map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?,
         )
         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
-        .parse_callbacks(Box::new(Callbacks {
-            unsigned: unsigned.clone(),
-        }));
+        .parse_callbacks(Box::new(Callbacks { unsigned: unsigned.clone() }));
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }

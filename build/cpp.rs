@@ -101,10 +101,7 @@ impl Header {
                     .spawn()
                     .map_err(cannot_run)?;
                 // A compiler that exits without reading (CC=true) closes the pipe: its status says why.
-                let _ = child
-                    .stdin
-                    .take()
-                    .map(|mut i| i.write_all(source.as_bytes()));
+                let _ = child.stdin.take().map(|mut i| i.write_all(source.as_bytes()));
                 child.wait_with_output().map_err(cannot_run)?
             }
         };
@@ -189,9 +186,7 @@ impl Header {
             body.push_str(&format!("\"{n}\" {n}\n"));
         }
         let text = self.run(&body, &[])?;
-        let (header, tail) = text
-            .split_once("LIBCUDA_SYS_BEGIN_EXPANSIONS")
-            .unwrap_or((&text, ""));
+        let (header, tail) = text.split_once("LIBCUDA_SYS_BEGIN_EXPANSIONS").unwrap_or((&text, ""));
         let pairs = tail
             .lines()
             .filter_map(|l| {
@@ -235,9 +230,7 @@ pub fn profiler(include_dir: &Path) -> String {
     }
     let read = |name: &str| std::fs::read_to_string(include_dir.join(name)).unwrap_or_default();
     let (typedefs, cuda_h) = (read("cudaProfilerTypedefs.h"), read("cuda.h"));
-    let c_words = [
-        "void", "const", "char", "int", "unsigned", "long", "short", "signed", "size_t",
-    ];
+    let c_words = ["void", "const", "char", "int", "unsigned", "long", "short", "signed", "size_t"];
     let mut newest: Vec<(String, u32, String)> = Vec::new();
     for line in typedefs.lines() {
         let Some(rest) = line.trim().strip_prefix("typedef CUresult (CUDAAPI *PFN_") else {
@@ -264,9 +257,7 @@ pub fn profiler(include_dir: &Path) -> String {
             } else {
                 &words[..words.len().saturating_sub(1)]
             };
-            types
-                .iter()
-                .all(|w| c_words.contains(w) || cuda_h.contains(w))
+            types.iter().all(|w| c_words.contains(w) || cuda_h.contains(w))
         });
         match newest.iter_mut().find(|(n, _, _)| n == name) {
             Some(entry) if entry.1 < version => {
@@ -277,10 +268,7 @@ pub fn profiler(include_dir: &Path) -> String {
             None => {}
         }
     }
-    newest
-        .iter()
-        .map(|(name, _, params)| format!("CUresult CUDAAPI {name}({params});\n"))
-        .collect()
+    newest.iter().map(|(name, _, params)| format!("CUresult CUDAAPI {name}({params});\n")).collect()
 }
 
 /// The C compiler cc selects for the target, with the user's `CC`/`CFLAGS`,
@@ -296,9 +284,7 @@ pub fn compiler(include: Option<&Path>, defines: &[&str]) -> Result<cc::Tool> {
     for d in defines {
         build.define(d, None);
     }
-    build
-        .try_get_compiler()
-        .map_err(|e| no_compiler("", &e.to_string()))
+    build.try_get_compiler().map_err(|e| no_compiler("", &e.to_string()))
 }
 
 /// The command cc runs, wrapper (`ccache`, `env`) included, then its arguments.
@@ -350,12 +336,7 @@ fn user_flags() -> Vec<String> {
 pub fn user_cflags() -> Vec<String> {
     set_vars("CFLAGS")
         .into_iter()
-        .flat_map(|(_, value)| {
-            value
-                .split_whitespace()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|(_, value)| value.split_whitespace().map(str::to_string).collect::<Vec<_>>())
         .collect()
 }
 
@@ -365,10 +346,7 @@ pub fn no_compiler(program: &str, why: &str) -> Error {
     let target = std::env::var("TARGET").unwrap_or_default();
     let host = std::env::var("HOST").unwrap_or_default();
     let named = |program: &str| {
-        Path::new(program)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        Path::new(program).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
     };
     let fix = if target != host && !target.is_empty() {
         // cc names the cross compiler it wants (`riscv64-linux-gnu-gcc` for
@@ -381,11 +359,7 @@ pub fn no_compiler(program: &str, why: &str) -> Error {
                 target.split('-').next().unwrap_or_default()
             ),
         };
-        let example = if tool.is_empty() {
-            "the compiler"
-        } else {
-            &tool
-        };
+        let example = if tool.is_empty() { "the compiler" } else { &tool };
         format!(
             "Fix: install a C cross compiler for {target} (Debian/Ubuntu: apt-get install {package})\n\
              and name it in CC_{} (or CC_{target}), e.g. CC_{}={example}",

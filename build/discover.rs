@@ -51,12 +51,7 @@ impl Tried {
     }
 }
 
-const ROOT_VARS: [&str; 4] = [
-    "CUDA_PATH",
-    "CUDA_HOME",
-    "CUDA_ROOT",
-    "CUDA_TOOLKIT_ROOT_DIR",
-];
+const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
 
 /// How far to look.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -110,11 +105,7 @@ fn settle(mut toolkit: Toolkit) -> Result<Toolkit> {
         // A symlink with a plain path to a directory whose own path cannot be
         // passed on (`:`, a line break, non-UTF-8) is used as it is.
         if resolved != toolkit.include_dir && passable(&what, &resolved).is_ok() {
-            log(format!(
-                "{} resolves to {}",
-                toolkit.include_dir.display(),
-                resolved.display()
-            ));
+            log(format!("{} resolves to {}", toolkit.include_dir.display(), resolved.display()));
             toolkit.include_dir = resolved;
         }
     }
@@ -178,12 +169,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
                     return Err(explicit_error(&name, &root, &[dir], Some(why)))
                 }
                 None => {
-                    return Err(explicit_error(
-                        &name,
-                        &root,
-                        &include_dirs(target, &root),
-                        None,
-                    ))
+                    return Err(explicit_error(&name, &root, &include_dirs(target, &root), None))
                 }
             }
         }
@@ -194,21 +180,9 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
         let dir = absolute(&name, given)?;
         match has_cuda_h(&dir) {
             Ok(true) => {}
-            Ok(false) => {
-                return Err(explicit_error(
-                    &name,
-                    &dir,
-                    std::slice::from_ref(&dir),
-                    None,
-                ))
-            }
+            Ok(false) => return Err(explicit_error(&name, &dir, std::slice::from_ref(&dir), None)),
             Err(why) => {
-                return Err(explicit_error(
-                    &name,
-                    &dir,
-                    std::slice::from_ref(&dir),
-                    Some(why),
-                ))
+                return Err(explicit_error(&name, &dir, std::slice::from_ref(&dir), Some(why)))
             }
         }
         tried.note(&name, &dir, "taken: holds cuda.h");
@@ -217,10 +191,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
         }
         let root = dir.parent().map(Path::to_path_buf);
         return Ok(Search::Found(Toolkit {
-            lib_dirs: root
-                .iter()
-                .flat_map(|r| toolkit_lib_dirs(target, r))
-                .collect(),
+            lib_dirs: root.iter().flat_map(|r| toolkit_lib_dirs(target, r)).collect(),
             root,
             given: Some(dir.clone()),
             include_dir: dir,
@@ -257,10 +228,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
         for candidate in candidates {
             // pip wheels and pkg-config name an include directory; the others a root.
             let (root, includes) = if candidate.ends_with("include") {
-                (
-                    candidate.parent().map(Path::to_path_buf),
-                    vec![candidate.clone()],
-                )
+                (candidate.parent().map(Path::to_path_buf), vec![candidate.clone()])
             } else {
                 (Some(candidate.clone()), include_dirs(target, &candidate))
             };
@@ -364,10 +332,7 @@ fn include_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
 /// Library directories of a toolkit root, stubs last.
 fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
     if target.is_windows() {
-        return vec![
-            root.join("lib").join("x64"),
-            root.join("Library").join("lib"),
-        ];
+        return vec![root.join("lib").join("x64"), root.join("Library").join("lib")];
     }
     let mut dirs = vec![root.join("lib64"), root.join("lib")];
     for t in target.toolkit_target_dirs() {
@@ -381,11 +346,7 @@ fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
 fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
     let dir = absolute(name, dir)?;
     if !dir.is_dir() {
-        let what = if dir.exists() {
-            "is a file, not a directory"
-        } else {
-            "does not exist"
-        };
+        let what = if dir.exists() { "is a file, not a directory" } else { "does not exist" };
         return Err(Error::new(
             format!("{name}={} is not a directory", dir.display()),
             format!(
@@ -433,10 +394,7 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<Stri
     let (kind, example) = if name.contains("INCLUDE_DIR") {
         ("the directory that holds cuda.h", "/usr/local/cuda/include")
     } else {
-        (
-            "a CUDA toolkit root (the directory above include/cuda.h)",
-            "/usr/local/cuda",
-        )
+        ("a CUDA toolkit root (the directory above include/cuda.h)", "/usr/local/cuda")
     };
     // CUDA_PATH=/usr/local/cuda/include: a root variable naming the include
     // directory itself.
@@ -450,10 +408,8 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<Stri
         ),
         _ => String::new(),
     };
-    let list: Vec<String> = looked
-        .iter()
-        .map(|p| format!("  {}", p.join("cuda.h").display()))
-        .collect();
+    let list: Vec<String> =
+        looked.iter().map(|p| format!("  {}", p.join("cuda.h").display())).collect();
     Error::new(
         format!("{name}={} {what}", given.display()),
         format!(
@@ -476,11 +432,7 @@ fn include_dirs_of(root: &Path) -> Vec<PathBuf> {
 }
 
 fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
-    let exe = if target.is_windows() {
-        "nvcc.exe"
-    } else {
-        "nvcc"
-    };
+    let exe = if target.is_windows() { "nvcc.exe" } else { "nvcc" };
     let Some(path) = env::var("PATH") else {
         return Vec::new();
     };
@@ -515,16 +467,9 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
     for (i, name) in names.enumerate() {
         // Every probe reads the same pkg-config variables: the first one registers
         // them, instead of one `rerun-if-env-changed` set per release name.
-        match pkg_config::Config::new()
-            .cargo_metadata(false)
-            .env_metadata(i == 0)
-            .probe(&name)
-        {
+        match pkg_config::Config::new().cargo_metadata(false).env_metadata(i == 0).probe(&name) {
             Ok(lib) => {
-                log(format!(
-                    "pkg-config {name}: include paths {:?}",
-                    lib.include_paths
-                ));
+                log(format!("pkg-config {name}: include paths {:?}", lib.include_paths));
                 dirs.extend(lib.include_paths);
             }
             Err(pkg_config::Error::Command { .. }) => {
@@ -539,23 +484,13 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
                     log(format!(
                         "pkg-config could not read {}, passed over: {}",
                         file.display(),
-                        why.lines()
-                            .find(|l| !l.trim().is_empty())
-                            .unwrap_or_default()
+                        why.lines().find(|l| !l.trim().is_empty()).unwrap_or_default()
                     ));
                 }
             }
         }
     }
-    dirs.into_iter()
-        .map(|d| {
-            if d.ends_with("include") {
-                d
-            } else {
-                d.join("include")
-            }
-        })
-        .collect()
+    dirs.into_iter().map(|d| if d.ends_with("include") { d } else { d.join("include") }).collect()
 }
 
 /// `name.pc` in the directories pkg-config was told to search, if any.
@@ -615,10 +550,7 @@ fn python_path() -> &'static [PathBuf] {
                 continue;
             };
             if !out.status.success() {
-                log(format!(
-                    "pip wheels: {python} could not print sys.path ({})",
-                    out.status
-                ));
+                log(format!("pip wheels: {python} could not print sys.path ({})", out.status));
                 continue;
             }
             return String::from_utf8_lossy(&out.stdout)
@@ -637,9 +569,8 @@ fn python_path() -> &'static [PathBuf] {
 /// `/opt/cuda`, `/usr/include/cuda.h`), conda's and pip's. Only directories
 /// that exist: Cargo re-runs a script on every build for a missing path.
 pub fn watched(target: &Target) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
+    let mut dirs: Vec<PathBuf> =
+        std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
     if !target.is_windows() {
         dirs.extend(["/usr/local", "/opt", "/usr/include"].map(PathBuf::from));
     }
@@ -652,11 +583,7 @@ pub fn watched(target: &Target) -> Vec<PathBuf> {
         .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
     {
         let nvidia = site.join("nvidia");
-        dirs.push(if nvidia.is_dir() {
-            nvidia
-        } else {
-            site.clone()
-        });
+        dirs.push(if nvidia.is_dir() { nvidia } else { site.clone() });
     }
     let mut out: Vec<PathBuf> = Vec::new();
     for dir in dirs.into_iter().filter(|d| d.is_absolute() && d.is_dir()) {
@@ -693,12 +620,7 @@ fn not_found(target: &Target, tried: &Tried) -> Error {
     let looked = if tried.lines.is_empty() {
         "  (no candidate)".to_string()
     } else {
-        tried
-            .lines
-            .iter()
-            .map(|l| format!("  {l}"))
-            .collect::<Vec<_>>()
-            .join("\n")
+        tried.lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
     };
     let prefix = format!("{}_", target.triple.to_uppercase().replace('-', "_"));
     Error::new(

@@ -38,10 +38,7 @@ const POOL_ATTRIBUTES: [(&str, &str); 15] = [
         "The peak of `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT` since the pool was made \
          or since this value was last set back to 0.",
     ),
-    (
-        "CU_MEMPOOL_ATTR_USED_MEM_CURRENT",
-        "Bytes of the pool that live allocations hold right now.",
-    ),
+    ("CU_MEMPOOL_ATTR_USED_MEM_CURRENT", "Bytes of the pool that live allocations hold right now."),
     (
         "CU_MEMPOOL_ATTR_USED_MEM_HIGH",
         "The peak of `CU_MEMPOOL_ATTR_USED_MEM_CURRENT` since the pool was made or \
@@ -88,10 +85,7 @@ const POOL_ATTRIBUTES: [(&str, &str); 15] = [
 
 /// This crate's sentence for an enumerator, where it has one.
 pub fn sentence(name: &str) -> Option<&'static str> {
-    POOL_ATTRIBUTES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, s)| *s)
+    POOL_ATTRIBUTES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
 }
 
 /// The line each function's documentation gets.

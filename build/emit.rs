@@ -17,11 +17,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
     }
     let floor = floor.filter(|_| link.is_some());
     let headers = bindings.headers();
-    for w in bindings
-        .toolkit()
-        .map(|t| t.warnings.as_slice())
-        .unwrap_or_default()
-    {
+    for w in bindings.toolkit().map(|t| t.warnings.as_slice()).unwrap_or_default() {
         println!("cargo::warning={w}");
     }
     if let Some(w) = shipped_warning(bindings) {
@@ -60,33 +56,21 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
     // Shipped bindings have no headers: the include keys are empty, so that a
     // dependent that compiles C against them fails with its own message rather
     // than against headers the bindings do not come from.
-    let include = headers
-        .map(|t| t.include_dir.display().to_string())
-        .unwrap_or_default();
+    let include = headers.map(|t| t.include_dir.display().to_string()).unwrap_or_default();
     let root = headers
-        .map(|t| {
-            t.root
-                .as_ref()
-                .unwrap_or(&t.include_dir)
-                .display()
-                .to_string()
-        })
+        .map(|t| t.root.as_ref().unwrap_or(&t.include_dir).display().to_string())
         .unwrap_or_default();
     let includes = headers
         .and_then(|t| std::env::join_paths([&t.include_dir]).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default();
     let (found_by, fingerprint) = match &bindings.origin {
-        Origin::Generated {
-            toolkit,
-            fingerprint,
-            ..
-        } => (toolkit.found_by.clone(), fingerprint.clone()),
+        Origin::Generated { toolkit, fingerprint, .. } => {
+            (toolkit.found_by.clone(), fingerprint.clone())
+        }
         Origin::Shipped { .. } => ("pregenerated".to_string(), String::new()),
     };
-    let lib_dir = link
-        .map(|l| l.dir.display().to_string())
-        .unwrap_or_default();
+    let lib_dir = link.map(|l| l.dir.display().to_string()).unwrap_or_default();
 
     // Metadata for dependents: DEP_CUDA_<KEY>.
     let meta = [
@@ -102,16 +86,10 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         ("driver_version", v.number.to_string()),
         ("driver_version_major", v.major().to_string()),
         ("driver_version_minor", v.minor().to_string()),
-        (
-            "per_thread_default_stream",
-            target.per_thread_default_stream().to_string(),
-        ),
+        ("per_thread_default_stream", target.per_thread_default_stream().to_string()),
         ("bindings_dir", target.out_dir.display().to_string()),
         ("cuda_h_fnv1a64", fingerprint),
-        (
-            "driver_floor",
-            floor.map(|f| f.to_string()).unwrap_or_default(),
-        ),
+        ("driver_floor", floor.map(|f| f.to_string()).unwrap_or_default()),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");

@@ -10,10 +10,7 @@ pub struct Error {
 
 impl Error {
     pub fn new(summary: impl Into<String>, detail: impl Into<String>) -> Self {
-        Error {
-            summary: summary.into(),
-            detail: detail.into(),
-        }
+        Error { summary: summary.into(), detail: detail.into() }
     }
 }
 

@@ -90,10 +90,7 @@ pub fn read(file: syn::File) -> Result<Items> {
             syn::Item::Macro(m) if m.mac.path.is_ident("functions") => {
                 let tokens = m.mac.tokens;
                 syn::parse2(quote::quote!(extern "C" { #tokens })).map_err(|e| {
-                    Error::new(
-                        "the generated functions do not parse as Rust",
-                        e.to_string(),
-                    )
+                    Error::new("the generated functions do not parse as Rust", e.to_string())
                 })?
             }
             other => {
@@ -123,10 +120,7 @@ impl Items {
             syn::Item::Struct(s) => self.records.push(Record {
                 name: s.ident.to_string(),
                 is_union: false,
-                opaque: s
-                    .fields
-                    .iter()
-                    .any(|f| f.ident.as_ref().is_some_and(|i| i == "_unused")),
+                opaque: s.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == "_unused")),
                 fields: named_fields(s.fields.iter()),
             }),
             syn::Item::Union(u) => self.records.push(Record {
@@ -141,8 +135,7 @@ impl Items {
                 if let syn::UseTree::Path(syn::UsePath { tree, .. }) = &u.tree {
                     if let syn::UseTree::Rename(r) = &**tree {
                         self.typedefs.push(r.rename.to_string());
-                        self.aliases
-                            .push((r.ident.to_string(), r.rename.to_string()));
+                        self.aliases.push((r.ident.to_string(), r.rename.to_string()));
                     }
                 }
             }
@@ -156,12 +149,8 @@ impl Items {
                 let syn::Type::Path(owner) = &*imp.self_ty else {
                     return;
                 };
-                let owner = owner
-                    .path
-                    .segments
-                    .last()
-                    .map(|s| s.ident.to_string())
-                    .unwrap_or_default();
+                let owner =
+                    owner.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
                 for it in &imp.items {
                     if let syn::ImplItem::Const(c) = it {
                         self.constants.push(Constant {
@@ -229,10 +218,7 @@ impl Items {
         self.function(name).is_some()
             || self.typedefs.iter().any(|t| t == name)
             || self.records.iter().any(|r| r.name == name)
-            || self
-                .constants
-                .iter()
-                .any(|c| c.owner.is_none() && c.name == name)
+            || self.constants.iter().any(|c| c.owner.is_none() && c.name == name)
     }
 }
 
@@ -242,19 +228,11 @@ fn enumerator_value(expr: &syn::Expr) -> Option<i128> {
         return None;
     };
     match call.args.first()? {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_parse().ok(),
-        syn::Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => match &**expr {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(i),
-                ..
-            }) => i.base10_parse::<i128>().ok().map(|v| -v),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse().ok(),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => match &**expr {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+                i.base10_parse::<i128>().ok().map(|v| -v)
+            }
             _ => None,
         },
         _ => None,
@@ -274,20 +252,15 @@ fn is_newtype_enum(s: &syn::ItemStruct) -> bool {
 }
 
 /// Rust keywords bindgen renames by appending `_` (`type` becomes `type_`).
-const KEYWORDS: [&str; 12] = [
-    "type", "ref", "fn", "match", "loop", "move", "mod", "impl", "use", "where", "crate", "self",
-];
+const KEYWORDS: [&str; 12] =
+    ["type", "ref", "fn", "match", "loop", "move", "mod", "impl", "use", "where", "crate", "self"];
 
 fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String, String)> {
     fields
         .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
         .filter(|n| !n.starts_with("__bindgen") && !n.starts_with("_bitfield") && n != "_unused")
         .map(|n| {
-            let c = n
-                .strip_suffix('_')
-                .filter(|k| KEYWORDS.contains(k))
-                .unwrap_or(&n)
-                .to_string();
+            let c = n.strip_suffix('_').filter(|k| KEYWORDS.contains(k)).unwrap_or(&n).to_string();
             (n, c)
         })
         .collect()
@@ -303,19 +276,12 @@ fn is_integer(ty: &syn::Type) -> bool {
 }
 
 fn doc(attrs: &[syn::Attribute]) -> String {
-    let lines = attrs
-        .iter()
-        .filter(|a| a.path().is_ident("doc"))
-        .filter_map(|a| match &a.meta {
-            syn::Meta::NameValue(syn::MetaNameValue {
-                value:
-                    syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s),
-                        ..
-                    }),
-                ..
-            }) => Some(s.value()),
-            _ => None,
-        });
+    let lines = attrs.iter().filter(|a| a.path().is_ident("doc")).filter_map(|a| match &a.meta {
+        syn::Meta::NameValue(syn::MetaNameValue {
+            value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    });
     lines.collect::<Vec<_>>().join("\n")
 }

@@ -58,62 +58,33 @@ pub fn choose(
     }
     for dir in driver_dirs(target) {
         if let Some(lib) = library_in(target, &dir) {
-            log(format!(
-                "libcuda: driver library in {} taken",
-                dir.display()
-            ));
-            return Ok(Link {
-                dir,
-                lib,
-                kind: Kind::Driver,
-            });
+            log(format!("libcuda: driver library in {} taken", dir.display()));
+            return Ok(Link { dir, lib, kind: Kind::Driver });
         }
         log(format!("libcuda: nothing in {}", dir.display()));
     }
     // On Windows the toolkit's cuda.lib is how every program links the driver:
     // an import library of nvcuda.dll, not a stub.
     if target.is_windows() {
-        if let Some(dir) = toolkit_lib_dirs
-            .iter()
-            .find(|d| library_in(target, d).is_some())
-        {
-            log(format!(
-                "libcuda: import library {} taken",
-                dir.join("cuda.lib").display()
-            ));
-            return Ok(Link {
-                dir: dir.clone(),
-                lib: "cuda".into(),
-                kind: Kind::ImportLibrary,
-            });
+        if let Some(dir) = toolkit_lib_dirs.iter().find(|d| library_in(target, d).is_some()) {
+            log(format!("libcuda: import library {} taken", dir.join("cuda.lib").display()));
+            return Ok(Link { dir: dir.clone(), lib: "cuda".into(), kind: Kind::ImportLibrary });
         }
     }
     for dir in toolkit_lib_dirs.iter().filter(|d| d.ends_with("stubs")) {
         if let Some(lib) = library_in(target, dir) {
             log(format!("libcuda: toolkit stub in {} taken", dir.display()));
             if target.os != "linux" {
-                return Ok(Link {
-                    dir: dir.clone(),
-                    lib,
-                    kind: Kind::ToolkitStub,
-                });
+                return Ok(Link { dir: dir.clone(), lib, kind: Kind::ToolkitStub });
             }
             let stub_dir = target.out_dir.join("stub");
             std::fs::create_dir_all(&stub_dir).map_err(|e| io_error(&stub_dir, e))?;
-            let source = dir.join(if lib == "cuda" {
-                "libcuda.so"
-            } else {
-                "libcuda.so.1"
-            });
+            let source = dir.join(if lib == "cuda" { "libcuda.so" } else { "libcuda.so.1" });
             for name in ["libcuda.so.1", "libcuda.so"] {
                 let dest = stub_dir.join(name);
                 std::fs::copy(&source, &dest).map_err(|e| io_error(&dest, e))?;
             }
-            return Ok(Link {
-                dir: stub_dir,
-                lib: "cuda".into(),
-                kind: Kind::ToolkitStub,
-            });
+            return Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: Kind::ToolkitStub });
         }
     }
     if target.os != "linux" {
@@ -156,9 +127,7 @@ fn library_in(target: &Target, dir: &Path) -> Option<String> {
 fn is_shared_object(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
         && magic == *b"\x7fELF"
 }
 
@@ -262,23 +231,16 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     cmd.push(so.display().to_string());
     cmd.push(c.display().to_string());
     log(format!("stand-in libcuda: {}", cmd.join(" ")));
-    let out = Command::new(&cmd[0])
-        .args(&cmd[1..])
-        .output()
-        .map_err(|e| {
-            Error::new(
-                "cannot run the C compiler to build the stand-in libcuda",
-                format!("{}: {e}", cmd[0]),
-            )
-        })?;
+    let out = Command::new(&cmd[0]).args(&cmd[1..]).output().map_err(|e| {
+        Error::new(
+            "cannot run the C compiler to build the stand-in libcuda",
+            format!("{}: {e}", cmd[0]),
+        )
+    })?;
     if !out.status.success() {
         return Err(Error::new(
             "the C compiler failed to build the stand-in libcuda",
-            format!(
-                "{}\n{}",
-                cmd.join(" "),
-                String::from_utf8_lossy(&out.stderr)
-            ),
+            format!("{}\n{}", cmd.join(" "), String::from_utf8_lossy(&out.stderr)),
         ));
     }
     // A "compiler" that exits 0 without compiling (`CC=cpp`, `CC=true`) leaves
@@ -301,9 +263,5 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     let link = dir.join("libcuda.so");
     let _ = std::fs::remove_file(&link);
     std::fs::copy(&so, &link).map_err(|e| io_error(&link, e))?;
-    Ok(Link {
-        dir,
-        lib: "cuda".into(),
-        kind: Kind::GeneratedStub,
-    })
+    Ok(Link { dir, lib: "cuda".into(), kind: Kind::GeneratedStub })
 }

@@ -59,12 +59,7 @@ pub fn find(
         .filter_map(|(name, expanded)| {
             let (_, definition) = unbound.iter().find(|(n, _)| n == name)?;
             let (ty, value) = meaning(expanded, items)?;
-            Some(MacroConstant {
-                name: name.clone(),
-                definition: definition.clone(),
-                ty,
-                value,
-            })
+            Some(MacroConstant { name: name.clone(), definition: definition.clone(), ty, value })
         })
         .collect();
     found.sort_by(|a, b| a.name.cmp(&b.name));
@@ -76,11 +71,7 @@ pub fn find(
 fn meaning(expanded: &str, items: &Items) -> Option<(String, String)> {
     let text = without_outer_parens(&expanded.split_whitespace().collect::<Vec<_>>().join(" "));
     // One enumerator under another name.
-    if let Some(k) = items
-        .constants
-        .iter()
-        .find(|k| k.owner.is_some() && k.name == text)
-    {
+    if let Some(k) = items.constants.iter().find(|k| k.owner.is_some() && k.name == text) {
         let owner = k.owner.as_deref()?;
         return Some((owner.to_string(), format!("{owner}::{}", k.name)));
     }
@@ -124,10 +115,7 @@ fn integer(text: &str) -> Option<i128> {
         None => (false, text.to_string()),
     };
     let digits = digits.trim_end_matches(['u', 'U', 'l', 'L']);
-    let value = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
+    let value = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
         Some(hex) => i128::from_str_radix(hex, 16).ok()?,
         None => digits.parse().ok()?,
     };

@@ -155,9 +155,8 @@ fn generate(
     let bitmasks = value_types::bitmasks(&items);
     items.drop_enum_debug();
     // One preprocessor run expands the macros both steps look at.
-    let names: Vec<&str> = renames::candidates(&macros)
-        .chain(macro_constants::candidates(&macros, &items))
-        .collect();
+    let names: Vec<&str> =
+        renames::candidates(&macros).chain(macro_constants::candidates(&macros, &items)).collect();
     let (expansions, _) = header.expand(&names)?;
     let renames = renames::find(&expansions, &items);
     let constants = macro_constants::find(&expansions, &macros, &items);

@@ -43,14 +43,8 @@ pub fn release(shipped: &[u32]) -> Result<Release> {
     let newest = *shipped.last().unwrap_or(&0);
     let feature = |n: &u32| format!("cuda-{n:05}");
     match on.as_slice() {
-        [] => Ok(Release {
-            requested: None,
-            newest,
-        }),
-        [one] if shipped.contains(one) => Ok(Release {
-            requested: Some(*one),
-            newest,
-        }),
+        [] => Ok(Release { requested: None, newest }),
+        [one] if shipped.contains(one) => Ok(Release { requested: Some(*one), newest }),
         [one] => Err(Error::new(
             format!("feature {} names no shipped CUDA release", feature(one)),
             format!(
@@ -151,12 +145,7 @@ pub fn choose() -> Result<Mode> {
         .map(|v| v.to_string_lossy().trim().to_string())
         .filter(|v| !v.is_empty());
     let shipped = |reason: &str, undo: &'static str| {
-        Mode::Shipped(Why {
-            reason: reason.to_string(),
-            warn: false,
-            undo,
-            watch: Vec::new(),
-        })
+        Mode::Shipped(Why { reason: reason.to_string(), warn: false, undo, watch: Vec::new() })
     };
     match requested.as_deref() {
         Some("generate") if cfg!(feature = "bindgen") => Ok(Mode::Generate),

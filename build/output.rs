@@ -135,10 +135,7 @@ impl Bindings {
     /// Writes the files `src/lib.rs` includes.
     pub fn write(&self, out_dir: &Path) -> Result<()> {
         let files = [
-            (
-                "bindings.rs",
-                docs::with_value_types(&self.types, &self.typed),
-            ),
+            ("bindings.rs", docs::with_value_types(&self.types, &self.typed)),
             ("functions.rs", self.render_functions()),
             ("renames.rs", renames::render(&self.renames)),
             ("macro_constants.rs", self.macro_constants.clone()),

@@ -11,10 +11,7 @@ use crate::output::Rename;
 /// The macros to expand: those named like driver functions.
 #[cfg(feature = "bindgen")]
 pub fn candidates(macros: &[(String, String)]) -> impl Iterator<Item = &str> {
-    macros
-        .iter()
-        .map(|(name, _)| name.as_str())
-        .filter(|n| is_driver_name(n))
+    macros.iter().map(|(name, _)| name.as_str()).filter(|n| is_driver_name(n))
 }
 
 /// Every expansion (`(macro, what it expands to)`) that renames a plain name
@@ -29,10 +26,7 @@ pub fn find(expansions: &[(String, String)], items: &crate::items::Items) -> Vec
                 && items.function(target).is_some()
                 && !items.has_item(plain)
         })
-        .map(|(plain, target)| Rename {
-            plain: plain.clone(),
-            target: target.clone(),
-        })
+        .map(|(plain, target)| Rename { plain: plain.clone(), target: target.clone() })
         .collect();
     renames.sort_by(|a, b| a.plain.cmp(&b.plain));
     renames

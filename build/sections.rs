@@ -27,10 +27,9 @@ fn includes(heading: &str, release: u32, per_thread: bool) -> std::result::Resul
             "all" => (0, u32::MAX),
             r => match r.split_once('-') {
                 Some((low, "")) => (parse_version(low).ok_or_else(bad)?, u32::MAX),
-                Some((low, high)) => (
-                    parse_version(low).ok_or_else(bad)?,
-                    parse_version(high).ok_or_else(bad)?,
-                ),
+                Some((low, high)) => {
+                    (parse_version(low).ok_or_else(bad)?, parse_version(high).ok_or_else(bad)?)
+                }
                 None => {
                     let v = parse_version(r).ok_or_else(bad)?;
                     (v, v)

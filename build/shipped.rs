@@ -37,10 +37,7 @@ pub fn releases(target: &Target) -> Result<Vec<u32>> {
         }
         let version = line.split_whitespace().next().unwrap_or_default();
         out.push(parse_version(version).ok_or_else(|| {
-            damaged(
-                "releases.txt",
-                format!("`{line}` does not start with a CUDA X.Y version"),
-            )
+            damaged("releases.txt", format!("`{line}` does not start with a CUDA X.Y version"))
         })?);
     }
     out.sort_unstable();
@@ -73,18 +70,12 @@ fn section(target: &Target, name: &str, release: u32) -> Result<String> {
 fn rows<'a>(text: &'a str, name: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&'a str>>> {
     text.lines()
         .map(|line| {
-            let row: Vec<&str> = if tabs {
-                line.split('\t').collect()
-            } else {
-                line.split_whitespace().collect()
-            };
+            let row: Vec<&str> =
+                if tabs { line.split('\t').collect() } else { line.split_whitespace().collect() };
             if row.len() == fields {
                 Ok(row)
             } else {
-                Err(damaged(
-                    name,
-                    format!("`{line}` is not a row of {fields} fields"),
-                ))
+                Err(damaged(name, format!("`{line}` is not a row of {fields} fields")))
             }
         })
         .collect()
@@ -92,34 +83,23 @@ fn rows<'a>(text: &'a str, name: &str, fields: usize, tabs: bool) -> Result<Vec<
 
 pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -> Result<Bindings> {
     let version = CudaVersion { number: release };
-    log(format!(
-        "shipped CUDA {version} bindings ({DIR}): {}",
-        why.reason
-    ));
+    log(format!("shipped CUDA {version} bindings ({DIR}): {}", why.reason));
     let types = section(target, "types.rs", release)?;
     if types.is_empty() {
-        return Err(damaged(
-            "types.rs",
-            format!("no section holds CUDA {version}"),
-        ));
+        return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
     }
     let since = section(target, "since.txt", release)?;
     let since = rows(&since, "since.txt", 2, false)?
         .into_iter()
         .map(|row| {
-            let v = row[1]
-                .parse()
-                .map_err(|_| damaged("since.txt", row.join(" ")))?;
+            let v = row[1].parse().map_err(|_| damaged("since.txt", row.join(" ")))?;
             Ok((row[0].to_string(), v))
         })
         .collect::<Result<BTreeMap<String, u32>>>()?;
     let renames = section(target, "renames.txt", release)?;
     let renames = rows(&renames, "renames.txt", 2, false)?
         .into_iter()
-        .map(|row| Rename {
-            plain: row[0].to_string(),
-            target: row[1].to_string(),
-        })
+        .map(|row| Rename { plain: row[0].to_string(), target: row[1].to_string() })
         .collect();
     let typed = section(target, "value_types.txt", release)?;
     let none = |field: &str| (field != "-").then(|| field.to_string());
@@ -132,16 +112,11 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
             size_type: none(row[3]),
             setter: none(row[4]),
             reset_only: row[5] == "reset-only",
-            description: crate::docs::sentence(row[1])
-                .unwrap_or_default()
-                .to_string(),
+            description: crate::docs::sentence(row[1]).unwrap_or_default().to_string(),
         })
         .collect();
     let types = joined_impls(&types);
-    let bitmasks = section(target, "bitmasks.txt", release)?
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let bitmasks = section(target, "bitmasks.txt", release)?.lines().map(str::to_string).collect();
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
@@ -194,10 +169,7 @@ fn enumerators(types: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut owner: Option<&str> = None;
     for line in types.lines() {
-        if let Some(name) = line
-            .strip_prefix("impl ")
-            .and_then(|l| l.strip_suffix(" {"))
-        {
+        if let Some(name) = line.strip_prefix("impl ").and_then(|l| l.strip_suffix(" {")) {
             owner = Some(name);
         } else if line == "}" {
             owner = None;
@@ -218,19 +190,12 @@ fn functions(text: &str) -> Vec<Function> {
     let mut name = String::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("pub fn ") {
-            name = rest
-                .split(['(', '<'])
-                .next()
-                .unwrap_or_default()
-                .to_string();
+            name = rest.split(['(', '<']).next().unwrap_or_default().to_string();
         }
         decl.push_str(line);
         decl.push('\n');
         if line.ends_with(';') && !line.starts_with(' ') {
-            out.push(Function {
-                name: std::mem::take(&mut name),
-                decl: std::mem::take(&mut decl),
-            });
+            out.push(Function { name: std::mem::take(&mut name), decl: std::mem::take(&mut decl) });
         }
     }
     out

@@ -95,11 +95,8 @@ fn variants(text: &str) -> Variants {
             continue;
         };
         let params = params.split(");").next().unwrap_or_default().trim();
-        let count = if params.is_empty() || params == "void" {
-            0
-        } else {
-            params.split(',').count()
-        };
+        let count =
+            if params.is_empty() || params == "void" { 0 } else { params.split(',').count() };
         match versioned(name) {
             Some((key, version)) => out.entry(key).or_default().push((version, count)),
             None => {
@@ -155,11 +152,7 @@ fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
     };
     let list = variants.get(&(plain.to_string(), suffix.to_string()))?;
     // Per-thread variants exist for the newest ABI only.
-    let chosen = if list.len() == 1 {
-        list[0]
-    } else {
-        *list.get(k - 1)?
-    };
+    let chosen = if list.len() == 1 { list[0] } else { *list.get(k - 1)? };
     (chosen.1 == params).then_some(chosen.0)
 }
 

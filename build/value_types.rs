@@ -87,11 +87,7 @@ pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
 /// `(value type = T)` at the start of a comment.
 #[cfg(feature = "bindgen")]
 fn declared_type(doc: &str) -> Option<(&str, &str)> {
-    let rest = doc
-        .trim_start()
-        .strip_prefix("(value type")?
-        .trim_start()
-        .strip_prefix('=')?;
+    let rest = doc.trim_start().strip_prefix("(value type")?.trim_start().strip_prefix('=')?;
     let (ty, description) = rest.split_once(')')?;
     Some((ty.trim(), description))
 }
@@ -137,10 +133,7 @@ fn render_names(bindings: &Bindings, out: &mut String) {
         let mut seen = Vec::new();
         for name in &names {
             if !seen.contains(name) {
-                let _ = writeln!(
-                    out,
-                    "            v if v == Self::{name}.0 => Some(\"{name}\"),"
-                );
+                let _ = writeln!(out, "            v if v == Self::{name}.0 => Some(\"{name}\"),");
                 seen.push(name);
             }
         }
@@ -151,10 +144,7 @@ fn render_names(bindings: &Bindings, out: &mut String) {
             .find(|(e, _)| e == owner)
             .map_or(owner, |(_, alias)| alias.as_str());
         let bits: String = if bindings.bitmasks.iter().any(|m| m == owner) {
-            names
-                .iter()
-                .map(|n| format!("(\"{n}\", Self::{n}.0 as i64), "))
-                .collect()
+            names.iter().map(|n| format!("(\"{n}\", Self::{n}.0 as i64), ")).collect()
         } else {
             String::new()
         };
@@ -182,13 +172,11 @@ pub fn render(bindings: &Bindings) -> String {
     let mut out = String::from("/// Every enumerator whose header documentation declares `(value type = T)`.\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n");
     let mut per_enum: Vec<(&str, Vec<(&str, String)>)> = Vec::new();
     for t in typed {
-        let size = t.size_type.as_ref().map_or("None".to_string(), |s| {
-            format!("Some(::core::mem::size_of::<{s}>())")
-        });
-        let setter = t
-            .setter
+        let size = t
+            .size_type
             .as_ref()
-            .map_or("None".to_string(), |s| format!("Some({s:?})"));
+            .map_or("None".to_string(), |s| format!("Some(::core::mem::size_of::<{s}>())"));
+        let setter = t.setter.as_ref().map_or("None".to_string(), |s| format!("Some({s:?})"));
         let _ = writeln!(
             out,
             "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, value_type: ValueType {{ c_name: \"{ty}\", size: {size} }}, setter: {setter}, reset_only: {reset_only}, description: {d:?} }},",
@@ -198,10 +186,7 @@ pub fn render(bindings: &Bindings) -> String {
             reset_only = t.reset_only,
             d = t.description,
         );
-        let arm = format!(
-            "Some(ValueType {{ c_name: \"{}\", size: {size} }})",
-            t.c_type
-        );
+        let arm = format!("Some(ValueType {{ c_name: \"{}\", size: {size} }})", t.c_type);
         match per_enum.iter_mut().find(|(e, _)| *e == t.owner) {
             Some((_, arms)) => arms.push((&t.name, arm)),
             None => per_enum.push((&t.owner, vec![(&t.name, arm)])),

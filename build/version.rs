@@ -78,27 +78,15 @@ const RELEASES: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
 /// Cumulative cfgs: `cuda_11_2` ... up to and including the header's version.
 /// Pure, so dependents can compute the same from `DEP_CUDA_VERSION`.
 pub fn cfgs(version: CudaVersion) -> Vec<String> {
-    all_cfgs(version)
-        .into_iter()
-        .filter(|(n, _)| *n <= version.number)
-        .map(|(_, c)| c)
-        .collect()
+    all_cfgs(version).into_iter().filter(|(n, _)| *n <= version.number).map(|(_, c)| c).collect()
 }
 
 /// Every cfg name this crate may emit, for `rustc-check-cfg`.
 pub fn all_cfgs(version: CudaVersion) -> Vec<(u32, String)> {
     let mut out = Vec::new();
     for major in 11..=version.major().max(13) {
-        let last = RELEASES
-            .iter()
-            .find(|(m, _)| *m == major)
-            .map(|r| r.1)
-            .unwrap_or(9);
-        let last = if major == version.major() {
-            last.max(version.minor())
-        } else {
-            last
-        };
+        let last = RELEASES.iter().find(|(m, _)| *m == major).map(|r| r.1).unwrap_or(9);
+        let last = if major == version.major() { last.max(version.minor()) } else { last };
         for minor in 0..=last {
             let number = major * 1000 + minor * 10;
             if number >= MINIMUM {

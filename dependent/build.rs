@@ -48,10 +48,7 @@ fn main() {
     };
     if !include.join("cuda.h").is_file() {
         fail(
-            &format!(
-                "DEP_CUDA_INCLUDE is {}, which has no cuda.h",
-                include.display()
-            ),
+            &format!("DEP_CUDA_INCLUDE is {}, which has no cuda.h", include.display()),
             "libcuda-sys sets it to the directory of the cuda.h it generated its bindings from; \
              the toolkit may have moved since it was built: run `cargo clean -p libcuda-sys`.",
         );
@@ -60,10 +57,7 @@ fn main() {
     // A cuda.h replaced in place (a package upgrade that keeps an older file
     // time) is invisible to Cargo: libcuda-sys's bindings would stay those of
     // the old header while this C compiles against the new one.
-    println!(
-        "cargo::rerun-if-changed={}",
-        include.join("cuda.h").display()
-    );
+    println!("cargo::rerun-if-changed={}", include.join("cuda.h").display());
     if let Ok(expected) = std::env::var("DEP_CUDA_CUDA_H_FNV1A64") {
         let bytes = std::fs::read(include.join("cuda.h")).unwrap_or_default();
         let found = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
@@ -85,10 +79,7 @@ fn main() {
         println!("cargo::rustc-cfg=has_pool_introspection_attrs");
     }
     println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_VERSION={version}");
-    println!(
-        "cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_INCLUDE={}",
-        include.display()
-    );
+    println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_INCLUDE={}", include.display());
 
     cc::Build::new()
         .file("src/pool_helper.c")

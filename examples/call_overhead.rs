@@ -20,21 +20,14 @@ use std::process::ExitCode;
 use call_harness::Failure;
 use libcuda_sys::*;
 
-const VARIANT: &str = if cfg!(feature = "dynamic-loading") {
-    "rust-dynamic"
-} else {
-    "rust-linked"
-};
+const VARIANT: &str =
+    if cfg!(feature = "dynamic-loading") { "rust-dynamic" } else { "rust-linked" };
 
 fn check(r: CUresult, call: &str) -> Result<(), String> {
     if r == CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
-        Err(format!(
-            "{call} returned {} ({})",
-            r.name().unwrap_or("unknown CUresult"),
-            r.0
-        ))
+        Err(format!("{call} returned {} ({})", r.name().unwrap_or("unknown CUresult"), r.0))
     }
 }
 
@@ -51,9 +44,5 @@ fn init() -> Result<Bindings, Failure> {
 }
 
 fn main() -> ExitCode {
-    call_harness::main(
-        VARIANT,
-        &format!("headers CUDA_VERSION {CUDA_VERSION}"),
-        init,
-    )
+    call_harness::main(VARIANT, &format!("headers CUDA_VERSION {CUDA_VERSION}"), init)
 }

@@ -25,10 +25,7 @@ fn main() {
         let mut device = 0;
         check("cuDeviceGet", cuDeviceGet(&mut device, 0));
         let mut pool = core::ptr::null_mut();
-        check(
-            "cuDeviceGetDefaultMemPool",
-            cuDeviceGetDefaultMemPool(&mut pool, device),
-        );
+        check("cuDeviceGetDefaultMemPool", cuDeviceGetDefaultMemPool(&mut pool, device));
         println!(
             "driver CUDA {}.{}, headers CUDA {}.{}",
             driver / 1000,
@@ -36,10 +33,7 @@ fn main() {
             HEADER_VERSION / 1000,
             HEADER_VERSION % 1000 / 10
         );
-        for e in VALUE_TYPES
-            .iter()
-            .filter(|e| e.enumeration == "CUmemPool_attribute_enum")
-        {
+        for e in VALUE_TYPES.iter().filter(|e| e.enumeration == "CUmemPool_attribute_enum") {
             let Some(size) = e.value_type.size else {
                 continue;
             };
@@ -52,10 +46,7 @@ fn main() {
                 } else {
                     u64::from(u32::from_ne_bytes([buf[0], buf[1], buf[2], buf[3]]))
                 };
-                println!(
-                    "{:2} {:<50} {:<26} {value}",
-                    e.value, e.name, e.value_type.c_name
-                );
+                println!("{:2} {:<50} {:<26} {value}", e.value, e.name, e.value_type.c_name);
             } else {
                 println!(
                     "{:2} {:<50} {:<26} {}",
@@ -68,11 +59,7 @@ fn main() {
         }
     }
     if let Some(needs) = since("cuMemGetDefaultMemPool") {
-        let verdict = if driver >= needs as i32 {
-            "has it"
-        } else {
-            "lacks it"
-        };
+        let verdict = if driver >= needs as i32 { "has it" } else { "lacks it" };
         println!(
             "cuMemGetDefaultMemPool needs CUDA {}.{}: this driver {verdict}",
             needs / 1000,

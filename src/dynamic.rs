@@ -51,11 +51,7 @@ pub struct LoadError {
 
 impl core::fmt::Display for LoadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "cannot load the CUDA driver library {}: {}",
-            self.tried, self.message
-        )
+        write!(f, "cannot load the CUDA driver library {}: {}", self.tried, self.message)
     }
 }
 
@@ -86,11 +82,7 @@ enum ProcAddress {
 static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
 
 /// `CU_GET_PROC_ADDRESS_LEGACY_STREAM` / `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
-const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") {
-    2
-} else {
-    1
-};
+const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
 
 /// Marks a function the driver does not have, so it is looked up once only.
 const ABSENT: *mut () = 1 as *mut ();
@@ -106,10 +98,7 @@ pub struct Slot {
 impl Slot {
     #[doc(hidden)]
     pub const fn new(symbol: &'static str) -> Slot {
-        Slot {
-            symbol,
-            address: AtomicPtr::new(core::ptr::null_mut()),
-        }
+        Slot { symbol, address: AtomicPtr::new(core::ptr::null_mut()) }
     }
 
     /// The function's address, resolved at the first call.
@@ -137,14 +126,10 @@ impl Slot {
         // answer with the newest variant it has, of another signature).
         let needed = crate::since(self.symbol.trim_end_matches('\0'));
         let too_new = matches!((needed, driver.version), (Some(n), Some(v)) if n > v);
-        let f = if too_new {
-            core::ptr::null_mut()
-        } else {
-            lookup(driver, self.symbol).cast::<()>()
-        };
+        let f =
+            if too_new { core::ptr::null_mut() } else { lookup(driver, self.symbol).cast::<()>() };
         // Racing first calls store the same answer; no lock needed.
-        self.address
-            .store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
+        self.address.store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
         if f.is_null() {
             Err(CUresult::CUDA_ERROR_NOT_FOUND)
         } else {
@@ -156,11 +141,7 @@ fn library_name() -> String {
     if let Some(path) = std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").filter(|p| !p.is_empty()) {
         return path.to_string_lossy().into_owned();
     }
-    String::from(if cfg!(windows) {
-        "nvcuda.dll"
-    } else {
-        "libcuda.so.1"
-    })
+    String::from(if cfg!(windows) { "nvcuda.dll" } else { "libcuda.so.1" })
 }
 
 fn open(name: &str) -> Result<Driver, LoadError> {
@@ -200,11 +181,7 @@ fn open(name: &str) -> Result<Driver, LoadError> {
                 (get(&mut v) == CUresult::CUDA_SUCCESS).then_some(v as u32)
             })
     };
-    Ok(Driver {
-        library,
-        proc_address,
-        version,
-    })
+    Ok(Driver { library, proc_address, version })
 }
 
 fn driver() -> &'static Result<Driver, LoadError> {
@@ -225,9 +202,8 @@ pub fn is_available(symbol: &str) -> Option<bool> {
     let target = crate::PLAIN_NAMES
         .binary_search_by(|(plain, _)| (*plain).cmp(symbol))
         .map_or(symbol, |i| crate::PLAIN_NAMES[i].1);
-    let slot = crate::generated::SLOTS
-        .iter()
-        .find(|s| s.symbol.strip_suffix('\0') == Some(target))?;
+    let slot =
+        crate::generated::SLOTS.iter().find(|s| s.symbol.strip_suffix('\0') == Some(target))?;
     Some(slot.get().is_ok())
 }
 
@@ -259,13 +235,8 @@ fn lookup(driver: &Driver, symbol: &str) -> *mut c_void {
         match driver.proc_address {
             ProcAddress::V2(get) => {
                 let mut status = 0;
-                get(
-                    query.as_ptr().cast(),
-                    &mut f,
-                    version,
-                    PROC_FLAGS,
-                    &mut status,
-                ) == CUresult::CUDA_SUCCESS
+                get(query.as_ptr().cast(), &mut f, version, PROC_FLAGS, &mut status)
+                    == CUresult::CUDA_SUCCESS
                     && status == 0
             }
             ProcAddress::V1(get) => {

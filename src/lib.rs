@@ -345,10 +345,7 @@ pub fn since(name: &str) -> Option<u32> {
     let target = PLAIN_NAMES
         .binary_search_by(|(plain, _)| (*plain).cmp(name))
         .map_or(name, |i| PLAIN_NAMES[i].1);
-    SINCE
-        .binary_search_by(|(n, _)| (*n).cmp(target))
-        .ok()
-        .map(|i| SINCE[i].1)
+    SINCE.binary_search_by(|(n, _)| (*n).cmp(target)).ok().map(|i| SINCE[i].1)
 }
 
 /// Whether the driver this program runs against has the bound function

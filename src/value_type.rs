@@ -37,7 +37,5 @@ pub struct TypedEnumerator {
 
 /// The entry of `enumeration` (`"CUmemPool_attribute_enum"`) with value `value`.
 pub fn typed_enumerator(enumeration: &str, value: i64) -> Option<&'static TypedEnumerator> {
-    crate::VALUE_TYPES
-        .iter()
-        .find(|e| e.enumeration == enumeration && e.value == value)
+    crate::VALUE_TYPES.iter().find(|e| e.enumeration == enumeration && e.value == value)
 }

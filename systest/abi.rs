@@ -104,17 +104,9 @@ pub fn checks(items: &Items, preprocessed: &str, bitmasks: &[String]) -> Vec<Che
     let tags = tags(preprocessed);
     let mut checks = Vec::new();
     let mut both = |key: String, c: String, rust: RustSide| checks.push(Check { key, c, rust });
-    for r in items
-        .records
-        .iter()
-        .filter(|r| !r.opaque && !r.name.contains("__bindgen"))
-    {
+    for r in items.records.iter().filter(|r| !r.opaque && !r.name.contains("__bindgen")) {
         let ty = c_type(&tags, if r.is_union { "union" } else { "struct" }, &r.name);
-        both(
-            format!("size {}", r.name),
-            format!("sizeof({ty})"),
-            RustSide::Size(r.name.clone()),
-        );
+        both(format!("size {}", r.name), format!("sizeof({ty})"), RustSide::Size(r.name.clone()));
         both(
             format!("align {}", r.name),
             format!("_Alignof({ty})"),
@@ -130,23 +122,11 @@ pub fn checks(items: &Items, preprocessed: &str, bitmasks: &[String]) -> Vec<Che
     }
     for e in items.enums.iter().filter(|e| !e.contains("__bindgen")) {
         let ty = c_type(&tags, "enum", e);
-        both(
-            format!("size {e}"),
-            format!("sizeof({ty})"),
-            RustSide::Size(e.clone()),
-        );
+        both(format!("size {e}"), format!("sizeof({ty})"), RustSide::Size(e.clone()));
     }
     for t in &items.typedefs {
-        both(
-            format!("size {t}"),
-            format!("sizeof({t})"),
-            RustSide::Size(t.clone()),
-        );
-        both(
-            format!("align {t}"),
-            format!("_Alignof({t})"),
-            RustSide::Align(t.clone()),
-        );
+        both(format!("size {t}"), format!("sizeof({t})"), RustSide::Size(t.clone()));
+        both(format!("align {t}"), format!("_Alignof({t})"), RustSide::Align(t.clone()));
     }
     for k in &items.constants {
         both(
@@ -212,12 +192,7 @@ pub fn write(
     );
     for check in checks {
         let _ = writeln!(c, "    P(\"{}\", {});", check.key, check.c);
-        let _ = writeln!(
-            rs,
-            "        (\"{}\", ({}) as i128),",
-            check.key,
-            check.rust.expr()
-        );
+        let _ = writeln!(rs, "        (\"{}\", ({}) as i128),", check.key, check.rust.expr());
     }
     let mut checks = checks.len();
     // Every bound function must be declared by the header under its own name:
@@ -230,11 +205,7 @@ pub fn write(
     c.push_str("    printf(\"functions %d\\n\", declared);\n");
     // What a C call of each plain name resolves to, as the compiler sees it now.
     for r in renames {
-        let _ = writeln!(
-            c,
-            "    printf(\"symbol {p} %s\\n\", XSTR({p}));",
-            p = r.plain
-        );
+        let _ = writeln!(c, "    printf(\"symbol {p} %s\\n\", XSTR({p}));", p = r.plain);
     }
     for name in macro_constants {
         let _ = writeln!(c, "    P(\"macro {name}\", (long long)(intptr_t)({name}));");
@@ -253,10 +224,8 @@ pub fn write(
          impl AbiValue for u64 { fn abi(self) -> i128 { self as i128 } }\n",
     );
     for e in items.enums.iter().filter(|e| !e.contains("__bindgen")) {
-        let _ = writeln!(
-            rs,
-            "impl AbiValue for {e} {{ fn abi(self) -> i128 {{ self.0 as i128 }} }}"
-        );
+        let _ =
+            writeln!(rs, "impl AbiValue for {e} {{ fn abi(self) -> i128 {{ self.0 as i128 }} }}");
     }
     rs.push_str("/// `(\"macro NAME\", rustc's value)` of the constants defined as casts or aliases.\npub fn macro_values() -> Vec<(&'static str, i128)> {\n    vec![\n");
     for name in macro_constants {
@@ -357,44 +326,28 @@ pub fn check_statically(
     );
     let mut values = Vec::new();
     let mut assert = |c: &mut String, key: &str, c_expr: &str, value: i128| {
-        let literal = if value < 0 {
-            format!("({value}LL)")
-        } else {
-            format!("{value}ULL")
-        };
+        let literal = if value < 0 { format!("({value}LL)") } else { format!("{value}ULL") };
         let _ = writeln!(c, "_Static_assert(EQ({c_expr}, {literal}), \"{key}\");");
         values.push((key.to_string(), value));
     };
     for check in checks {
-        let value = check
-            .rust
-            .value(layout)
-            .map_err(|why| unreadable(&check.key, why))?;
+        let value = check.rust.value(layout).map_err(|why| unreadable(&check.key, why))?;
         assert(&mut c, &check.key, &check.c, value);
     }
     for name in macro_constants {
         let key = format!("macro {name}");
-        let value = layout
-            .value(None, name)
-            .map_err(|why| unreadable(&key, why))?;
+        let value = layout.value(None, name).map_err(|why| unreadable(&key, why))?;
         assert(&mut c, &key, &format!("(intptr_t)({name})"), value);
     }
     for f in &items.functions {
-        let _ = writeln!(
-            c,
-            "_Static_assert(sizeof(&{n}) != 0, \"function {n}\");",
-            n = f.name
-        );
+        let _ = writeln!(c, "_Static_assert(sizeof(&{n}) != 0, \"function {n}\");", n = f.name);
     }
     let path = header.out_dir.join("abi_static.c");
     std::fs::write(&path, &c).map_err(|e| io_error(&path, e))?;
 
     let cmd = c_command(header);
     let mut command = std::process::Command::new(&cmd[0]);
-    command
-        .args(&cmd[1..])
-        .args(["-std=c11", "-fsyntax-only"])
-        .arg(&path);
+    command.args(&cmd[1..]).args(["-std=c11", "-fsyntax-only"]).arg(&path);
     let out = command
         .output()
         .map_err(|e| Error::new(format!("cannot run {}", cmd[0]), e.to_string()))?;
@@ -420,10 +373,8 @@ pub fn check_statically(
     // What each plain name expands to in the target's preprocessor.
     let plain: Vec<&str> = renames.iter().map(|r| r.plain.as_str()).collect();
     let (expansions, _) = header.expand(&plain)?;
-    let expanded: std::collections::HashMap<&str, &str> = expansions
-        .iter()
-        .map(|(n, e)| (n.as_str(), e.as_str()))
-        .collect();
+    let expanded: std::collections::HashMap<&str, &str> =
+        expansions.iter().map(|(n, e)| (n.as_str(), e.as_str())).collect();
     let wrong: Vec<String> = renames
         .iter()
         .filter(|r| expanded.get(r.plain.as_str()) != Some(&r.target.as_str()))

@@ -113,10 +113,7 @@ fn run() -> error::Result<()> {
             a.elems
                 .iter()
                 .filter_map(|e| match e {
-                    syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s),
-                        ..
-                    }) => Some(s.value()),
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
                     _ => None,
                 })
                 .collect()
@@ -127,14 +124,8 @@ fn run() -> error::Result<()> {
     // (the host), the static check below for any target.
     let run_time = abi::write(&header, &items, &renames, &macro_constants, &checks)?;
     let layout = layout::Layout::read([&bindings, &macro_file], &layout::Target::from_cargo());
-    let statically = abi::check_statically(
-        &header,
-        &items,
-        &renames,
-        &macro_constants,
-        &checks,
-        &layout,
-    )?;
+    let statically =
+        abi::check_statically(&header, &items, &renames, &macro_constants, &checks, &layout)?;
     // What the bindings leave out of the header's object-like CU* macros.
     let macros = header.macros()?;
     let unbound: Vec<String> = macro_constants::unbound(&macros, &items)
@@ -148,18 +139,12 @@ fn run() -> error::Result<()> {
     write(
         &out_dir,
         "unbound_macros.rs",
-        &format!(
-            "pub const UNBOUND_MACROS: &[(&str, &str)] = &[\n{}];\n",
-            unbound.concat()
-        ),
+        &format!("pub const UNBOUND_MACROS: &[(&str, &str)] = &[\n{}];\n", unbound.concat()),
     )?;
     // abi.rs returns only its total; the parts come from the inputs it counts:
     // one mempool check per distinct attribute word of the header, and one
     // run-time check per macro constant on top of the compile-time ones.
-    let pool_attributes = checks
-        .iter()
-        .filter(|c| c.key.starts_with("mempool "))
-        .count();
+    let pool_attributes = checks.iter().filter(|c| c.key.starts_with("mempool ")).count();
     let masks = checks.iter().filter(|c| c.key.starts_with("mask ")).count();
     let target = std::env::var("TARGET").unwrap_or_default();
     let summary = serde_json::json!({
@@ -194,11 +179,7 @@ fn run() -> error::Result<()> {
             (key.clone(), value)
         })
         .collect();
-    write(
-        &out_dir,
-        "abi_values.json",
-        &format!("{:#}\n", serde_json::Value::Object(values)),
-    )?;
+    write(&out_dir, "abi_values.json", &format!("{:#}\n", serde_json::Value::Object(values)))?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR={include}");
     println!("cargo::rustc-env=SYSTEST_BINDINGS={found_by}");
     eprintln!(
@@ -220,10 +201,7 @@ fn renames(file: &syn::File) -> Vec<Rename> {
             let syn::UseTree::Rename(r) = &*p.tree else {
                 return None;
             };
-            Some(Rename {
-                plain: r.rename.to_string(),
-                target: r.ident.to_string(),
-            })
+            Some(Rename { plain: r.rename.to_string(), target: r.ident.to_string() })
         })
         .collect()
 }
@@ -245,17 +223,9 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
          pub fn all_functions() -> [(&'static str, *const ()); 0] {{ [] }}\n"
     );
     write(out_dir, "abi_check.rs", &rs)?;
-    write(
-        out_dir,
-        "summary.json",
-        &format!("{:#}\n", serde_json::json!({ "skipped": why })),
-    )?;
+    write(out_dir, "summary.json", &format!("{:#}\n", serde_json::json!({ "skipped": why })))?;
     write(out_dir, "abi_values.json", "{}\n")?;
-    write(
-        out_dir,
-        "unbound_macros.rs",
-        "pub const UNBOUND_MACROS: &[(&str, &str)] = &[];\n",
-    )?;
+    write(out_dir, "unbound_macros.rs", "pub const UNBOUND_MACROS: &[(&str, &str)] = &[];\n")?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR=");
     println!(
         "cargo::rustc-env=SYSTEST_BINDINGS={}",

@@ -77,9 +77,7 @@ impl Layout {
             match item {
                 syn::Item::Const(c) if c.ident == "_" => layout.layout_test(&c.expr),
                 syn::Item::Const(c) => {
-                    layout
-                        .consts
-                        .insert(c.ident.to_string(), ((*c.ty).clone(), (*c.expr).clone()));
+                    layout.consts.insert(c.ident.to_string(), ((*c.ty).clone(), (*c.expr).clone()));
                 }
                 syn::Item::Type(t) => {
                     layout.types.insert(t.ident.to_string(), (*t.ty).clone());
@@ -87,18 +85,14 @@ impl Layout {
                 syn::Item::Struct(s) => {
                     if let syn::Fields::Unnamed(f) = &s.fields {
                         if f.unnamed.len() == 1 {
-                            layout
-                                .types
-                                .insert(s.ident.to_string(), f.unnamed[0].ty.clone());
+                            layout.types.insert(s.ident.to_string(), f.unnamed[0].ty.clone());
                         }
                     }
                 }
                 syn::Item::Use(u) => {
                     if let syn::UseTree::Path(syn::UsePath { tree, .. }) = &u.tree {
                         if let syn::UseTree::Rename(r) = &**tree {
-                            layout
-                                .uses
-                                .insert(r.rename.to_string(), r.ident.to_string());
+                            layout.uses.insert(r.rename.to_string(), r.ident.to_string());
                         }
                     }
                 }
@@ -136,10 +130,8 @@ impl Layout {
             let syn::Expr::Array(label) = &*index.expr else {
                 continue;
             };
-            let Some(syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(label),
-                ..
-            })) = label.elems.first()
+            let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(label), .. })) =
+                label.elems.first()
             else {
                 continue;
             };
@@ -157,8 +149,7 @@ impl Layout {
                 self.records.entry(name.to_string()).or_default().1 = Some(value);
             } else if let Some(path) = label.strip_prefix("Offset of field: ") {
                 if let Some((record, field)) = path.split_once("::") {
-                    self.offsets
-                        .insert((record.to_string(), field.to_string()), value);
+                    self.offsets.insert((record.to_string(), field.to_string()), value);
                 }
             }
         }
@@ -214,9 +205,7 @@ impl Layout {
         if let Some((size, align)) = self.records.get(name) {
             return match (size, align) {
                 (Some(s), Some(a)) => Ok((*s, *a)),
-                _ => Err(format!(
-                    "{name}: its layout test lacks the size or alignment"
-                )),
+                _ => Err(format!("{name}: its layout test lacks the size or alignment")),
             };
         }
         if let Some(ty) = self.types.get(name) {
@@ -225,9 +214,7 @@ impl Layout {
         if let Some(target) = self.uses.get(name) {
             return self.named(target, depth + 1);
         }
-        Err(format!(
-            "{name}: not a record with a layout test, a type alias or a C type"
-        ))
+        Err(format!("{name}: not a record with a layout test, a type alias or a C type"))
     }
 
     fn primitive(&self, name: &str) -> Option<(u64, u64)> {
@@ -253,21 +240,17 @@ impl Layout {
             }
             syn::Type::Paren(p) => self.of(&p.elem, depth),
             syn::Type::Path(p) => {
-                let last = p
-                    .path
-                    .segments
-                    .last()
-                    .ok_or_else(|| "an empty type path".to_string())?;
+                let last =
+                    p.path.segments.last().ok_or_else(|| "an empty type path".to_string())?;
                 // `Option<unsafe extern "C" fn(..)>`: a nullable function pointer.
                 if last.ident == "Option" {
                     return Ok((self.pointer, self.pointer));
                 }
                 self.named(&last.ident.to_string(), depth + 1)
             }
-            other => Err(format!(
-                "cannot size the type `{}`",
-                quote::ToTokens::to_token_stream(other)
-            )),
+            other => {
+                Err(format!("cannot size the type `{}`", quote::ToTokens::to_token_stream(other)))
+            }
         }
     }
 
@@ -277,11 +260,9 @@ impl Layout {
         }
         match expr {
             syn::Expr::Lit(_) => integer(expr),
-            syn::Expr::Unary(syn::ExprUnary {
-                op: syn::UnOp::Neg(_),
-                expr,
-                ..
-            }) => Ok(-self.eval(expr, depth + 1)?),
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+                Ok(-self.eval(expr, depth + 1)?)
+            }
             syn::Expr::Paren(p) => self.eval(&p.expr, depth + 1),
             syn::Expr::Group(g) => self.eval(&g.expr, depth + 1),
             syn::Expr::Cast(cast) => {
@@ -291,22 +272,15 @@ impl Layout {
             // A newtype enum's value: `Owner(3)`.
             syn::Expr::Call(call) if call.args.len() == 1 => self.eval(&call.args[0], depth + 1),
             syn::Expr::Path(p) => {
-                let segments: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segments: Vec<String> =
+                    p.path.segments.iter().map(|s| s.ident.to_string()).collect();
                 match segments.as_slice() {
                     [name] => self.value(None, name),
                     [.., owner, name] => self.associated_value(owner, name, depth),
                     [] => Err("an empty path".into()),
                 }
             }
-            other => Err(format!(
-                "cannot evaluate `{}`",
-                quote::ToTokens::to_token_stream(other)
-            )),
+            other => Err(format!("cannot evaluate `{}`", quote::ToTokens::to_token_stream(other))),
         }
     }
 
@@ -319,12 +293,7 @@ impl Layout {
         let (bits, signed) = match ty {
             syn::Type::Ptr(_) => (self.pointer * 8, false),
             syn::Type::Path(p) => {
-                let name = p
-                    .path
-                    .segments
-                    .last()
-                    .map(|s| s.ident.to_string())
-                    .unwrap_or_default();
+                let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
                 // An enum or handle type: through what it stands for.
                 if self.primitive(&name).is_none() {
                     if let Some(inner) = self.types.get(&name) {
@@ -356,29 +325,19 @@ impl Layout {
         };
         let modulus = 1i128 << bits;
         let wrapped = value.rem_euclid(modulus);
-        Ok(if signed && wrapped >= modulus / 2 {
-            wrapped - modulus
-        } else {
-            wrapped
-        })
+        Ok(if signed && wrapped >= modulus / 2 { wrapped - modulus } else { wrapped })
     }
 }
 
 /// An integer literal (suffix ignored), possibly negated.
 fn integer(expr: &syn::Expr) -> Result<i128> {
     match expr {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_parse::<i128>().map_err(|e| e.to_string()),
-        syn::Expr::Unary(syn::ExprUnary {
-            op: syn::UnOp::Neg(_),
-            expr,
-            ..
-        }) => Ok(-integer(expr)?),
-        other => Err(format!(
-            "`{}` is not an integer literal",
-            quote::ToTokens::to_token_stream(other)
-        )),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+            i.base10_parse::<i128>().map_err(|e| e.to_string())
+        }
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => Ok(-integer(expr)?),
+        other => {
+            Err(format!("`{}` is not an integer literal", quote::ToTokens::to_token_stream(other)))
+        }
     }
 }

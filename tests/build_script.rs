@@ -56,11 +56,9 @@ static REAL_VERSION: LazyLock<String> = LazyLock::new(|| libcuda_sys::HEADER_VER
 /// Where this crate was itself built from its shipped bindings (no headers or
 /// no libclang here), the cases that run bindgen to the end cannot run: says
 /// `skipped` and returns true.
-fn generation_unavailable(test: &str) -> bool {
+fn generation_unavailable() -> bool {
     if libcuda_sys::PREGENERATED {
-        testkit::skip(
-            test,
-            "libcuda-sys was built from its shipped bindings on this machine (no CUDA headers or no libclang): nothing to generate with",
+        testkit::skip("libcuda-sys was built from its shipped bindings on this machine (no CUDA headers or no libclang): nothing to generate with",
         );
     }
     libcuda_sys::PREGENERATED
@@ -76,12 +74,7 @@ fn newest_shipped() -> u32 {
         .rev()
         .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
         .expect("a release");
-    let (major, minor) = last
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .split_once('.')
-        .unwrap();
+    let (major, minor) = last.split_whitespace().next().unwrap().split_once('.').unwrap();
     major.parse::<u32>().unwrap() * 1000 + minor.parse::<u32>().unwrap() * 10
 }
 
@@ -107,12 +100,7 @@ fn always_read() -> Vec<String> {
     ]
 }
 
-const ROOT_VARS: [&str; 4] = [
-    "CUDA_PATH",
-    "CUDA_HOME",
-    "CUDA_ROOT",
-    "CUDA_TOOLKIT_ROOT_DIR",
-];
+const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
 
 /// The variables read on the way to bindgen, once a header was found.
 fn generation_vars() -> Vec<String> {
@@ -130,10 +118,7 @@ fn build_script() -> &'static Path {
     SCRIPT.get_or_init(|| {
         // target/<profile>/deps/build_script-HASH
         let exe = std::env::current_exe().expect("current_exe");
-        let profile_dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target/<profile>");
+        let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
         let build = profile_dir.join("build");
         let mut scripts: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(&build)
             .unwrap_or_else(|e| panic!("{}: {e}", build.display()))
@@ -158,18 +143,14 @@ fn build_script() -> &'static Path {
 /// `name` on this process's own `PATH`.
 fn which(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 /// The real interpreter behind `python3` (not a pyenv or asdf shim, which would
 /// need its own setup on `PATH`).
 fn python3() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args(["-c", "import sys; print(sys.executable)"])
-        .output()
-        .ok()?;
+    let out =
+        Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().ok()?;
     let exe = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
     (out.status.success() && exe.is_file()).then_some(exe)
 }
@@ -192,9 +173,7 @@ impl Case {
     }
 
     fn with_tools(name: &'static str, tools: &[&str]) -> Case {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("build_script")
-            .join(name);
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("build_script").join(name);
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         // Canonical, so that paths the script canonicalizes (nvcc) compare equal.
@@ -229,8 +208,7 @@ impl Case {
             "include",
             "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags);\n",
         );
-        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-            .env("LIBCLANG_PATH", &empty);
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("LIBCLANG_PATH", &empty);
         (case, empty)
     }
 
@@ -319,9 +297,7 @@ impl Case {
             }
             cmd.uid(uid).gid(uid);
         }
-        let out = cmd
-            .output()
-            .unwrap_or_else(|e| panic!("run {}: {e}", build_script().display()));
+        let out = cmd.output().unwrap_or_else(|e| panic!("run {}: {e}", build_script().display()));
         let outcome = Outcome {
             case: self.name,
             code: out.status.code(),
@@ -345,11 +321,7 @@ struct Outcome {
 impl Outcome {
     /// Everything, for assertion messages (stdout without the long rerun list).
     fn report(&self) -> String {
-        let stdout: Vec<&str> = self
-            .stdout
-            .lines()
-            .filter(|l| !l.contains("rerun-if-"))
-            .collect();
+        let stdout: Vec<&str> = self.stdout.lines().filter(|l| !l.contains("rerun-if-")).collect();
         format!(
             "case {}: exit {:?}\n--- stdout (rerun-if lines left out) ---\n{}\n--- stderr ---\n{}",
             self.case,
@@ -362,11 +334,7 @@ impl Outcome {
     fn assert_no_panic(&self) {
         for text in [&self.stdout, &self.stderr] {
             for bad in ["panicked", "RUST_BACKTRACE"] {
-                assert!(
-                    !text.contains(bad),
-                    "`{bad}` in the output\n{}",
-                    self.report()
-                );
+                assert!(!text.contains(bad), "`{bad}` in the output\n{}", self.report());
             }
         }
     }
@@ -381,10 +349,7 @@ impl Outcome {
         let old = format!("cargo:{name}=");
         self.stdout
             .lines()
-            .filter_map(|l| {
-                l.strip_prefix(new.as_str())
-                    .or_else(|| l.strip_prefix(old.as_str()))
-            })
+            .filter_map(|l| l.strip_prefix(new.as_str()).or_else(|| l.strip_prefix(old.as_str())))
             .collect()
     }
 
@@ -405,12 +370,7 @@ impl Outcome {
             .into_iter()
             .filter_map(|m| m.strip_prefix(prefix.as_str()))
             .collect();
-        assert_eq!(
-            values.len(),
-            1,
-            "metadata key {key}: {values:?}\n{}",
-            self.report()
-        );
+        assert_eq!(values.len(), 1, "metadata key {key}: {values:?}\n{}", self.report());
         values[0]
     }
 
@@ -421,33 +381,23 @@ impl Outcome {
     /// Every variable in `names` has a `rerun-if-env-changed` line.
     fn assert_reruns<S: AsRef<str>>(&self, names: &[S]) {
         let reruns = self.reruns();
-        let missing: Vec<&str> = names
-            .iter()
-            .map(AsRef::as_ref)
-            .filter(|n| !reruns.contains(n))
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "no rerun-if-env-changed for {missing:?}\n{}",
-            self.report()
-        );
+        let missing: Vec<&str> =
+            names.iter().map(AsRef::as_ref).filter(|n| !reruns.contains(n)).collect();
+        assert!(missing.is_empty(), "no rerun-if-env-changed for {missing:?}\n{}", self.report());
     }
 
     /// The script logs each variable it reads (`libcuda-sys: NAME unset` or
     /// `libcuda-sys: NAME = value`); each of those must re-run it when changed.
     fn assert_consulted_vars_rerun(&self) {
         let is_name = |w: &str| {
-            !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         };
         let consulted: Vec<&str> = self
             .stderr
             .lines()
             .filter_map(|l| l.strip_prefix("libcuda-sys: "))
             .filter_map(|l| {
-                l.strip_suffix(" unset")
-                    .or_else(|| l.split_once(" = ").map(|(name, _)| name))
+                l.strip_suffix(" unset").or_else(|| l.split_once(" = ").map(|(name, _)| name))
             })
             .filter(|w| is_name(w))
             .collect();
@@ -457,12 +407,7 @@ impl Outcome {
     /// Exit status 1, exactly one warning, which contains `summary` and is the
     /// first line of the explanation on stderr.
     fn failure(&self, summary: &str) {
-        assert_eq!(
-            self.code,
-            Some(1),
-            "the build script should fail\n{}",
-            self.report()
-        );
+        assert_eq!(self.code, Some(1), "the build script should fail\n{}", self.report());
         let warnings = self.warnings();
         assert_eq!(
             warnings.len(),
@@ -476,47 +421,25 @@ impl Outcome {
             self.report()
         );
         assert!(
-            self.stderr
-                .contains(&format!("\nlibcuda-sys: {}\n", warnings[0])),
+            self.stderr.contains(&format!("\nlibcuda-sys: {}\n", warnings[0])),
             "stderr should start the explanation with the summary\n{}",
             self.report()
         );
-        assert!(
-            self.directive("metadata").is_empty(),
-            "no metadata on failure\n{}",
-            self.report()
-        );
+        assert!(self.directive("metadata").is_empty(), "no metadata on failure\n{}", self.report());
     }
 
     fn assert_stderr_has(&self, phrases: &[&str]) {
-        let missing: Vec<&&str> = phrases
-            .iter()
-            .filter(|p| !self.stderr.contains(**p))
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "stderr lacks {missing:?}\n{}",
-            self.report()
-        );
+        let missing: Vec<&&str> = phrases.iter().filter(|p| !self.stderr.contains(**p)).collect();
+        assert!(missing.is_empty(), "stderr lacks {missing:?}\n{}", self.report());
     }
 
     /// Exit status 0 and the header found where expected, by `found_by`.
     fn found(&self, include: &Path, found_by: &str) {
-        assert_eq!(
-            self.code,
-            Some(0),
-            "the build script should succeed\n{}",
-            self.report()
-        );
+        assert_eq!(self.code, Some(0), "the build script should succeed\n{}", self.report());
         assert_eq!(self.metadata("found_by"), found_by, "{}", self.report());
         // Passed on resolved: the directory itself, not a symlink to it.
         let resolved = include.canonicalize().unwrap();
-        assert_eq!(
-            Path::new(self.metadata("include")),
-            resolved,
-            "{}",
-            self.report()
-        );
+        assert_eq!(Path::new(self.metadata("include")), resolved, "{}", self.report());
         assert_eq!(self.metadata("version"), *REAL_VERSION, "{}", self.report());
         // The target-prefixed include variable, once set, makes the plain one moot.
         self.assert_reruns(&always_read()[..3]);
@@ -527,9 +450,8 @@ impl Outcome {
 /// The standard locations of the last discovery step that hold a `cuda.h`: where
 /// there is one, "nothing found" cannot happen on this machine.
 fn installed_toolkit_headers() -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> = ["/usr/local/cuda", "/opt/cuda", "/usr/lib/cuda", "/usr"]
-        .map(PathBuf::from)
-        .to_vec();
+    let mut roots: Vec<PathBuf> =
+        ["/usr/local/cuda", "/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from).to_vec();
     roots.extend(
         fs::read_dir("/usr/local")
             .into_iter()
@@ -541,10 +463,7 @@ fn installed_toolkit_headers() -> Vec<PathBuf> {
     roots
         .iter()
         .flat_map(|r| {
-            [
-                r.join("include"),
-                r.join("targets").join(TOOLKIT_TARGET_DIR).join("include"),
-            ]
+            [r.join("include"), r.join("targets").join(TOOLKIT_TARGET_DIR).join("include")]
         })
         .map(|d| d.join("cuda.h"))
         .filter(|h| h.is_file())
@@ -556,28 +475,21 @@ fn installed_toolkit_headers() -> Vec<PathBuf> {
 
 #[test]
 fn no_headers_anywhere_is_a_clear_error() {
-    let test = "no_headers_anywhere_is_a_clear_error";
     let installed = installed_toolkit_headers();
     if !installed.is_empty() {
-        return testkit::skip(test, &format!("this machine has CUDA headers in a standard location ({installed:?}), so the search cannot come up empty"));
+        return testkit::skip(&format!("this machine has CUDA headers in a standard location ({installed:?}), so the search cannot come up empty"));
     }
     let run = Case::new("no_headers").run();
     if run.code == Some(0) {
-        return testkit::skip(
-            test,
-            &format!(
-                "the search found headers on this machine: {} ({})",
-                run.metadata("include"),
-                run.metadata("found_by")
-            ),
-        );
+        return testkit::skip(&format!(
+            "the search found headers on this machine: {} ({})",
+            run.metadata("include"),
+            run.metadata("found_by")
+        ));
     }
     run.failure("no CUDA headers (cuda.h) found");
     // No Python on the case's PATH: said as such, not as "nothing on sys.path".
-    run.assert_stderr_has(&[
-        "pip wheels: no python3 on PATH",
-        "no Python to ask for its sys.path",
-    ]);
+    run.assert_stderr_has(&["pip wheels: no python3 on PATH", "no Python to ask for its sys.path"]);
     run.assert_stderr_has(&[
         "found none",
         &format!("$TARGET = {TARGET}"),
@@ -598,14 +510,7 @@ fn no_headers_anywhere_is_a_clear_error() {
     let mut vars = always_read();
     vars.extend(ROOT_VARS.map(String::from));
     vars.extend(
-        [
-            "PATH",
-            "PKG_CONFIG_PATH",
-            "CONDA_PREFIX",
-            "VIRTUAL_ENV",
-            "PYTHONPATH",
-        ]
-        .map(String::from),
+        ["PATH", "PKG_CONFIG_PATH", "CONDA_PREFIX", "VIRTUAL_ENV", "PYTHONPATH"].map(String::from),
     );
     run.assert_reruns(&vars);
 }
@@ -619,10 +524,8 @@ fn include_dir_override_must_hold_cuda_h() {
     // A valid toolkit elsewhere, which must not be used instead.
     let other = case.toolkit("other");
 
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", "/nonexistent/include")
-        .env("CUDA_PATH", &other)
-        .run();
+    let run =
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", "/nonexistent/include").env("CUDA_PATH", &other).run();
     run.failure("LIBCUDA_SYS_INCLUDE_DIR=/nonexistent/include does not exist");
     run.assert_stderr_has(&[
         "LIBCUDA_SYS_INCLUDE_DIR must name the directory that holds cuda.h",
@@ -634,10 +537,7 @@ fn include_dir_override_must_hold_cuda_h() {
     let mut case = Case::new("include_dir_empty");
     let empty = case.mkdir("empty");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &empty).run();
-    run.failure(&format!(
-        "LIBCUDA_SYS_INCLUDE_DIR={} has no cuda.h",
-        empty.display()
-    ));
+    run.failure(&format!("LIBCUDA_SYS_INCLUDE_DIR={} has no cuda.h", empty.display()));
     run.assert_stderr_has(&[
         &format!("Looked for:\n  {}", empty.join("cuda.h").display()),
         "e.g. LIBCUDA_SYS_INCLUDE_DIR=/usr/local/cuda/include",
@@ -645,9 +545,7 @@ fn include_dir_override_must_hold_cuda_h() {
 
     // The header itself instead of its directory: a common slip.
     let mut case = Case::new("include_dir_is_file");
-    let file = case
-        .header("inc", "#define CUDA_VERSION 13000\n")
-        .join("cuda.h");
+    let file = case.header("inc", "#define CUDA_VERSION 13000\n").join("cuda.h");
     let run = case.env(prefixed("LIBCUDA_SYS_INCLUDE_DIR"), &file).run();
     run.failure(&format!(
         "{}={} is not a directory",
@@ -669,11 +567,7 @@ fn cuda_path_without_cuda_h_is_an_error() {
         &format!("  {}", empty.join("include/cuda.h").display()),
         &format!(
             "  {}",
-            empty
-                .join("targets")
-                .join(TOOLKIT_TARGET_DIR)
-                .join("include/cuda.h")
-                .display()
+            empty.join("targets").join(TOOLKIT_TARGET_DIR).join("include/cuda.h").display()
         ),
         "e.g. CUDA_PATH=/usr/local/cuda",
         "unset CUDA_PATH",
@@ -701,18 +595,10 @@ fn lib_dir_override_without_libcuda_is_an_error() {
     let mut case = Case::new("lib_dir_empty");
     let lib = case.mkdir("lib");
     // The shipped bindings: linking is the same for both, and needs no headers.
-    let run = case
-        .env("LIBCUDA_SYS_LIB_DIR", &lib)
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .run();
-    run.failure(&format!(
-        "LIBCUDA_SYS_LIB_DIR={} holds no libcuda",
-        lib.display()
-    ));
-    run.assert_stderr_has(&[
-        "Looked for libcuda.so, libcuda.so.1",
-        "ldconfig -p | grep libcuda",
-    ]);
+    let run =
+        case.env("LIBCUDA_SYS_LIB_DIR", &lib).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    run.failure(&format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", lib.display()));
+    run.assert_stderr_has(&["Looked for libcuda.so, libcuda.so.1", "ldconfig -p | grep libcuda"]);
 }
 
 #[test]
@@ -720,14 +606,9 @@ fn a_text_file_named_libcuda_is_not_a_library() {
     let mut case = Case::new("lib_dir_text_file");
     let lib = case.mkdir("lib");
     fs::write(lib.join("libcuda.so"), "INPUT(nothing here)\n").unwrap();
-    let run = case
-        .env("LIBCUDA_SYS_LIB_DIR", &lib)
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .run();
-    run.failure(&format!(
-        "LIBCUDA_SYS_LIB_DIR={} holds no libcuda",
-        lib.display()
-    ));
+    let run =
+        case.env("LIBCUDA_SYS_LIB_DIR", &lib).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    run.failure(&format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", lib.display()));
     run.assert_stderr_has(&[
         "is not a shared library (no ELF header), passed over",
         "that is not a shared library does not count",
@@ -736,23 +617,19 @@ fn a_text_file_named_libcuda_is_not_a_library() {
 
 #[test]
 fn user_cflags_stay_out_of_the_stand_in() {
-    let test = "user_cflags_stay_out_of_the_stand_in";
     let run = Case::new("stand_in_cflags")
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .env("CFLAGS", "-fsanitize=address -DUSER_FLAG_MARK")
         .run();
     if run.metadata("link_kind") != "generated-stub" {
-        return testkit::skip(test, "this machine has a libcuda, so no stand-in is built");
+        return testkit::skip("this machine has a libcuda, so no stand-in is built");
     }
     let line = run
         .stderr
         .lines()
         .find(|l| l.starts_with("libcuda-sys: stand-in libcuda: "))
         .unwrap_or_else(|| panic!("no stand-in command logged\n{}", run.report()));
-    assert!(
-        !line.contains("-fsanitize=address") && !line.contains("USER_FLAG_MARK"),
-        "{line}"
-    );
+    assert!(!line.contains("-fsanitize=address") && !line.contains("USER_FLAG_MARK"), "{line}");
 }
 
 #[test]
@@ -760,25 +637,16 @@ fn a_file_as_lib_dir_is_called_a_file() {
     let mut case = Case::new("lib_dir_file");
     let file = case.dir.join("libcuda.so.1");
     fs::write(&file, ELF_STAND_IN).unwrap();
-    let run = case
-        .env("LIBCUDA_SYS_LIB_DIR", &file)
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .run();
-    run.failure(&format!(
-        "LIBCUDA_SYS_LIB_DIR={} is not a directory",
-        file.display()
-    ));
+    let run =
+        case.env("LIBCUDA_SYS_LIB_DIR", &file).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    run.failure(&format!("LIBCUDA_SYS_LIB_DIR={} is not a directory", file.display()));
     run.assert_stderr_has(&["which is a file, not a directory"]);
     assert!(!run.stderr.contains("does not exist"), "{}", run.report());
 }
 
 #[test]
 fn relative_paths_in_variables_are_errors() {
-    for var in [
-        "CUDA_PATH",
-        "LIBCUDA_SYS_INCLUDE_DIR",
-        "LIBCUDA_SYS_LIB_DIR",
-    ] {
+    for var in ["CUDA_PATH", "LIBCUDA_SYS_INCLUDE_DIR", "LIBCUDA_SYS_LIB_DIR"] {
         let run = Case::new("relative_paths")
             .env(var, "cuda/include")
             .env("LIBCUDA_SYS_BINDINGS", "")
@@ -802,7 +670,7 @@ fn include_dirs_that_break_directives_are_errors() {
 
 #[test]
 fn the_header_s_fingerprint_follows_its_bytes() {
-    if generation_unavailable("the_header_s_fingerprint_follows_its_bytes") {
+    if generation_unavailable() {
         return;
     }
     let fingerprint = |name: &'static str, extra: &str| {
@@ -826,17 +694,13 @@ fn the_header_s_fingerprint_follows_its_bytes() {
 
 #[test]
 fn without_cuda_typedefs_h_the_build_works_and_says_so() {
-    if generation_unavailable("without_cuda_typedefs_h_the_build_works_and_says_so") {
+    if generation_unavailable() {
         return;
     }
     // An include directory with cuda.h alone.
     let mut case = Case::new("no_typedefs");
     let include = case.mkdir("include");
-    fs::copy(
-        Path::new(&*REAL_INCLUDE).join("cuda.h"),
-        include.join("cuda.h"),
-    )
-    .unwrap();
+    fs::copy(Path::new(&*REAL_INCLUDE).join("cuda.h"), include.join("cuda.h")).unwrap();
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
     assert_eq!(run.code, Some(0), "{}", run.report());
     run.assert_stderr_has(&[
@@ -863,10 +727,10 @@ fn an_unused_toolkit_variable_is_quoted_as_set() {
     // the value set, not the include directory it resolves to.
     assert!(real.join("cuda.h").is_file());
     assert!(
-        run.warnings().iter().any(|w| w.contains(&format!(
-            "CUDA_PATH={} is not used",
-            case.dir.join("cuda").display()
-        ))),
+        run.warnings()
+            .iter()
+            .any(|w| w
+                .contains(&format!("CUDA_PATH={} is not used", case.dir.join("cuda").display()))),
         "{}",
         run.report()
     );
@@ -907,15 +771,10 @@ fn header_without_cuda_version_is_rejected() {
 #[test]
 fn header_that_does_not_preprocess_is_a_clear_error() {
     let mut case = Case::new("no_preprocess");
-    let include = case.header(
-        "include",
-        "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n",
-    );
+    let include =
+        case.header("include", "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
-    run.failure(&format!(
-        "the C preprocessor failed on {}",
-        include.join("cuda.h").display()
-    ));
+    run.failure(&format!("the C preprocessor failed on {}", include.join("cuda.h").display()));
     run.assert_stderr_has(&[
         "cuda.h does not preprocess with the C compiler",
         "-E",
@@ -926,17 +785,14 @@ fn header_that_does_not_preprocess_is_a_clear_error() {
 
 #[test]
 fn header_that_bindgen_cannot_parse_is_a_clear_error() {
-    if generation_unavailable("header_that_bindgen_cannot_parse_is_a_clear_error") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("no_parse");
     // Preprocesses (so CUDA_VERSION is read), but is not C.
     let include = case.header("include", "#define CUDA_VERSION 13000\ntypedef int CUresult;\nCUresult cuInit(unsigned int Flags) oops;\nint cuBroken = ;\n");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
-    run.failure(&format!(
-        "bindgen could not parse {}",
-        include.join("cuda.h").display()
-    ));
+    run.failure(&format!("bindgen could not parse {}", include.join("cuda.h").display()));
     run.assert_stderr_has(&[
         "cuda.h:3:",
         "error:",
@@ -970,11 +826,7 @@ fn no_cross_compiler_names_the_cross_compiler() {
         "apt-get install gcc-aarch64-linux-gnu",
         "CC_aarch64_unknown_linux_gnu",
     ]);
-    assert!(
-        !run.stderr.contains("apt-get install gcc)"),
-        "{}",
-        run.report()
-    );
+    assert!(!run.stderr.contains("apt-get install gcc)"), "{}", run.report());
 }
 
 #[test]
@@ -982,7 +834,7 @@ fn a_cross_target_without_its_c_headers_names_the_sysroot_setting() {
     // A C compiler for the target is named (the host's gcc stands in, so the
     // preprocessor passes), but libclang, parsing as riscv64, finds no C
     // library headers for it: the error names the variable for a sysroot.
-    if generation_unavailable("a_cross_target_without_its_c_headers_names_the_sysroot_setting") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("cross_no_sysroot");
@@ -1012,14 +864,8 @@ fn a_cc_that_is_not_a_c_compiler_is_named() {
     let mut case = Case::new("cc_true");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let truth = which("true").expect("`true` on PATH");
-    let run = case
-        .env("CC", &truth)
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .run();
-    run.failure(&format!(
-        "the C compiler {} printed no macros",
-        truth.display()
-    ));
+    let run = case.env("CC", &truth).env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    run.failure(&format!("the C compiler {} printed no macros", truth.display()));
     // Not blamed on the header.
     assert!(!run.stderr.contains("CUDA_VERSION"), "{}", run.report());
 }
@@ -1029,18 +875,12 @@ fn cflags_are_named_when_the_preprocessor_fails() {
     let mut case = Case::new("cflags_named");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let flags = "-include /nonexistent/forced.h";
-    let run = case
-        .env("CFLAGS", flags)
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .run();
+    let run = case.env("CFLAGS", flags).env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
     run.failure(&format!(
         "the C preprocessor failed on {}/cuda.h (with CFLAGS={flags})",
         include.display()
     ));
-    run.assert_stderr_has(&[
-        "check the compiler and flags: CFLAGS=",
-        "/nonexistent/forced.h",
-    ]);
+    run.assert_stderr_has(&["check the compiler and flags: CFLAGS=", "/nonexistent/forced.h"]);
 }
 
 // Variables of the C compiler and the compiler's own diagnostics.
@@ -1062,16 +902,11 @@ fn c_compiler_variables_rerun_the_script() {
 #[test]
 fn preprocessor_error_shows_the_compiler_diagnostic() {
     let mut case = Case::new("no_preprocess_diagnostic");
-    let include = case.header(
-        "include",
-        "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n",
-    );
+    let include =
+        case.header("include", "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n");
     // A CI secret in the environment: the command is shown, its environment never.
     let secret = "s3cr3t-token-value-4711";
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .env("MY_API_TOKEN", secret)
-        .run();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("MY_API_TOKEN", secret).run();
     run.failure("the C preprocessor failed");
     run.assert_stderr_has(&["cuda_missing_part.h", "No such file or directory"]);
     assert!(
@@ -1086,18 +921,14 @@ fn preprocessor_error_shows_the_compiler_diagnostic() {
 
 #[test]
 fn libclang_that_cannot_be_loaded_is_a_clear_error() {
-    let test = "libclang_that_cannot_be_loaded_is_a_clear_error";
     let (case, empty) = Case::without_libclang("no_libclang");
     let run = case.run();
     if run.code == Some(0) {
-        return testkit::skip(
-            test,
-            &format!(
-                "libclang was loaded although LIBCLANG_PATH={} is empty (exit {:?})",
-                empty.display(),
-                run.code
-            ),
-        );
+        return testkit::skip(&format!(
+            "libclang was loaded although LIBCLANG_PATH={} is empty (exit {:?})",
+            empty.display(),
+            run.code
+        ));
     }
     run.failure(&format!(
         "libclang not found (LIBCLANG_PATH={} holds no libclang that loads; bindgen needs it to read cuda.h)",
@@ -1121,10 +952,7 @@ fn a_libclang_path_that_does_not_exist_is_named() {
     );
     // In the automatic mode the fallback warning says the same.
     let (mut case, _) = Case::without_libclang("libclang_path_missing_fallback");
-    let run = case
-        .env("LIBCLANG_PATH", "/nonexistent")
-        .env("LIBCUDA_SYS_BINDINGS", "")
-        .run();
+    let run = case.env("LIBCLANG_PATH", "/nonexistent").env("LIBCUDA_SYS_BINDINGS", "").run();
     assert!(
         run.warnings()
             .iter()
@@ -1137,7 +965,7 @@ fn a_libclang_path_that_does_not_exist_is_named() {
 
 #[test]
 fn an_empty_libclang_path_is_unset() {
-    if generation_unavailable("an_empty_libclang_path_is_unset") {
+    if generation_unavailable() {
         return;
     }
     // Empty, clang-sys would search nothing else; unset, it finds this machine's libclang.
@@ -1149,7 +977,6 @@ fn an_empty_libclang_path_is_unset() {
 
 #[test]
 fn a_library_that_is_not_libclang_is_a_clear_error() {
-    let test = "a_library_that_is_not_libclang_is_a_clear_error";
     // Some shared library that is not libclang, under libclang's name.
     let Some(libm) = [
         "/lib/x86_64-linux-gnu/libm.so.6",
@@ -1160,33 +987,24 @@ fn a_library_that_is_not_libclang_is_a_clear_error() {
     .into_iter()
     .map(Path::new)
     .find(|p| p.is_file()) else {
-        return testkit::skip(test, "no libm.so.6 to pose as libclang");
+        return testkit::skip("no libm.so.6 to pose as libclang");
     };
     let (mut case, dir) = Case::without_libclang("not_libclang");
     fs::copy(libm, dir.join("libclang.so")).unwrap();
     let run = case.env("LIBCLANG_PATH", &dir).run();
-    run.failure(&format!(
-        "{} is not libclang",
-        dir.join("libclang.so").display()
-    ));
-    run.assert_stderr_has(&[
-        "does not export clang_createIndex",
-        "apt-get install libclang-dev",
-    ]);
+    run.failure(&format!("{} is not libclang", dir.join("libclang.so").display()));
+    run.assert_stderr_has(&["does not export clang_createIndex", "apt-get install libclang-dev"]);
 }
 
 #[test]
 fn clang_flags_that_change_the_abi_are_a_clear_error() {
-    if generation_unavailable("clang_flags_that_change_the_abi_are_a_clear_error") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("m32");
     let root = case.toolkit("toolkit");
     // bindgen asserts that the target's pointer width is the one it was told.
-    let run = case
-        .env("CUDA_PATH", &root)
-        .env("BINDGEN_EXTRA_CLANG_ARGS", "-m32")
-        .run();
+    let run = case.env("CUDA_PATH", &root).env("BINDGEN_EXTRA_CLANG_ARGS", "-m32").run();
     run.failure("bindgen stopped on");
     run.assert_stderr_has(&[
         "BINDGEN_EXTRA_CLANG_ARGS = -m32",
@@ -1200,22 +1018,16 @@ fn clang_flags_that_change_the_abi_are_a_clear_error() {
 
 #[test]
 fn include_dir_beats_cuda_path_and_emits_everything() {
-    if generation_unavailable("include_dir_beats_cuda_path_and_emits_everything") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("include_dir_wins");
     let root = case.toolkit("toolkit");
     let other = case.toolkit("other");
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", root.join("include"))
-        .env("CUDA_PATH", &other)
-        .run();
+    let run =
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", root.join("include")).env("CUDA_PATH", &other).run();
     run.found(&root.join("include"), "LIBCUDA_SYS_INCLUDE_DIR");
-    assert!(
-        run.warnings().iter().all(|w| !w.contains("CUDA_PATH")),
-        "{}",
-        run.report()
-    );
+    assert!(run.warnings().iter().all(|w| !w.contains("CUDA_PATH")), "{}", run.report());
 
     // Version and the cust_raw-compatible keys.
     let number: u32 = REAL_VERSION.parse().unwrap();
@@ -1237,40 +1049,20 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         assert!(cfgs.contains(&cfg), "no rustc-cfg={cfg}: {cfgs:?}");
     }
     let next = format!("cuda_{major}_{}", minor + 1);
-    assert!(
-        !cfgs.contains(&next.as_str()),
-        "rustc-cfg={next} for a {major}.{minor} header"
-    );
-    assert!(
-        !cfgs.contains(&"cuda_11_1"),
-        "no cfg below the 11.2 minimum"
-    );
+    assert!(!cfgs.contains(&next.as_str()), "rustc-cfg={next} for a {major}.{minor} header");
+    assert!(!cfgs.contains(&"cuda_11_1"), "no cfg below the 11.2 minimum");
     let check = run.directive("rustc-check-cfg").join(" ");
     for cfg in cfgs.iter().chain([&next.as_str()]) {
         assert!(check.contains(cfg), "{cfg} not declared in {check}");
     }
-    assert!(
-        !cfgs.contains(&"libcuda_sys_pregenerated"),
-        "generated bindings marked as shipped"
-    );
-    assert_eq!(
-        Path::new(run.metadata("bindings_dir")),
-        case.out_dir(),
-        "{}",
-        run.report()
-    );
+    assert!(!cfgs.contains(&"libcuda_sys_pregenerated"), "generated bindings marked as shipped");
+    assert_eq!(Path::new(run.metadata("bindings_dir")), case.out_dir(), "{}", run.report());
 
     // Link lines: wherever libcuda came from, it is there.
     let lib_dir = PathBuf::from(run.metadata("lib_dir"));
-    assert_eq!(
-        run.directive("rustc-link-search"),
-        vec![format!("native={}", lib_dir.display())]
-    );
+    assert_eq!(run.directive("rustc-link-search"), vec![format!("native={}", lib_dir.display())]);
     let libs = run.directive("rustc-link-lib");
-    assert!(
-        libs == ["dylib=cuda"] || libs == ["dylib:+verbatim=libcuda.so.1"],
-        "{libs:?}"
-    );
+    assert!(libs == ["dylib=cuda"] || libs == ["dylib:+verbatim=libcuda.so.1"], "{libs:?}");
     assert!(
         lib_dir.join("libcuda.so").exists() || lib_dir.join("libcuda.so.1").exists(),
         "no libcuda in {}",
@@ -1279,11 +1071,7 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     match run.metadata("link_kind") {
         "generated-stub" => {
             assert_eq!(lib_dir, case.out_dir().join("stub"));
-            assert!(
-                run.warnings().iter().any(|w| w.contains("stand-in")),
-                "{}",
-                run.report()
-            );
+            assert!(run.warnings().iter().any(|w| w.contains("stand-in")), "{}", run.report());
         }
         "driver" | "toolkit-stub" => {}
         other => panic!("link_kind={other}"),
@@ -1298,16 +1086,14 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         "since.rs",
         "macro_constants.rs",
     ] {
-        let len = fs::metadata(case.out_dir().join(file))
-            .map(|m| m.len())
-            .unwrap_or(0);
+        let len = fs::metadata(case.out_dir().join(file)).map(|m| m.len()).unwrap_or(0);
         assert!(len > 0, "OUT_DIR/{file} missing or empty");
     }
 }
 
 #[test]
 fn target_prefixed_include_dir_beats_plain_one() {
-    if generation_unavailable("target_prefixed_include_dir_beats_plain_one") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("prefixed_wins");
@@ -1323,7 +1109,7 @@ fn target_prefixed_include_dir_beats_plain_one() {
 
 #[test]
 fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
-    if generation_unavailable("cuda_path_beats_cuda_home_and_warns_when_they_disagree") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("cuda_path_wins");
@@ -1339,34 +1125,22 @@ fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
         .run();
     run.found(&path_root.join("include"), "CUDA_PATH");
     assert_eq!(Path::new(run.metadata("root")), path_root);
-    let disagree: Vec<&str> = run
-        .warnings()
-        .into_iter()
-        .filter(|w| w.contains("disagree"))
-        .collect();
-    assert_eq!(
-        disagree.len(),
-        1,
-        "one warning, for CUDA_HOME only\n{}",
-        run.report()
-    );
+    let disagree: Vec<&str> =
+        run.warnings().into_iter().filter(|w| w.contains("disagree")).collect();
+    assert_eq!(disagree.len(), 1, "one warning, for CUDA_HOME only\n{}", run.report());
     for part in [
         format!("CUDA_PATH={}", path_root.display()),
         format!("CUDA_HOME={}", home_root.display()),
         "is ignored".into(),
     ] {
-        assert!(
-            disagree[0].contains(&part),
-            "warning lacks `{part}`: {}",
-            disagree[0]
-        );
+        assert!(disagree[0].contains(&part), "warning lacks `{part}`: {}", disagree[0]);
     }
     run.assert_reruns(&ROOT_VARS);
 }
 
 #[test]
 fn nvcc_on_path_is_found() {
-    if generation_unavailable("nvcc_on_path_is_found") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("nvcc");
@@ -1384,7 +1158,7 @@ fn nvcc_on_path_is_found() {
 
 #[test]
 fn conda_prefix_is_found() {
-    if generation_unavailable("conda_prefix_is_found") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("conda");
@@ -1405,12 +1179,11 @@ fn conda_prefix_is_found() {
 
 #[test]
 fn pip_wheel_on_pythonpath_is_found() {
-    if generation_unavailable("pip_wheel_on_pythonpath_is_found") {
+    if generation_unavailable() {
         return;
     }
-    let test = "pip_wheel_on_pythonpath_is_found";
     let Some(python) = python3() else {
-        return testkit::skip(test, "no python3 on PATH");
+        return testkit::skip("no python3 on PATH");
     };
     let mut case = Case::new("pip");
     case.tool("python3", &python);
@@ -1424,12 +1197,11 @@ fn pip_wheel_on_pythonpath_is_found() {
 
 #[test]
 fn pkg_config_file_is_found() {
-    if generation_unavailable("pkg_config_file_is_found") {
+    if generation_unavailable() {
         return;
     }
-    let test = "pkg_config_file_is_found";
     let Some(pkg_config) = which("pkg-config") else {
-        return testkit::skip(test, "pkg-config is not installed");
+        return testkit::skip("pkg-config is not installed");
     };
     let mut case = Case::new("pkg_config");
     case.tool("pkg-config", &pkg_config);
@@ -1447,32 +1219,25 @@ fn pkg_config_file_is_found() {
     // PKG_CONFIG_LIBDIR replaces the system's own .pc directories, so a CUDA
     // installed on this machine cannot answer first.
     let system = case.mkdir("no-system-pc");
-    let run = case
-        .env("PKG_CONFIG_PATH", &pc)
-        .env("PKG_CONFIG_LIBDIR", &system)
-        .run();
+    let run = case.env("PKG_CONFIG_PATH", &pc).env("PKG_CONFIG_LIBDIR", &system).run();
     run.found(&root.join("include"), "pkg-config");
     run.assert_reruns(&["PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"]);
 }
 
 #[test]
 fn a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short() {
-    let test = "a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short";
     let Some(pkg_config) = which("pkg-config") else {
-        return testkit::skip(test, "pkg-config is not installed");
+        return testkit::skip("pkg-config is not installed");
     };
     if !installed_toolkit_headers().is_empty() {
-        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+        return testkit::skip("this machine has CUDA headers in a standard location");
     }
     let mut case = Case::new("pkg_config_garbage");
     case.tool("pkg-config", &pkg_config);
     let pc = case.mkdir("pkgconfig");
     fs::write(pc.join("cuda-12.4.pc"), "this is not a pc file {{{\n").unwrap();
     let system = case.mkdir("no-system-pc");
-    let run = case
-        .env("PKG_CONFIG_PATH", &pc)
-        .env("PKG_CONFIG_LIBDIR", &system)
-        .run();
+    let run = case.env("PKG_CONFIG_PATH", &pc).env("PKG_CONFIG_LIBDIR", &system).run();
     run.failure("no CUDA headers (cuda.h) found");
     run.assert_stderr_has(&[&format!(
         "pkg-config could not read {}, passed over",
@@ -1480,11 +1245,7 @@ fn a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short() {
     )]);
     // 29 release names are probed; their variables are registered once.
     let reruns = run.directive("rerun-if-env-changed").len();
-    assert!(
-        reruns < 120,
-        "{reruns} rerun-if-env-changed lines\n{}",
-        run.report()
-    );
+    assert!(reruns < 120, "{reruns} rerun-if-env-changed lines\n{}", run.report());
 }
 
 // ---------------------------------------------------------------------------
@@ -1492,41 +1253,28 @@ fn a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short() {
 
 #[test]
 fn lib_dir_override_links_the_driver_library() {
-    if generation_unavailable("lib_dir_override_links_the_driver_library") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("lib_dir_driver");
     // Driver installs often have only the versioned name, linked verbatim.
     let lib = case.mkdir("driver");
     fs::write(lib.join("libcuda.so.1"), ELF_STAND_IN).unwrap();
-    let run = case
-        .env("LIBCUDA_SYS_LIB_DIR", &lib)
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
-        .run();
+    let run =
+        case.env("LIBCUDA_SYS_LIB_DIR", &lib).env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE).run();
     run.found(Path::new(&*REAL_INCLUDE), "LIBCUDA_SYS_INCLUDE_DIR");
     assert_eq!(run.metadata("link_kind"), "driver");
     assert_eq!(Path::new(run.metadata("lib_dir")), lib);
-    assert_eq!(
-        run.directive("rustc-link-search"),
-        vec![format!("native={}", lib.display())]
-    );
-    assert_eq!(
-        run.directive("rustc-link-lib"),
-        vec!["dylib:+verbatim=libcuda.so.1"]
-    );
-    assert!(
-        run.warnings().is_empty(),
-        "no warning when the driver is linked\n{}",
-        run.report()
-    );
+    assert_eq!(run.directive("rustc-link-search"), vec![format!("native={}", lib.display())]);
+    assert_eq!(run.directive("rustc-link-lib"), vec!["dylib:+verbatim=libcuda.so.1"]);
+    assert!(run.warnings().is_empty(), "no warning when the driver is linked\n{}", run.report());
 }
 
 #[test]
 fn toolkit_stub_is_copied_under_the_runtime_name() {
-    if generation_unavailable("toolkit_stub_is_copied_under_the_runtime_name") {
+    if generation_unavailable() {
         return;
     }
-    let test = "toolkit_stub_is_copied_under_the_runtime_name";
     let mut case = Case::new("toolkit_stub");
     let root = case.toolkit("toolkit");
     let stubs = case.mkdir("toolkit/lib64/stubs");
@@ -1534,29 +1282,17 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
     let run = case.env("CUDA_PATH", &root).run();
     run.found(&root.join("include"), "CUDA_PATH");
     if run.metadata("link_kind") == "driver" {
-        return testkit::skip(
-            test,
-            &format!(
-                "this machine has a libcuda driver library ({}), which comes before toolkit stubs",
-                run.metadata("lib_dir")
-            ),
-        );
+        return testkit::skip(&format!(
+            "this machine has a libcuda driver library ({}), which comes before toolkit stubs",
+            run.metadata("lib_dir")
+        ));
     }
-    assert_eq!(
-        run.metadata("link_kind"),
-        "toolkit-stub",
-        "{}",
-        run.report()
-    );
+    assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{}", run.report());
     let stub_dir = case.out_dir().join("stub");
     assert_eq!(Path::new(run.metadata("lib_dir")), stub_dir);
     assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
     for name in ["libcuda.so", "libcuda.so.1"] {
-        assert_eq!(
-            fs::read(stub_dir.join(name)).ok().as_deref(),
-            Some(ELF_STAND_IN),
-            "{name}"
-        );
+        assert_eq!(fs::read(stub_dir.join(name)).ok().as_deref(), Some(ELF_STAND_IN), "{name}");
     }
     assert!(
         run.warnings()
@@ -1584,11 +1320,7 @@ fn assert_shipped(run: &Outcome, case: &Case, version: u32) {
     let (major, minor) = (version / 1000, version % 1000 / 10);
     let own = format!("cuda_{major}_{minor}");
     let next = format!("cuda_{major}_{}", minor + 1);
-    assert!(
-        cfgs.contains(&"libcuda_sys_pregenerated"),
-        "{}",
-        run.report()
-    );
+    assert!(cfgs.contains(&"libcuda_sys_pregenerated"), "{}", run.report());
     assert!(cfgs.contains(&own.as_str()), "no {own}: {cfgs:?}");
     assert!(!cfgs.contains(&next.as_str()), "{next}: {cfgs:?}");
     let out = |file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap_or_default();
@@ -1606,36 +1338,23 @@ fn assert_shipped(run: &Outcome, case: &Case, version: u32) {
     );
     assert!(bindings.contains("How many bytes of unused reservation the pool keeps"));
     let functions = out("functions.rs");
-    assert!(
-        functions.starts_with("functions! {"),
-        "{}",
-        &functions[..80]
-    );
+    assert!(functions.starts_with("functions! {"), "{}", &functions[..80]);
     assert!(functions.contains("Needs a driver of CUDA 11.2 or newer"));
-    for file in [
-        "renames.rs",
-        "since.rs",
-        "value_types.rs",
-        "macro_constants.rs",
-    ] {
+    for file in ["renames.rs", "since.rs", "value_types.rs", "macro_constants.rs"] {
         assert!(!out(file).is_empty(), "OUT_DIR/{file} missing or empty");
     }
 }
 
 #[test]
 fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
-    let test = "no_headers_falls_back_to_the_shipped_bindings_with_one_warning";
     if !installed_toolkit_headers().is_empty() {
-        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+        return testkit::skip("this machine has CUDA headers in a standard location");
     }
     let mut case = Case::new("fallback_no_headers");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
     assert_shipped(&run, &case, newest_shipped());
-    let fallback: Vec<&str> = run
-        .warnings()
-        .into_iter()
-        .filter(|w| w.contains("shipped"))
-        .collect();
+    let fallback: Vec<&str> =
+        run.warnings().into_iter().filter(|w| w.contains("shipped")).collect();
     assert_eq!(fallback.len(), 1, "{}", run.report());
     for phrase in [
         "using the bindings shipped with libcuda-sys (CUDA ",
@@ -1644,11 +1363,7 @@ fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
         "libclang",
         "LIBCUDA_SYS_BINDINGS=generate makes it an error",
     ] {
-        assert!(
-            fallback[0].contains(phrase),
-            "`{phrase}` not in {}",
-            fallback[0]
-        );
+        assert!(fallback[0].contains(phrase), "`{phrase}` not in {}", fallback[0]);
     }
     // Linked against a stand-in built from the shipped symbol list, with a C compiler alone.
     if run.metadata("link_kind") == "generated-stub" {
@@ -1664,16 +1379,11 @@ fn libclang_missing_falls_back_to_the_shipped_bindings() {
     let (mut case, _) = Case::without_libclang("fallback_no_libclang");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
     if run.metadata("found_by") != "pregenerated" {
-        return testkit::skip(
-            "libclang_missing_falls_back_to_the_shipped_bindings",
-            "libclang was loaded although LIBCLANG_PATH is an empty directory",
-        );
+        return testkit::skip("libclang was loaded although LIBCLANG_PATH is an empty directory");
     }
     assert_shipped(&run, &case, newest_shipped());
     assert!(
-        run.warnings()
-            .iter()
-            .any(|w| w.contains("because libclang not found")),
+        run.warnings().iter().any(|w| w.contains("because libclang not found")),
         "{}",
         run.report()
     );
@@ -1716,16 +1426,12 @@ fn shipped_per_thread_default_stream_variant() {
         "{renames}"
     );
     // Asked for: no fallback warning.
-    assert!(
-        run.warnings().iter().all(|w| !w.contains("shipped")),
-        "{}",
-        run.report()
-    );
+    assert!(run.warnings().iter().all(|w| !w.contains("shipped")), "{}", run.report());
 }
 
 #[test]
 fn the_profiler_api_is_bound_from_the_headers_there_are() {
-    if generation_unavailable("the_profiler_api_is_bound_from_the_headers_there_are") {
+    if generation_unavailable() {
         return;
     }
     // pip wheels: no cudaProfiler.h; the PFN_ types of cudaProfilerTypedefs.h
@@ -1740,18 +1446,12 @@ fn the_profiler_api_is_bound_from_the_headers_there_are() {
         functions.contains(&format!("pub fn {f} (")) || functions.contains(&format!("pub fn {f}("))
     };
     let functions = out(&case, "functions.rs");
-    assert!(
-        declares(&functions, "cuProfilerStart"),
-        "no cuProfilerStart"
-    );
+    assert!(declares(&functions, "cuProfilerStart"), "no cuProfilerStart");
     assert!(declares(&functions, "cuProfilerStop"), "no cuProfilerStop");
     assert!(!functions.contains("cuProfilerInitialize"));
     if run.metadata("link_kind") == "generated-stub" {
         let stub = out(&case, "stub/libcuda_stub.c");
-        assert!(
-            stub.contains("int cuProfilerStart(void)"),
-            "not in the stand-in"
-        );
+        assert!(stub.contains("int cuProfilerStart(void)"), "not in the stand-in");
     }
 
     // A toolkit's own cudaProfiler.h (here a small one of the same shape) is taken as it is.
@@ -1796,9 +1496,8 @@ fn include_with(case: &Case, rel: &str, replace: &[(&str, String)]) -> PathBuf {
 
 #[test]
 fn a_fallback_watches_where_what_it_lacks_would_appear() {
-    let test = "a_fallback_watches_where_what_it_lacks_would_appear";
     if !installed_toolkit_headers().is_empty() {
-        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+        return testkit::skip("this machine has CUDA headers in a standard location");
     }
     let mut case = Case::new("fallback_watches");
     let later = case.mkdir("bin-for-nvcc");
@@ -1808,21 +1507,15 @@ fn a_fallback_watches_where_what_it_lacks_would_appear() {
     // nvcc appearing on PATH: each of its directories.
     for dir in [&case.bin, &later] {
         let dir = dir.display().to_string();
-        assert!(
-            watched.contains(&dir.as_str()),
-            "{dir} not watched: {watched:?}"
-        );
+        assert!(watched.contains(&dir.as_str()), "{dir} not watched: {watched:?}");
     }
     // Only paths that exist: Cargo re-runs a script on every build for a missing one.
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let missing: Vec<&&str> = watched
-        .iter()
-        .filter(|p| !manifest.join(p).exists())
-        .collect();
+    let missing: Vec<&&str> = watched.iter().filter(|p| !manifest.join(p).exists()).collect();
     assert!(missing.is_empty(), "watched but missing: {missing:?}");
 
     // Generated bindings watch their include directory, and not PATH.
-    if generation_unavailable(test) {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("generated_watches");
@@ -1831,19 +1524,13 @@ fn a_fallback_watches_where_what_it_lacks_would_appear() {
     run.found(&root.join("include"), "CUDA_PATH");
     let watched = run.directive("rerun-if-changed");
     let include = root.join("include").canonicalize().unwrap();
-    assert!(
-        watched.contains(&include.display().to_string().as_str()),
-        "{watched:?}"
-    );
-    assert!(
-        !watched.contains(&case.bin.display().to_string().as_str()),
-        "{watched:?}"
-    );
+    assert!(watched.contains(&include.display().to_string().as_str()), "{watched:?}");
+    assert!(!watched.contains(&case.bin.display().to_string().as_str()), "{watched:?}");
 }
 
 #[test]
 fn a_floor_that_cannot_date_a_function_is_an_error() {
-    if generation_unavailable("a_floor_that_cannot_date_a_function_is_an_error") {
+    if generation_unavailable() {
         return;
     }
     // cudaTypedefs.h of another release than cuda.h: here one without the
@@ -1856,23 +1543,18 @@ fn a_floor_that_cannot_date_a_function_is_an_error() {
         .map(|l| format!("{l}\n"))
         .collect();
     let include = include_with(&case, "include", &[("cudaTypedefs.h", older)]);
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .env("LIBCUDA_SYS_DRIVER_FLOOR", "12.2")
-        .run();
+    let run =
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("LIBCUDA_SYS_DRIVER_FLOOR", "12.2").run();
     run.failure(
         "LIBCUDA_SYS_DRIVER_FLOOR=12.2: cudaTypedefs.h does not say which driver 1 bound functions need",
     );
     run.assert_stderr_has(&["cuMemPoolGetAttribute", "different CUDA releases"]);
-    assert!(run
-        .directive("metadata")
-        .iter()
-        .all(|m| !m.starts_with("driver_floor=")));
+    assert!(run.directive("metadata").iter().all(|m| !m.starts_with("driver_floor=")));
 }
 
 #[test]
 fn a_symlink_makes_an_unpassable_include_directory_usable() {
-    if generation_unavailable("a_symlink_makes_an_unpassable_include_directory_usable") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("colon_dir");
@@ -1909,32 +1591,21 @@ fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
 
 #[test]
 fn macros_in_cflags_that_change_the_api_are_errors() {
-    for name in [
-        "CUDA_API_PER_THREAD_DEFAULT_STREAM",
-        "__CUDA_API_VERSION_INTERNAL",
-    ] {
+    for name in ["CUDA_API_PER_THREAD_DEFAULT_STREAM", "__CUDA_API_VERSION_INTERNAL"] {
         let mut case = Case::new("cflags_api_macro");
         let include = case.header("include", "#define CUDA_VERSION 13000\n");
         let flags = format!("-D{name}");
-        let run = case
-            .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-            .env("CFLAGS", &flags)
-            .run();
-        run.failure(&format!(
-            "{name} is defined by the C flags (CFLAGS={flags})"
-        ));
+        let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("CFLAGS", &flags).run();
+        run.failure(&format!("{name} is defined by the C flags (CFLAGS={flags})"));
         run.assert_stderr_has(&["plain-name aliases", "Fix:"]);
     }
 }
 
 #[test]
 fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
-    let test = "an_unreadable_include_directory_or_typedefs_header_is_said_so";
     use std::os::unix::fs::MetadataExt;
     // Root reads whatever the permissions say: run the script as nobody then.
-    let root = fs::metadata("/proc/self")
-        .map(|m| m.uid() == 0)
-        .unwrap_or(false);
+    let root = fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false);
     let mut case = Case::new("unreadable_include");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     fs::set_permissions(&include, fs::Permissions::from_mode(0o000)).unwrap();
@@ -1949,7 +1620,7 @@ fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
         include.display()
     ));
 
-    if generation_unavailable(test) {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("unreadable_typedefs");
@@ -1962,10 +1633,7 @@ fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
         case.uid = Some(65534);
     }
     let run = case.run();
-    run.failure(&format!(
-        "cannot read {}: Permission denied",
-        file.display()
-    ));
+    run.failure(&format!("cannot read {}: Permission denied", file.display()));
 }
 
 #[test]
@@ -1973,41 +1641,28 @@ fn the_program_cc_could_not_run_is_named() {
     // A wrapper that is not there: it, not the compiler behind it, is missing.
     let mut case = Case::new("cc_wrapper_missing");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-        .env("CC", "no-such-wrapper gcc")
-        .run();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("CC", "no-such-wrapper gcc").run();
     run.failure("no C compiler found: no-such-wrapper cannot be run");
 }
 
 #[test]
 fn a_cc_with_a_wrapper_builds_the_stand_in() {
     let mut case = Case::with_tools("cc_env_wrapper", &["cc", "gcc", "as", "ld", "env"]);
-    let run = case
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .env("CC", "env gcc")
-        .run();
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", "env gcc").run();
     assert_eq!(run.code, Some(0), "{}", run.report());
     if run.metadata("link_kind") == "generated-stub" {
         let so = fs::read(case.out_dir().join("stub/libcuda.so.1")).unwrap();
-        assert!(
-            so.starts_with(b"\x7fELF"),
-            "the stand-in is not a shared library"
-        );
+        assert!(so.starts_with(b"\x7fELF"), "the stand-in is not a shared library");
     }
 }
 
 #[test]
 fn a_cc_that_builds_no_library_is_an_error() {
-    let test = "a_cc_that_builds_no_library_is_an_error";
     let mut case = Case::with_tools("cc_cpp", &["cpp", "cc", "gcc", "as", "ld"]);
     let cpp = case.bin.join("cpp");
-    let run = case
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .env("CC", &cpp)
-        .run();
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", &cpp).run();
     if run.metadata_or_empty("link_kind") == "driver" {
-        return testkit::skip(test, "this machine has a driver: no stand-in is built");
+        return testkit::skip("this machine has a driver: no stand-in is built");
     }
     run.failure(&format!(
         "the C compiler {} did not build a shared library for the stand-in libcuda",
@@ -2034,22 +1689,17 @@ fn no_cross_compiler_names_the_one_cc_looked_for() {
 
 #[test]
 fn an_empty_or_zero_docs_rs_is_unset() {
-    let test = "an_empty_or_zero_docs_rs_is_unset";
     if !installed_toolkit_headers().is_empty() {
-        return testkit::skip(test, "this machine has CUDA headers in a standard location");
+        return testkit::skip("this machine has CUDA headers in a standard location");
     }
     for value in ["", "0"] {
-        let run = Case::new("docs_rs_off")
-            .env("LIBCUDA_SYS_BINDINGS", "")
-            .env("DOCS_RS", value)
-            .run();
+        let run =
+            Case::new("docs_rs_off").env("LIBCUDA_SYS_BINDINGS", "").env("DOCS_RS", value).run();
         // Searched, as without DOCS_RS: nothing found, so the fallback and its
         // warning, not a docs.rs build (which says nothing).
         assert_eq!(run.code, Some(0), "{}", run.report());
         assert!(
-            run.warnings()
-                .iter()
-                .any(|w| w.contains("because no CUDA headers (cuda.h) found")),
+            run.warnings().iter().any(|w| w.contains("because no CUDA headers (cuda.h) found")),
             "DOCS_RS={value:?}: {}",
             run.report()
         );
@@ -2072,10 +1722,7 @@ fn a_wrong_root_variable_is_an_error_beside_a_good_include_dir() {
 fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
     let mut case = Case::new("cuda_path_is_include");
     let include = case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
-    let run = case
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .env("CUDA_PATH", &include)
-        .run();
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CUDA_PATH", &include).run();
     run.failure(&format!("CUDA_PATH={} has no cuda.h", include.display()));
     run.assert_stderr_has(&[
         "holds cuda.h itself",
@@ -2089,10 +1736,8 @@ fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
 #[test]
 fn a_release_feature_selects_its_shipped_release() {
     let mut case = Case::new("release_feature");
-    let run = case
-        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
-        .env("CARGO_FEATURE_CUDA_12080", "1")
-        .run();
+    let run =
+        case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CARGO_FEATURE_CUDA_12080", "1").run();
     assert_shipped(&run, &case, 12080);
     let out = |file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap();
     let bindings = out("bindings.rs");
@@ -2133,20 +1778,14 @@ fn another_release() -> u32 {
 
 #[test]
 fn a_release_feature_and_headers_of_another_release_give_the_shipped_release() {
-    if generation_unavailable(
-        "a_release_feature_and_headers_of_another_release_give_the_shipped_release",
-    ) {
+    if generation_unavailable() {
         return;
     }
     let other = another_release();
     let feature = format!("CARGO_FEATURE_CUDA_{other}");
     let mut case = Case::new("release_other_headers");
     let root = case.toolkit("toolkit");
-    let run = case
-        .env("LIBCUDA_SYS_BINDINGS", "")
-        .env("CUDA_PATH", &root)
-        .env(&feature, "1")
-        .run();
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").env("CUDA_PATH", &root).env(&feature, "1").run();
     assert_shipped(&run, &case, other);
     let number: u32 = REAL_VERSION.parse().unwrap();
     let said = format!(
@@ -2179,7 +1818,7 @@ fn a_release_feature_and_headers_of_another_release_give_the_shipped_release() {
 
 #[test]
 fn a_release_feature_and_headers_of_that_release_generate() {
-    if generation_unavailable("a_release_feature_and_headers_of_that_release_generate") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("release_same_headers");
@@ -2191,11 +1830,7 @@ fn a_release_feature_and_headers_of_that_release_generate() {
         .run();
     run.found(&root.join("include"), "CUDA_PATH");
     assert_eq!(run.metadata("version"), *REAL_VERSION);
-    assert!(
-        run.warnings().iter().all(|w| !w.contains("shipped")),
-        "{}",
-        run.report()
-    );
+    assert!(run.warnings().iter().all(|w| !w.contains("shipped")), "{}", run.report());
 }
 
 #[test]
@@ -2207,11 +1842,7 @@ fn wrong_variables_are_errors_in_every_mode() {
         ("docs.rs", &[("LIBCUDA_SYS_BINDINGS", ""), ("DOCS_RS", "1")]),
     ];
     let wrong: [(&str, &str, &str); 3] = [
-        (
-            "CUDA_PATH",
-            "/nonexistent",
-            "CUDA_PATH=/nonexistent does not exist",
-        ),
+        ("CUDA_PATH", "/nonexistent", "CUDA_PATH=/nonexistent does not exist"),
         (
             "LIBCUDA_SYS_INCLUDE_DIR",
             "/nonexistent/include",
@@ -2241,9 +1872,7 @@ fn wrong_variables_are_errors_in_every_mode() {
 
 #[test]
 fn unknown_mode_is_an_error() {
-    let run = Case::new("unknown_mode")
-        .env("LIBCUDA_SYS_BINDINGS", "pregenrated")
-        .run();
+    let run = Case::new("unknown_mode").env("LIBCUDA_SYS_BINDINGS", "pregenrated").run();
     run.failure("LIBCUDA_SYS_BINDINGS=pregenrated is not a mode");
     run.assert_stderr_has(&["generate", "pregenerated", "unset LIBCUDA_SYS_BINDINGS"]);
 }
@@ -2261,10 +1890,7 @@ fn a_driver_floor_works_with_the_shipped_set() {
     assert_shipped(&run, &case, newest_shipped());
     assert_eq!(run.metadata("driver_floor"), "12000");
     let functions = fs::read_to_string(case.out_dir().join("functions.rs")).unwrap();
-    assert!(
-        functions.contains("pub fn cuMemPoolGetAttribute("),
-        "pool API left out"
-    );
+    assert!(functions.contains("pub fn cuMemPoolGetAttribute("), "pool API left out");
     assert!(
         !functions.contains("pub fn cuMemGetDefaultMemPool("),
         "a 13.0 function bound under a 12.0 floor"
@@ -2277,46 +1903,64 @@ fn a_driver_floor_works_with_the_shipped_set() {
     run.assert_reruns(&["LIBCUDA_SYS_DRIVER_FLOOR"]);
 }
 
+/// The functions a run bound (`FUNCTIONS` of its `since.rs`).
+fn bound_functions(case: &Case) -> BTreeSet<String> {
+    let since = fs::read_to_string(case.out_dir().join("since.rs")).unwrap();
+    let list = since.split("pub const FUNCTIONS: &[&str] = &[").nth(1).unwrap();
+    let list = list.split("];").next().unwrap();
+    list.split('"').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+#[test]
+fn a_floor_binds_what_the_older_release_binds() {
+    // For each pair of shipped releases: the newer one with the older as floor
+    // binds the functions the older binds that the newer still declares:
+    // nothing newer than the floor, nothing of the floor's lost.
+    for (old, new, floor) in [("13000", "13050", "13.0"), ("12000", "12090", "12.0")] {
+        let bound = |release: &str, floor: Option<&str>| {
+            let mut case = Case::new("floor_pairs");
+            case.env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+                .env(format!("CARGO_FEATURE_CUDA_{release}"), "1");
+            if let Some(floor) = floor {
+                case.env("LIBCUDA_SYS_DRIVER_FLOOR", floor);
+            }
+            let run = case.run();
+            assert_eq!(run.code, Some(0), "{}", run.report());
+            bound_functions(&case)
+        };
+        let (older, newer, floored) = (bound(old, None), bound(new, None), bound(new, Some(floor)));
+        let expected: BTreeSet<String> = older.intersection(&newer).cloned().collect();
+        assert_eq!(floored, expected, "{new} with LIBCUDA_SYS_DRIVER_FLOOR={floor}");
+        assert!(floored.len() < newer.len(), "the floor left nothing out of {new}");
+    }
+}
+
 #[test]
 fn a_driver_floor_must_be_a_cuda_version() {
     for floor in ["thirteen", "13", "13.0.1", "13.05", "013.0", "13.x"] {
-        let run = Case::new("floor_malformed")
-            .env("LIBCUDA_SYS_DRIVER_FLOOR", floor)
-            .run();
-        run.failure(&format!(
-            "LIBCUDA_SYS_DRIVER_FLOOR={floor} is not a CUDA version"
-        ));
+        let run = Case::new("floor_malformed").env("LIBCUDA_SYS_DRIVER_FLOOR", floor).run();
+        run.failure(&format!("LIBCUDA_SYS_DRIVER_FLOOR={floor} is not a CUDA version"));
         run.assert_stderr_has(&["from 11.0 on, the minor one digit"]);
     }
     for floor in ["9.2", "10.0"] {
-        let run = Case::new("floor_too_old")
-            .env("LIBCUDA_SYS_DRIVER_FLOOR", floor)
-            .run();
-        run.failure(&format!(
-            "LIBCUDA_SYS_DRIVER_FLOOR={floor} is older than any driver"
-        ));
+        let run = Case::new("floor_too_old").env("LIBCUDA_SYS_DRIVER_FLOOR", floor).run();
+        run.failure(&format!("LIBCUDA_SYS_DRIVER_FLOOR={floor} is older than any driver"));
     }
 }
 
 #[test]
 fn a_driver_floor_is_passed_on() {
-    if generation_unavailable("a_driver_floor_is_passed_on") {
+    if generation_unavailable() {
         return;
     }
     let mut case = Case::new("floor_metadata");
     let root = case.toolkit("toolkit");
-    let run = case
-        .env("CUDA_PATH", &root)
-        .env("LIBCUDA_SYS_DRIVER_FLOOR", "11.2")
-        .run();
+    let run = case.env("CUDA_PATH", &root).env("LIBCUDA_SYS_DRIVER_FLOOR", "11.2").run();
     run.found(&root.join("include"), "CUDA_PATH");
     assert_eq!(run.metadata("driver_floor"), "11020");
     // Everything newer than 11.2 is gone from the linked functions, the pool API is not.
     let functions = fs::read_to_string(case.out_dir().join("functions.rs")).unwrap();
-    assert!(
-        functions.contains("cuMemPoolGetAttribute"),
-        "pool API left out"
-    );
+    assert!(functions.contains("cuMemPoolGetAttribute"), "pool API left out");
     assert!(
         !functions.contains("cuMemGetDefaultMemPool"),
         "a 13.0 function bound under an 11.2 floor"
@@ -2353,10 +1997,7 @@ fn windows_toolkit_links_its_import_library() {
     let run = case.env("CUDA_PATH", case.dir.join("toolkit")).run();
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(run.metadata("link_kind"), "import-library");
-    assert_eq!(
-        run.directive("rustc-link-search"),
-        vec![format!("native={}", lib.display())]
-    );
+    assert_eq!(run.directive("rustc-link-search"), vec![format!("native={}", lib.display())]);
     assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
 }
 
@@ -2364,10 +2005,7 @@ fn windows_toolkit_links_its_import_library() {
 fn windows_pip_wheel_links_its_import_library() {
     // nvidia-cuda-runtime's win_amd64 wheel: nvidia/cu13/include and nvidia/cu13/lib/x64/cuda.lib.
     let mut case = windows("windows_wheel");
-    let include = case.header(
-        "site-packages/nvidia/cu13/include",
-        "#define CUDA_VERSION 13000\n",
-    );
+    let include = case.header("site-packages/nvidia/cu13/include", "#define CUDA_VERSION 13000\n");
     let lib = case.mkdir("site-packages/nvidia/cu13/lib/x64");
     fs::write(lib.join("cuda.lib"), "!<arch>\n").unwrap();
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
@@ -2395,33 +2033,21 @@ fn windows_dynamic_loading_links_nothing() {
     let run = case.env("CARGO_FEATURE_DYNAMIC_LOADING", "1").run();
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(run.metadata("link_kind"), "dynamic-loading");
-    assert!(
-        run.directive("rustc-link-lib").is_empty(),
-        "{}",
-        run.report()
-    );
+    assert!(run.directive("rustc-link-lib").is_empty(), "{}", run.report());
 }
 
 #[test]
 fn aarch64_toolkit_layouts_and_their_stubs() {
     // Linux SBSA (Grace) and Jetson (L4T) keep headers and stubs under targets/.
-    for (dir, name) in [
-        ("sbsa-linux", "aarch64_sbsa"),
-        ("aarch64-linux", "aarch64_jetson"),
-    ] {
+    for (dir, name) in [("sbsa-linux", "aarch64_sbsa"), ("aarch64-linux", "aarch64_jetson")] {
         let mut case = for_target(name, "aarch64-unknown-linux-gnu", "linux", "aarch64", "gnu");
-        let include = case.header(
-            &format!("toolkit/targets/{dir}/include"),
-            "#define CUDA_VERSION 13000\n",
-        );
+        let include =
+            case.header(&format!("toolkit/targets/{dir}/include"), "#define CUDA_VERSION 13000\n");
         let stubs = case.mkdir(&format!("toolkit/targets/{dir}/lib/stubs"));
         fs::write(stubs.join("libcuda.so"), ELF_STAND_IN).unwrap();
         let run = case.env("CUDA_PATH", case.dir.join("toolkit")).run();
         if run.metadata("link_kind") == "driver" {
-            return testkit::skip(
-                "aarch64_toolkit_layouts_and_their_stubs",
-                "this machine has an aarch64 libcuda in the multiarch directory",
-            );
+            return testkit::skip("this machine has an aarch64 libcuda in the multiarch directory");
         }
         assert_eq!(run.code, Some(0), "{}", run.report());
         // The warning names the toolkit found (and not used by the shipped bindings).
@@ -2436,9 +2062,7 @@ fn aarch64_toolkit_layouts_and_their_stubs() {
         );
         assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{dir}");
         assert_eq!(
-            fs::read(case.out_dir().join("stub/libcuda.so.1"))
-                .ok()
-                .as_deref(),
+            fs::read(case.out_dir().join("stub/libcuda.so.1")).ok().as_deref(),
             Some(ELF_STAND_IN),
             "{dir}: the stub is linked under the runtime name"
         );

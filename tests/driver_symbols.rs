@@ -29,16 +29,12 @@ fn driver_has_every_bound_function() {
         let result = testkit::cu_result(r.name(), r.0);
         let why = testkit::no_driver_for_tests(r.0)
             .unwrap_or_else(|| panic!("cuInit(0) returned {result}"));
-        return testkit::skip(TEST, &format!("cuInit(0) returned {result}: {why}"));
+        return testkit::skip(&format!("cuInit(0) returned {result}: {why}"));
     }
     let mut driver = 0;
-    assert_eq!(
-        unsafe { cuDriverGetVersion(&mut driver) },
-        CUresult::CUDA_SUCCESS
-    );
+    assert_eq!(unsafe { cuDriverGetVersion(&mut driver) }, CUresult::CUDA_SUCCESS);
     let missing: Vec<&str> = FUNCTIONS.iter().copied().filter(|s| !has(s)).collect();
-    let line =
-        format!(
+    let line = format!(
         "{TEST}: driver {}.{}, headers {}.{}: {} of {} bound functions present; missing ({}): {}\n",
         driver / 1000,
         driver % 1000 / 10,
@@ -70,11 +66,8 @@ fn driver_has_every_bound_function() {
     }
     // The presence check answers as the loader does, plain names for their target.
     if SINCE_AVAILABLE || cfg!(feature = "dynamic-loading") {
-        let says_no: Vec<&str> = FUNCTIONS
-            .iter()
-            .copied()
-            .filter(|f| driver_has(f) == Ok(false))
-            .collect();
+        let says_no: Vec<&str> =
+            FUNCTIONS.iter().copied().filter(|f| driver_has(f) == Ok(false)).collect();
         assert_eq!(says_no, missing, "driver_has disagrees with the loader");
         assert_eq!(driver_has("cuMemAlloc"), driver_has("cuMemAlloc_v2"));
         assert_eq!(driver_has("no_such_function"), Ok(false));
@@ -89,9 +82,6 @@ fn driver_has_every_bound_function() {
     }
     // A driver at least as new as the headers must have all of them.
     if driver >= CUDA_VERSION as i32 {
-        assert!(
-            missing.is_empty(),
-            "the driver is as new as the headers yet lacks {missing:?}"
-        );
+        assert!(missing.is_empty(), "the driver is as new as the headers yet lacks {missing:?}");
     }
 }

@@ -39,11 +39,7 @@ fn build_fake() -> PathBuf {
     // The fake includes no CUDA header: any C compiler will do.
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let cmd: Vec<&str> = cc.split_whitespace().collect();
-    let flags = if cfg!(feature = "per-thread-default-stream") {
-        2
-    } else {
-        1
-    };
+    let flags = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
     let status = Command::new(cmd[0])
         .args(&cmd[1..])
         .args(["-shared", "-fPIC", "-o"])
@@ -63,16 +59,10 @@ fn binary_has_no_link_time_libcuda() {
     match Command::new("readelf").arg("-d").arg(&exe).output() {
         Ok(out) => {
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                text.contains("NEEDED"),
-                "readelf printed no dynamic section: {text}"
-            );
+            assert!(text.contains("NEEDED"), "readelf printed no dynamic section: {text}");
             assert!(!text.contains("libcuda"), "{text}");
         }
-        Err(e) => testkit::skip(
-            "binary_has_no_link_time_libcuda",
-            &format!("readelf not available: {e}"),
-        ),
+        Err(e) => testkit::skip(&format!("readelf not available: {e}")),
     }
 }
 
@@ -86,10 +76,7 @@ fn fake_driver() {
     libcuda_sys::dynamic::try_load().unwrap();
     assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);
     let mut v = 0;
-    assert_eq!(
-        unsafe { cuDriverGetVersion(&mut v) },
-        CUresult::CUDA_SUCCESS
-    );
+    assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUresult::CUDA_SUCCESS);
     assert_eq!(v, 12345);
     // The plain name reaches the exact versioned symbol, not the legacy one.
     let mut p: CUdeviceptr = 0;
@@ -109,17 +96,11 @@ fn fake_driver() {
             CUresult::CUDA_ERROR_NOT_FOUND
         );
     }
-    assert_eq!(
-        libcuda_sys::dynamic::is_available("cuDeviceGetDefaultMemPool"),
-        Some(false)
-    );
+    assert_eq!(libcuda_sys::dynamic::is_available("cuDeviceGetDefaultMemPool"), Some(false));
     assert_eq!(libcuda_sys::dynamic::is_available("cuInit"), Some(true));
     // Plain names answer for the function they are aliases of.
     assert_eq!(libcuda_sys::dynamic::is_available("cuMemAlloc"), Some(true));
-    assert_eq!(
-        libcuda_sys::dynamic::is_available("cuMemAlloc_v2"),
-        Some(true)
-    );
+    assert_eq!(libcuda_sys::dynamic::is_available("cuMemAlloc_v2"), Some(true));
     assert_eq!(libcuda_sys::dynamic::is_available("no_such_function"), None);
     // And what was present still works afterwards.
     assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);

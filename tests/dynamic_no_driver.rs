@@ -17,19 +17,10 @@ fn missing_driver_is_an_error_per_call() {
             .starts_with("cannot load the CUDA driver library /nonexistent/libcuda.so.1: "),
         "{err}"
     );
-    assert_eq!(
-        unsafe { cuInit(0) },
-        CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-    );
+    assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
     let mut p = 0;
-    assert_eq!(
-        unsafe { cuMemAlloc(&mut p, 1) },
-        CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-    );
+    assert_eq!(unsafe { cuMemAlloc(&mut p, 1) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
     // The same answer on a second call: the failure is kept, not retried.
-    assert_eq!(
-        unsafe { cuInit(0) },
-        CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-    );
+    assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
     assert_eq!(libcuda_sys::dynamic::is_available("cuInit"), Some(false));
 }

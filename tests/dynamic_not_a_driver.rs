@@ -12,8 +12,5 @@ fn a_library_that_is_not_the_driver_is_refused() {
     let err = libcuda_sys::dynamic::try_load().unwrap_err();
     assert_eq!(err.tried, "libm.so.6");
     assert!(err.message.contains("does not export cuInit"), "{err}");
-    assert_eq!(
-        unsafe { cuInit(0) },
-        CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-    );
+    assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
 }

@@ -49,26 +49,17 @@ fn an_abi_newer_than_the_driver_is_absent_without_asking() {
         unsafe { library.get::<unsafe extern "C" fn() -> i32>(b"fake_queries\0") }.unwrap();
 
     if !SINCE_AVAILABLE {
-        return testkit::skip(
-            "an_abi_newer_than_the_driver_is_absent_without_asking",
-            "the headers had no cudaTypedefs.h: the bindings cannot tell which driver a function needs",
+        return testkit::skip("the headers had no cudaTypedefs.h: the bindings cannot tell which driver a function needs",
         );
     }
-    let newer: Vec<&str> = FUNCTIONS
-        .iter()
-        .copied()
-        .filter(|f| since(f).is_some_and(|v| v > DRIVER))
-        .collect();
+    let newer: Vec<&str> =
+        FUNCTIONS.iter().copied().filter(|f| since(f).is_some_and(|v| v > DRIVER)).collect();
     assert!(!newer.is_empty() || HEADER_VERSION <= DRIVER);
     for f in &newer {
         assert_eq!(libcuda_sys::dynamic::is_available(f), Some(false), "{f}");
         assert_eq!(driver_has(f), Ok(false), "{f}");
     }
-    assert_eq!(
-        unsafe { queries() },
-        0,
-        "the driver was asked for a newer ABI"
-    );
+    assert_eq!(unsafe { queries() }, 0, "the driver was asked for a newer ABI");
     // 13.0 moved cuCtxCreate to its 12.5 ABI (`_v4`): a 12.1 driver has only older ones.
     #[cfg(cuda_13_0)]
     {

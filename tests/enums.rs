@@ -11,26 +11,18 @@ fn debug_shows_the_enumerator_under_the_typedef_name() {
     );
     assert_eq!(format!("{:?}", CUresult(9999)), "CUresult(9999)");
     assert_eq!(
-        format!(
-            "{:?}",
-            CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
-        ),
+        format!("{:?}", CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD),
         "CUmemPool_attribute(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)"
     );
     // Two names, one value: the header's first, the current one.
-    assert_eq!(
-        CUctx_flags::CU_CTX_BLOCKING_SYNC,
-        CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC
-    );
+    assert_eq!(CUctx_flags::CU_CTX_BLOCKING_SYNC, CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC);
     assert_eq!(
         format!("{:?}", CUctx_flags::CU_CTX_BLOCKING_SYNC),
         "CUctx_flags(CU_CTX_SCHED_BLOCKING_SYNC)"
     );
     // In a struct's derived Debug, too.
-    let array = CUDA_ARRAY_DESCRIPTOR {
-        Format: CUarray_format::CU_AD_FORMAT_FLOAT,
-        ..Default::default()
-    };
+    let array =
+        CUDA_ARRAY_DESCRIPTOR { Format: CUarray_format::CU_AD_FORMAT_FLOAT, ..Default::default() };
     assert!(
         format!("{array:?}").contains("Format: CUarray_format(CU_AD_FORMAT_FLOAT)"),
         "{array:?}"
@@ -39,10 +31,7 @@ fn debug_shows_the_enumerator_under_the_typedef_name() {
 
 #[test]
 fn display_and_error_of_cuda_result() {
-    assert_eq!(
-        CUresult::CUDA_ERROR_INVALID_DEVICE.to_string(),
-        "CUDA_ERROR_INVALID_DEVICE (101)"
-    );
+    assert_eq!(CUresult::CUDA_ERROR_INVALID_DEVICE.to_string(), "CUDA_ERROR_INVALID_DEVICE (101)");
     assert_eq!(CUresult(9999).to_string(), "CUresult 9999");
     let boxed: Box<dyn std::error::Error> = Box::new(CUresult::CUDA_ERROR_OUT_OF_MEMORY);
     assert_eq!(boxed.to_string(), "CUDA_ERROR_OUT_OF_MEMORY (2)");
@@ -54,17 +43,11 @@ fn masks_combine_and_keep_their_type() {
     assert_eq!(flags.0, 0x1 | 0x8);
     assert!(flags.contains(CUctx_flags::CU_CTX_MAP_HOST));
     assert!(!flags.contains(CUctx_flags::CU_CTX_SCHED_YIELD));
-    assert_eq!(
-        format!("{flags:?}"),
-        "CUctx_flags(CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST)"
-    );
+    assert_eq!(format!("{flags:?}"), "CUctx_flags(CU_CTX_SCHED_SPIN | CU_CTX_MAP_HOST)");
     flags &= CUctx_flags::CU_CTX_SCHED_MASK;
     assert_eq!(flags, CUctx_flags::CU_CTX_SCHED_SPIN);
     flags |= CUctx_flags::CU_CTX_MAP_HOST;
-    assert_eq!(
-        flags & CUctx_flags::CU_CTX_MAP_HOST,
-        CUctx_flags::CU_CTX_MAP_HOST
-    );
+    assert_eq!(flags & CUctx_flags::CU_CTX_MAP_HOST, CUctx_flags::CU_CTX_MAP_HOST);
     // Bits no enumerator names are shown as a number.
     assert_eq!(
         format!("{:?}", CUctx_flags(0x1 | 0x8000_0000)),

@@ -131,13 +131,9 @@ impl Drop for Primary {
     fn drop(&mut self) {
         let mut current = null_mut();
         if unsafe { cuCtxGetCurrent(&mut current) } == SUCCESS && current == self.ctx {
-            cleanup("cuCtxSetCurrent(NULL)", unsafe {
-                cuCtxSetCurrent(null_mut())
-            });
+            cleanup("cuCtxSetCurrent(NULL)", unsafe { cuCtxSetCurrent(null_mut()) });
         }
-        cleanup("cuDevicePrimaryCtxRelease", unsafe {
-            cuDevicePrimaryCtxRelease(self.dev)
-        });
+        cleanup("cuDevicePrimaryCtxRelease", unsafe { cuDevicePrimaryCtxRelease(self.dev) });
     }
 }
 
@@ -153,32 +149,23 @@ struct Gpu {
 }
 
 /// The test's GPU, or `None` after saying `skipped:` with the reason.
-fn gpu(test: &str) -> Option<Gpu> {
+fn gpu() -> Option<Gpu> {
     let devices = match driver() {
         Ok(n) => n,
         Err(why) => {
-            testkit::skip(test, &why);
+            testkit::skip(&why);
             return None;
         }
     };
     let lock = LOCK.lock().unwrap_or_else(PoisonError::into_inner);
     let dev = device(0);
-    if attribute(
-        dev,
-        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-    ) == 0
-    {
-        testkit::skip(test, "device 0 does not support memory pools");
+    if attribute(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) == 0 {
+        testkit::skip("device 0 does not support memory pools");
         return None;
     }
     let ctx = Primary::retain(dev);
     ctx.make_current();
-    Some(Gpu {
-        dev,
-        devices,
-        ctx,
-        _lock: lock,
-    })
+    Some(Gpu { dev, devices, ctx, _lock: lock })
 }
 
 fn default_pool(dev: CUdevice) -> CUmemoryPool {
@@ -200,26 +187,16 @@ fn current_pool(dev: CUdevice) -> CUmemoryPool {
 /// union (beside `localized`), which bindgen names `__bindgen_anon_1`.
 #[cfg(not(cuda_13_4))]
 fn on_device(dev: CUdevice) -> CUmemLocation {
-    CUmemLocation {
-        type_: ON_DEVICE,
-        id: dev,
-    }
+    CUmemLocation { type_: ON_DEVICE, id: dev }
 }
 
 #[cfg(cuda_13_4)]
 fn on_device(dev: CUdevice) -> CUmemLocation {
-    CUmemLocation {
-        type_: ON_DEVICE,
-        __bindgen_anon_1: CUmemLocation_st__bindgen_ty_1 { id: dev },
-    }
+    CUmemLocation { type_: ON_DEVICE, __bindgen_anon_1: CUmemLocation_st__bindgen_ty_1 { id: dev } }
 }
 
 fn props(dev: CUdevice) -> CUmemPoolProps {
-    CUmemPoolProps {
-        allocType: PINNED,
-        location: on_device(dev),
-        ..Default::default()
-    }
+    CUmemPoolProps { allocType: PINNED, location: on_device(dev), ..Default::default() }
 }
 
 /// An explicit pool; destroyed on drop.
@@ -256,10 +233,7 @@ struct Stream(CUstream);
 impl Stream {
     fn new() -> Stream {
         let mut s = null_mut();
-        ck!(cuStreamCreate(
-            &mut s,
-            CUstream_flags::CU_STREAM_NON_BLOCKING.0
-        ));
+        ck!(cuStreamCreate(&mut s, CUstream_flags::CU_STREAM_NON_BLOCKING.0));
         Stream(s)
     }
 
@@ -279,10 +253,7 @@ struct Event(CUevent);
 impl Event {
     fn new() -> Event {
         let mut e = null_mut();
-        ck!(cuEventCreate(
-            &mut e,
-            CUevent_flags::CU_EVENT_DISABLE_TIMING.0
-        ));
+        ck!(cuEventCreate(&mut e, CUevent_flags::CU_EVENT_DISABLE_TIMING.0));
         Event(e)
     }
 }
@@ -312,21 +283,13 @@ fn free(p: CUdeviceptr, s: &Stream) {
 
 fn get_u64(pool: CUmemoryPool, attr: Attr) -> u64 {
     let mut v: u64 = 0;
-    ck!(cuMemPoolGetAttribute(
-        pool,
-        attr,
-        (&mut v as *mut u64).cast()
-    ));
+    ck!(cuMemPoolGetAttribute(pool, attr, (&mut v as *mut u64).cast()));
     v
 }
 
 fn get_int(pool: CUmemoryPool, attr: Attr) -> c_int {
     let mut v: c_int = 0;
-    ck!(cuMemPoolGetAttribute(
-        pool,
-        attr,
-        (&mut v as *mut c_int).cast()
-    ));
+    ck!(cuMemPoolGetAttribute(pool, attr, (&mut v as *mut c_int).cast()));
     v
 }
 
@@ -358,9 +321,7 @@ struct RestoreDevicePool(CUdevice, CUmemoryPool);
 
 impl Drop for RestoreDevicePool {
     fn drop(&mut self) {
-        cleanup("cuDeviceSetMemPool (restore)", unsafe {
-            cuDeviceSetMemPool(self.0, self.1)
-        });
+        cleanup("cuDeviceSetMemPool (restore)", unsafe { cuDeviceSetMemPool(self.0, self.1) });
     }
 }
 
@@ -381,10 +342,7 @@ fn size(ty: ValueType) -> usize {
 }
 
 fn attr_name(attr: Attr) -> &'static str {
-    declared_attributes()
-        .into_iter()
-        .find(|a| a.0 == attr)
-        .map_or("CU_MEMPOOL_ATTR_?", |a| a.1)
+    declared_attributes().into_iter().find(|a| a.0 == attr).map_or("CU_MEMPOOL_ATTR_?", |a| a.1)
 }
 
 // ---------------------------------------------------------------------------
@@ -393,25 +351,16 @@ fn attr_name(attr: Attr) -> &'static str {
 #[test]
 fn default_pool_attributes_of_every_device() {
     const TEST: &str = "default_pool_attributes_of_every_device";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let attrs = declared_attributes();
     for (i, (attr, n, _)) in attrs.iter().enumerate() {
-        assert_eq!(
-            attr.0 as usize,
-            i + 1,
-            "{n} is not the {}th enumerator",
-            i + 1
-        );
+        assert_eq!(attr.0 as usize, i + 1, "{n} is not the {}th enumerator", i + 1);
     }
     const FILL: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     let mut rejected = Vec::new();
     for ordinal in 0..gpu.devices {
         let dev = device(ordinal);
-        if attribute(
-            dev,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-        ) == 0
-        {
+        if attribute(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) == 0 {
             println!("device {ordinal}: no memory pool support");
             continue;
         }
@@ -421,12 +370,7 @@ fn default_pool_attributes_of_every_device() {
             let mut buf = [FILL];
             let r = unsafe { cuMemPoolGetAttribute(pool, attr, buf.as_mut_ptr().cast()) };
             if r != SUCCESS {
-                println!(
-                    "device {ordinal}: {n} ({}, {}): error {}",
-                    attr.0,
-                    ty.c_name,
-                    name(r)
-                );
+                println!("device {ordinal}: {n} ({}, {}): error {}", attr.0, ty.c_name, name(r));
                 rejected.push(format!("{n} ({}) on device {ordinal}: {}", attr.0, name(r)));
                 continue;
             }
@@ -443,10 +387,7 @@ fn default_pool_attributes_of_every_device() {
                 (_, true) => ", wrote 4 bytes",
                 (_, false) => ", WROTE PAST 4 BYTES",
             };
-            println!(
-                "device {ordinal}: {n} ({}, {}) = {shown}{width}",
-                attr.0, ty.c_name
-            );
+            println!("device {ordinal}: {n} ({}, {}) = {shown}{width}", attr.0, ty.c_name);
             if size(ty) == 4 {
                 assert!(
                     upper_kept,
@@ -454,20 +395,10 @@ fn default_pool_attributes_of_every_device() {
                     buf[0]
                 );
             }
-            values.insert(
-                attr.0,
-                if size(ty) == 4 {
-                    u64::from(low)
-                } else {
-                    buf[0]
-                },
-            );
+            values.insert(attr.0, if size(ty) == 4 { u64::from(low) } else { buf[0] });
         }
         for (attr, n, _) in &attrs[..8] {
-            assert!(
-                values.contains_key(&attr.0),
-                "device {ordinal}: the driver rejects {n}"
-            );
+            assert!(values.contains_key(&attr.0), "device {ordinal}: the driver rejects {n}");
         }
         // Documented defaults, and what current and high-water values imply.
         for attr in [FOLLOW, OPPORTUNISTIC, INTERNAL] {
@@ -486,14 +417,8 @@ fn default_pool_attributes_of_every_device() {
             values[&RESERVED_HIGH.0] >= values[&RESERVED.0],
             "device {ordinal}: reserved high < current"
         );
-        assert!(
-            values[&USED_HIGH.0] >= values[&USED.0],
-            "device {ordinal}: used high < current"
-        );
-        assert!(
-            values[&RESERVED.0] >= values[&USED.0],
-            "device {ordinal}: used > reserved"
-        );
+        assert!(values[&USED_HIGH.0] >= values[&USED.0], "device {ordinal}: used high < current");
+        assert!(values[&RESERVED.0] >= values[&USED.0], "device {ordinal}: used > reserved");
         #[cfg(cuda_13_2)]
         {
             let check = |attr: Attr, want: u64, what: &str| {
@@ -506,59 +431,27 @@ fn default_pool_attributes_of_every_device() {
                     );
                 }
             };
-            check(
-                Attr::CU_MEMPOOL_ATTR_ALLOCATION_TYPE,
-                PINNED.0.into(),
-                "pinned",
-            );
-            check(
-                Attr::CU_MEMPOOL_ATTR_LOCATION_TYPE,
-                ON_DEVICE.0.into(),
-                "a device",
-            );
-            check(
-                Attr::CU_MEMPOOL_ATTR_LOCATION_ID,
-                ordinal as u64,
-                "the device's ordinal",
-            );
+            check(Attr::CU_MEMPOOL_ATTR_ALLOCATION_TYPE, PINNED.0.into(), "pinned");
+            check(Attr::CU_MEMPOOL_ATTR_LOCATION_TYPE, ON_DEVICE.0.into(), "a device");
+            check(Attr::CU_MEMPOOL_ATTR_LOCATION_ID, ordinal as u64, "the device's ordinal");
         }
     }
-    let list = if rejected.is_empty() {
-        "none".to_string()
-    } else {
-        rejected.join(", ")
-    };
+    let list = if rejected.is_empty() { "none".to_string() } else { rejected.join(", ") };
     visible(&format!("{TEST}: driver rejects: {list}"));
 }
 
 #[test]
 fn settable_attributes_round_trip() {
-    const TEST: &str = "settable_attributes_round_trip";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let explicit = Pool::on(gpu.dev);
-    for (label, pool) in [
-        ("default pool", default_pool(gpu.dev)),
-        ("explicit pool", explicit.0),
-    ] {
+    for (label, pool) in [("default pool", default_pool(gpu.dev)), ("explicit pool", explicit.0)] {
         for attr in [FOLLOW, OPPORTUNISTIC, INTERNAL] {
             let n = attr_name(attr);
-            assert_eq!(
-                get_int(pool, attr),
-                1,
-                "{label}: {n} is documented as enabled by default"
-            );
+            assert_eq!(get_int(pool, attr), 1, "{label}: {n} is documented as enabled by default");
             let _restore = Restore::Int(pool, attr, 1);
-            ck!(cuMemPoolSetAttribute(
-                pool,
-                attr,
-                (&mut 0 as *mut c_int).cast()
-            ));
+            ck!(cuMemPoolSetAttribute(pool, attr, (&mut 0 as *mut c_int).cast()));
             assert_eq!(get_int(pool, attr), 0, "{label}: {n} set to 0");
-            ck!(cuMemPoolSetAttribute(
-                pool,
-                attr,
-                (&mut 1 as *mut c_int).cast()
-            ));
+            ck!(cuMemPoolSetAttribute(pool, attr, (&mut 1 as *mut c_int).cast()));
             assert_eq!(get_int(pool, attr), 1, "{label}: {n} set back to 1");
         }
         assert_eq!(
@@ -575,11 +468,7 @@ fn settable_attributes_round_trip() {
                     SUCCESS,
                     "{label}: set the release threshold to {v}"
                 );
-                assert_eq!(
-                    get_u64(pool, THRESHOLD),
-                    v,
-                    "{label}: release threshold read back"
-                );
+                assert_eq!(get_u64(pool, THRESHOLD), v, "{label}: release threshold read back");
             }
         }
         for attr in [RESERVED, USED] {
@@ -608,12 +497,7 @@ fn settable_attributes_round_trip() {
                 "{label}: {} can only be reset to 0",
                 attr_name(attr)
             );
-            assert_eq!(
-                set_u64(pool, attr, 0),
-                SUCCESS,
-                "{label}: reset {} to 0",
-                attr_name(attr)
-            );
+            assert_eq!(set_u64(pool, attr, 0), SUCCESS, "{label}: reset {} to 0", attr_name(attr));
         }
     }
     // A reset lowers a high watermark to the current value.
@@ -631,11 +515,7 @@ fn settable_attributes_round_trip() {
         "reserved high watermark after a 2 MiB allocation"
     );
     for (high, current) in [(USED_HIGH, USED), (RESERVED_HIGH, RESERVED)] {
-        ck!(cuMemPoolSetAttribute(
-            explicit.0,
-            high,
-            (&mut 0u64 as *mut u64).cast()
-        ));
+        ck!(cuMemPoolSetAttribute(explicit.0, high, (&mut 0u64 as *mut u64).cast()));
         assert_eq!(
             get_u64(explicit.0, high),
             get_u64(explicit.0, current),
@@ -647,8 +527,7 @@ fn settable_attributes_round_trip() {
 
 #[test]
 fn used_and_reserved_memory_accounting() {
-    const TEST: &str = "used_and_reserved_memory_accounting";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let pool = Pool::on(gpu.dev);
     let s = Stream::new();
     let used0 = get_u64(pool.0, USED);
@@ -656,11 +535,7 @@ fn used_and_reserved_memory_accounting() {
     s.sync();
     let (used1, reserved1) = (get_u64(pool.0, USED), get_u64(pool.0, RESERVED));
     println!("after allocating {N}: used {used0} -> {used1}, reserved {reserved1}");
-    assert!(
-        used1 >= used0 + N as u64,
-        "used grew by {} < {N}",
-        used1 - used0
-    );
+    assert!(used1 >= used0 + N as u64, "used grew by {} < {N}", used1 - used0);
     assert!(reserved1 >= used1, "reserved {reserved1} < used {used1}");
     let high1 = get_u64(pool.0, USED_HIGH);
     assert!(high1 >= used1, "used high {high1} < used {used1}");
@@ -673,26 +548,11 @@ fn used_and_reserved_memory_accounting() {
         get_u64(pool.0, RESERVED)
     );
     assert_eq!(used2, used0, "used after the free");
-    assert_eq!(
-        get_u64(pool.0, USED_HIGH),
-        high1,
-        "used high keeps the peak"
-    );
-    assert!(
-        get_u64(pool.0, RESERVED_HIGH) >= reserved1,
-        "reserved high keeps the peak"
-    );
-    ck!(cuMemPoolSetAttribute(
-        pool.0,
-        USED_HIGH,
-        (&mut 0u64 as *mut u64).cast()
-    ));
+    assert_eq!(get_u64(pool.0, USED_HIGH), high1, "used high keeps the peak");
+    assert!(get_u64(pool.0, RESERVED_HIGH) >= reserved1, "reserved high keeps the peak");
+    ck!(cuMemPoolSetAttribute(pool.0, USED_HIGH, (&mut 0u64 as *mut u64).cast()));
     assert_eq!(get_u64(pool.0, USED_HIGH), used2, "used high after a reset");
-    ck!(cuMemPoolSetAttribute(
-        pool.0,
-        RESERVED_HIGH,
-        (&mut 0u64 as *mut u64).cast()
-    ));
+    ck!(cuMemPoolSetAttribute(pool.0, RESERVED_HIGH, (&mut 0u64 as *mut u64).cast()));
     assert_eq!(
         get_u64(pool.0, RESERVED_HIGH),
         get_u64(pool.0, RESERVED),
@@ -702,8 +562,7 @@ fn used_and_reserved_memory_accounting() {
 
 #[test]
 fn release_threshold_and_trim() {
-    const TEST: &str = "release_threshold_and_trim";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let pool = Pool::on(gpu.dev);
     let s = Stream::new();
     assert_eq!(get_u64(pool.0, THRESHOLD), 0, "documented default");
@@ -725,24 +584,15 @@ fn release_threshold_and_trim() {
     s.sync();
     let kept = get_u64(pool.0, RESERVED);
     println!("threshold u64::MAX: reserved after free + synchronizes: {kept}");
-    assert!(
-        kept >= N as u64,
-        "threshold u64::MAX: reserved {kept} < {N}"
-    );
+    assert!(kept >= N as u64, "threshold u64::MAX: reserved {kept} < {N}");
     ck!(cuMemPoolTrimTo(pool.0, 0));
     let trimmed = get_u64(pool.0, RESERVED);
     println!("after cuMemPoolTrimTo(pool, 0): reserved {trimmed}");
-    assert_eq!(
-        trimmed, 0,
-        "cuMemPoolTrimTo(pool, 0) releases every unused byte"
-    );
+    assert_eq!(trimmed, 0, "cuMemPoolTrimTo(pool, 0) releases every unused byte");
 }
 
 // Listed as ignored, with the reason, where the headers predate the field.
-#[cfg_attr(
-    not(cuda_12_2),
-    ignore = "CUmemPoolProps has no maxSize before CUDA 12.2"
-)]
+#[cfg_attr(not(cuda_12_2), ignore = "CUmemPoolProps has no maxSize before CUDA 12.2")]
 #[test]
 fn max_pool_size_limits_allocations() {
     #[cfg(cuda_12_2)]
@@ -751,20 +601,12 @@ fn max_pool_size_limits_allocations() {
 
 #[cfg(cuda_12_2)]
 fn max_pool_size_limits_allocations_12_2() {
-    const TEST: &str = "max_pool_size_limits_allocations";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let s = Stream::new();
-    let limited = Pool::new(&CUmemPoolProps {
-        maxSize: 32 * MIB,
-        ..props(gpu.dev)
-    });
+    let limited = Pool::new(&CUmemPoolProps { maxSize: 32 * MIB, ..props(gpu.dev) });
     let r = alloc(limited.0, N, &s);
     println!("64 MiB from a 32 MiB pool -> {:?}", r.map_err(name));
-    assert_eq!(
-        r,
-        Err(CUresult::CUDA_ERROR_OUT_OF_MEMORY),
-        "64 MiB from a pool of maxSize 32 MiB"
-    );
+    assert_eq!(r, Err(CUresult::CUDA_ERROR_OUT_OF_MEMORY), "64 MiB from a pool of maxSize 32 MiB");
     let p = must_alloc(limited.0, 16 * MIB, &s);
     free(p, &s);
     s.sync();
@@ -778,27 +620,18 @@ fn max_pool_size_limits_allocations_12_2() {
                 (&mut v as *mut u64).cast(),
             )
         };
-        println!(
-            "CU_MEMPOOL_ATTR_MAX_POOL_SIZE of the 32 MiB pool: {v} ({})",
-            name(r)
-        );
+        println!("CU_MEMPOOL_ATTR_MAX_POOL_SIZE of the 32 MiB pool: {v} ({})", name(r));
         let mut driver = 0;
         assert_eq!(unsafe { cuDriverGetVersion(&mut driver) }, SUCCESS);
         if r == SUCCESS {
-            assert!(
-                v >= 32 * MIB as u64,
-                "max pool size below what was asked for"
-            );
+            assert!(v >= 32 * MIB as u64, "max pool size below what was asked for");
         } else if driver < 13020 {
             // The attribute is newer than the driver: the limit itself was checked above.
-            testkit::skip(
-                "max_pool_size_limits_allocations",
-                &format!(
-                    "reading CU_MEMPOOL_ATTR_MAX_POOL_SIZE: the driver supports CUDA {driver}, \
+            testkit::skip(&format!(
+                "reading CU_MEMPOOL_ATTR_MAX_POOL_SIZE: the driver supports CUDA {driver}, \
                      older than the attribute (13020), and returns {}",
-                    name(r)
-                ),
-            );
+                name(r)
+            ));
         } else {
             panic!("CU_MEMPOOL_ATTR_MAX_POOL_SIZE: {}", name(r));
         }
@@ -810,24 +643,15 @@ fn max_pool_size_limits_allocations_12_2() {
 /// until the default is set back.
 #[test]
 fn current_pool_serves_alloc_async() {
-    const TEST: &str = "current_pool_serves_alloc_async";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let s = Stream::new();
     let default = default_pool(gpu.dev);
-    assert_eq!(
-        current_pool(gpu.dev),
-        default,
-        "the current pool starts as the default pool"
-    );
+    assert_eq!(current_pool(gpu.dev), default, "the current pool starts as the default pool");
     let pool = Pool::on(gpu.dev);
     {
         let _restore = RestoreDevicePool(gpu.dev, default);
         ck!(cuDeviceSetMemPool(gpu.dev, pool.0));
-        assert_eq!(
-            current_pool(gpu.dev),
-            pool.0,
-            "cuDeviceGetMemPool after cuDeviceSetMemPool"
-        );
+        assert_eq!(current_pool(gpu.dev), pool.0, "cuDeviceGetMemPool after cuDeviceSetMemPool");
         let (used, default_used) = (get_u64(pool.0, USED), get_u64(default, USED));
         let mut p = 0;
         ck!(cuMemAllocAsync(&mut p, 4 * MIB, s.0));
@@ -844,29 +668,20 @@ fn current_pool_serves_alloc_async() {
         free(p, &s);
         s.sync();
     }
-    assert_eq!(
-        current_pool(gpu.dev),
-        default,
-        "the default pool is current again"
-    );
+    assert_eq!(current_pool(gpu.dev), default, "the default pool is current again");
     println!("cuDeviceSetMemPool/cuDeviceGetMemPool: explicit pool current, cuMemAllocAsync took from it, default restored");
 }
 
 /// Destroying a device's current pool makes the default pool current (documented).
 #[test]
 fn destroying_the_current_pool_makes_the_default_current() {
-    const TEST: &str = "destroying_the_current_pool_makes_the_default_current";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let default = default_pool(gpu.dev);
     let doomed = Pool::on(gpu.dev);
     {
         let _restore = RestoreDevicePool(gpu.dev, default);
         ck!(cuDeviceSetMemPool(gpu.dev, doomed.0));
-        assert_eq!(
-            doomed.destroy(),
-            SUCCESS,
-            "cuMemPoolDestroy of a device's current pool"
-        );
+        assert_eq!(doomed.destroy(), SUCCESS, "cuMemPoolDestroy of a device's current pool");
         assert_eq!(
             current_pool(gpu.dev),
             default,
@@ -880,17 +695,13 @@ fn destroying_the_current_pool_makes_the_default_current() {
 /// allocation still works, and frees.
 #[test]
 fn destroying_a_pool_keeps_its_live_allocations() {
-    const TEST: &str = "destroying_a_pool_keeps_its_live_allocations";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let s = Stream::new();
     let busy = Pool::on(gpu.dev);
     let p = must_alloc(busy.0, 4 * MIB, &s);
     s.sync();
     let r = busy.destroy();
-    println!(
-        "cuMemPoolDestroy with a live 4 MiB allocation -> {}",
-        name(r)
-    );
+    println!("cuMemPoolDestroy with a live 4 MiB allocation -> {}", name(r));
     assert_eq!(r, SUCCESS, "cuMemPoolDestroy with a live allocation");
     // The allocation still works after its pool was destroyed, and frees.
     ck!(cuMemsetD32Async(p, 0x1234_5678, 1024, s.0));
@@ -937,27 +748,20 @@ fn reuse_across_streams(dev: CUdevice, follow: bool) -> (u64, bool) {
 
 #[test]
 fn stream_ordered_reuse_through_an_event() {
-    const TEST: &str = "stream_ordered_reuse_through_an_event";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let (grew, same) = reuse_across_streams(gpu.dev, true);
     assert_eq!(
         grew, 0,
         "with REUSE_FOLLOW_EVENT_DEPENDENCIES the free on A is reused on B: no new memory"
     );
-    assert!(
-        same,
-        "with REUSE_FOLLOW_EVENT_DEPENDENCIES B gets the pointer freed on A"
-    );
+    assert!(same, "with REUSE_FOLLOW_EVENT_DEPENDENCIES B gets the pointer freed on A");
     // Control: without it, the same sequence needs new memory.
     let (grew, same) = reuse_across_streams(gpu.dev, false);
     assert!(
         grew >= N as u64,
         "without any reuse policy B got memory without the pool growing ({grew})"
     );
-    assert!(
-        !same,
-        "without any reuse policy B got the pointer freed on A"
-    );
+    assert!(!same, "without any reuse policy B got the pointer freed on A");
 }
 
 /// Environment variable that turns `ipc_pool_shared_with_child_process` into
@@ -976,11 +780,11 @@ fn ipc_pool_shared_with_child_process() {
     const TEST: &str = "ipc_pool_shared_with_child_process";
     #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
     match std::env::var(IPC_CHILD) {
-        Ok(path) => ipc::child(TEST, &path),
+        Ok(path) => ipc::child(&path),
         Err(_) => ipc::parent(TEST),
     }
     #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-    testkit::skip(TEST, "the SCM_RIGHTS helper is written for 64-bit Linux");
+    testkit::skip("the SCM_RIGHTS helper is written for 64-bit Linux");
 }
 
 #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
@@ -1031,18 +835,9 @@ mod ipc {
     }
 
     fn send_fd(sock: &UnixStream, fd: RawFd, payload: &[u8]) {
-        let mut iov = IoVec {
-            base: payload.as_ptr() as *mut c_void,
-            len: payload.len(),
-        };
+        let mut iov = IoVec { base: payload.as_ptr() as *mut c_void, len: payload.len() };
         let len = std::mem::offset_of!(CmsgFd, fd) + std::mem::size_of::<c_int>();
-        let mut cmsg = CmsgFd {
-            len,
-            level: SOL_SOCKET,
-            ty: SCM_RIGHTS,
-            fd,
-            pad: 0,
-        };
+        let mut cmsg = CmsgFd { len, level: SOL_SOCKET, ty: SCM_RIGHTS, fd, pad: 0 };
         let msg = MsgHdr {
             name: null_mut(),
             namelen: 0,
@@ -1053,26 +848,12 @@ mod ipc {
             flags: 0,
         };
         let n = unsafe { sendmsg(sock.as_raw_fd(), &msg, 0) };
-        assert_eq!(
-            n,
-            payload.len() as isize,
-            "sendmsg: {}",
-            std::io::Error::last_os_error()
-        );
+        assert_eq!(n, payload.len() as isize, "sendmsg: {}", std::io::Error::last_os_error());
     }
 
     fn recv_fd(sock: &UnixStream, payload: &mut [u8]) -> OwnedFd {
-        let mut iov = IoVec {
-            base: payload.as_mut_ptr().cast(),
-            len: payload.len(),
-        };
-        let mut cmsg = CmsgFd {
-            len: 0,
-            level: 0,
-            ty: 0,
-            fd: -1,
-            pad: 0,
-        };
+        let mut iov = IoVec { base: payload.as_mut_ptr().cast(), len: payload.len() };
+        let mut cmsg = CmsgFd { len: 0, level: 0, ty: 0, fd: -1, pad: 0 };
         let mut msg = MsgHdr {
             name: null_mut(),
             namelen: 0,
@@ -1098,34 +879,26 @@ mod ipc {
         let fd = unsafe { OwnedFd::from_raw_fd(cmsg.fd) };
         let n = n as usize;
         if n < payload.len() {
-            (&*sock)
-                .read_exact(&mut payload[n..])
-                .expect("the rest of the export data");
+            (&*sock).read_exact(&mut payload[n..]).expect("the rest of the export data");
         }
         fd
     }
 
     pub fn parent(test: &str) {
-        let Some(gpu) = gpu(test) else { return };
+        let Some(gpu) = gpu() else { return };
         let types = attribute(
             gpu.dev,
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
         );
         if types as c_uint & POSIX_FD.0 == 0 {
-            testkit::skip(test, &format!("device 0's pools cannot export POSIX file descriptors (handle types {types:#x})"));
+            testkit::skip(&format!(
+                "device 0's pools cannot export POSIX file descriptors (handle types {types:#x})"
+            ));
             return;
         }
-        let pool = Pool::new(&CUmemPoolProps {
-            handleTypes: POSIX_FD,
-            ..props(gpu.dev)
-        });
+        let pool = Pool::new(&CUmemPoolProps { handleTypes: POSIX_FD, ..props(gpu.dev) });
         let mut raw: c_int = -1;
-        ck!(cuMemPoolExportToShareableHandle(
-            (&mut raw as *mut c_int).cast(),
-            pool.0,
-            POSIX_FD,
-            0
-        ));
+        ck!(cuMemPoolExportToShareableHandle((&mut raw as *mut c_int).cast(), pool.0, POSIX_FD, 0));
         assert!(raw >= 0, "cuMemPoolExportToShareableHandle gave fd {raw}");
         // SAFETY: the driver handed us this descriptor to own.
         let fd = unsafe { OwnedFd::from_raw_fd(raw) };
@@ -1174,8 +947,7 @@ mod ipc {
             }
         };
         sock.set_nonblocking(false).unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
         let mut payload = [0u8; 72];
         payload[..64].copy_from_slice(&data.reserved);
         payload[64..].copy_from_slice(&(IPC_SIZE as u64).to_ne_bytes());
@@ -1190,20 +962,12 @@ mod ipc {
             println!("child| {line}");
         }
         assert!(out.status.success(), "the child failed: {}", out.status);
-        assert_eq!(
-            (got, ack[0]),
-            (1, b'k'),
-            "the child did not report the pattern written"
-        );
+        assert_eq!((got, ack[0]), (1, b'k'), "the child did not report the pattern written");
 
         let mut host = vec![0u32; IPC_SIZE / 4];
         ck!(cuMemcpyDtoH(host.as_mut_ptr().cast(), p, IPC_SIZE));
         for (i, &w) in host.iter().enumerate() {
-            let want = if i < IPC_HEADER_WORDS {
-                ipc_header(i)
-            } else {
-                IPC_FILL
-            };
+            let want = if i < IPC_HEADER_WORDS { ipc_header(i) } else { IPC_FILL };
             assert_eq!(w, want, "word {i} of the shared allocation");
         }
         println!("parent: the child's pattern is in all {IPC_SIZE} bytes");
@@ -1214,8 +978,8 @@ mod ipc {
         let _ = std::fs::remove_file(&path);
     }
 
-    pub fn child(test: &str, path: &str) {
-        let gpu = gpu(test).expect("the child has no GPU");
+    pub fn child(path: &str) {
+        let gpu = gpu().expect("the child has no GPU");
         let sock = UnixStream::connect(path).expect("connect to the parent");
         let mut payload = [0u8; 72];
         let fd = recv_fd(&sock, &mut payload);
@@ -1234,11 +998,7 @@ mod ipc {
         ck!(cuMemPoolImportPointer(&mut p, pool, &mut data));
         ck!(cuMemsetD32(p, IPC_FILL, size / 4));
         let header: Vec<u32> = (0..IPC_HEADER_WORDS).map(ipc_header).collect();
-        ck!(cuMemcpyHtoD(
-            p,
-            header.as_ptr().cast(),
-            IPC_HEADER_WORDS * 4
-        ));
+        ck!(cuMemcpyHtoD(p, header.as_ptr().cast(), IPC_HEADER_WORDS * 4));
         ck!(cuCtxSynchronize());
         // Importers free first, then the exporter.
         ck!(cuMemFree(p));
@@ -1252,20 +1012,16 @@ mod ipc {
 
 #[test]
 fn peer_access_to_a_pool() {
-    const TEST: &str = "peer_access_to_a_pool";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     if gpu.devices < 2 {
-        testkit::skip(TEST, "one GPU");
+        testkit::skip("one GPU");
         return;
     }
     let dev1 = device(1);
     let mut can = 0;
     ck!(cuDeviceCanAccessPeer(&mut can, dev1, gpu.dev));
     if can == 0 {
-        testkit::skip(
-            TEST,
-            "device 1 cannot access device 0's memory (cuDeviceCanAccessPeer = 0)",
-        );
+        testkit::skip("device 1 cannot access device 0's memory (cuDeviceCanAccessPeer = 0)");
         return;
     }
     let pool = Pool::on(gpu.dev);
@@ -1275,29 +1031,14 @@ fn peer_access_to_a_pool() {
         ck!(cuMemPoolGetAccess(&mut flags, pool.0, &mut loc));
         flags
     };
-    assert_eq!(
-        access(gpu.dev),
-        READ_WRITE,
-        "a pool is read/write from its own device"
-    );
-    assert_eq!(
-        access(dev1),
-        NO_ACCESS,
-        "a new pool is not accessible from another device"
-    );
+    assert_eq!(access(gpu.dev), READ_WRITE, "a pool is read/write from its own device");
+    assert_eq!(access(dev1), NO_ACCESS, "a new pool is not accessible from another device");
     let grant = |flags| {
-        let desc = CUmemAccessDesc {
-            location: on_device(dev1),
-            flags,
-        };
+        let desc = CUmemAccessDesc { location: on_device(dev1), flags };
         ck!(cuMemPoolSetAccess(pool.0, &desc, 1));
     };
     grant(READ_WRITE);
-    assert_eq!(
-        access(dev1),
-        READ_WRITE,
-        "cuMemPoolGetAccess after granting device 1"
-    );
+    assert_eq!(access(dev1), READ_WRITE, "cuMemPoolGetAccess after granting device 1");
 
     const WORDS: usize = MIB;
     let s = Stream::new();
@@ -1345,8 +1086,7 @@ fn current_pool_by_location() {
 
 #[cfg(cuda_13_0)]
 fn current_pool_by_location_13_0() {
-    const TEST: &str = "current_pool_by_location";
-    let Some(gpu) = gpu(TEST) else { return };
+    let Some(gpu) = gpu() else { return };
     let mut loc = on_device(gpu.dev);
     let mut default = null_mut();
     ck!(cuMemGetDefaultMemPool(&mut default, &mut loc, PINNED));
@@ -1365,16 +1105,8 @@ fn current_pool_by_location_13_0() {
     {
         let _restore = RestoreDevicePool(gpu.dev, default);
         ck!(cuMemSetMemPool(&mut loc, PINNED, pool.0));
-        assert_eq!(
-            get(&mut loc),
-            pool.0,
-            "cuMemGetMemPool after cuMemSetMemPool"
-        );
-        assert_eq!(
-            current_pool(gpu.dev),
-            pool.0,
-            "cuDeviceGetMemPool after cuMemSetMemPool"
-        );
+        assert_eq!(get(&mut loc), pool.0, "cuMemGetMemPool after cuMemSetMemPool");
+        assert_eq!(current_pool(gpu.dev), pool.0, "cuDeviceGetMemPool after cuMemSetMemPool");
         ck!(cuMemSetMemPool(&mut loc, PINNED, default));
         assert_eq!(get(&mut loc), default, "cuMemGetMemPool after restoring");
     }

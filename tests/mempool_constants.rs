@@ -86,17 +86,11 @@ fn value_types_of_the_pool_attributes() {
 #[test]
 fn pool_functions_are_declared_and_link() {
     let mut fns: Vec<(&str, *const ())> = vec![
-        (
-            "cuDeviceGetDefaultMemPool",
-            cuDeviceGetDefaultMemPool as *const (),
-        ),
+        ("cuDeviceGetDefaultMemPool", cuDeviceGetDefaultMemPool as *const ()),
         ("cuDeviceGetMemPool", cuDeviceGetMemPool as *const ()),
         ("cuDeviceSetMemPool", cuDeviceSetMemPool as *const ()),
         ("cuMemAllocAsync", cuMemAllocAsync as *const ()),
-        (
-            "cuMemAllocFromPoolAsync",
-            cuMemAllocFromPoolAsync as *const (),
-        ),
+        ("cuMemAllocFromPoolAsync", cuMemAllocFromPoolAsync as *const ()),
         ("cuMemFreeAsync", cuMemFreeAsync as *const ()),
         ("cuMemPoolCreate", cuMemPoolCreate as *const ()),
         ("cuMemPoolDestroy", cuMemPoolDestroy as *const ()),
@@ -105,29 +99,14 @@ fn pool_functions_are_declared_and_link() {
         ("cuMemPoolSetAccess", cuMemPoolSetAccess as *const ()),
         ("cuMemPoolGetAccess", cuMemPoolGetAccess as *const ()),
         ("cuMemPoolTrimTo", cuMemPoolTrimTo as *const ()),
-        (
-            "cuMemPoolExportToShareableHandle",
-            cuMemPoolExportToShareableHandle as *const (),
-        ),
-        (
-            "cuMemPoolImportFromShareableHandle",
-            cuMemPoolImportFromShareableHandle as *const (),
-        ),
-        (
-            "cuMemPoolExportPointer",
-            cuMemPoolExportPointer as *const (),
-        ),
-        (
-            "cuMemPoolImportPointer",
-            cuMemPoolImportPointer as *const (),
-        ),
+        ("cuMemPoolExportToShareableHandle", cuMemPoolExportToShareableHandle as *const ()),
+        ("cuMemPoolImportFromShareableHandle", cuMemPoolImportFromShareableHandle as *const ()),
+        ("cuMemPoolExportPointer", cuMemPoolExportPointer as *const ()),
+        ("cuMemPoolImportPointer", cuMemPoolImportPointer as *const ()),
     ];
     #[cfg(cuda_13_0)]
     fns.extend([
-        (
-            "cuMemGetDefaultMemPool",
-            cuMemGetDefaultMemPool as *const (),
-        ),
+        ("cuMemGetDefaultMemPool", cuMemGetDefaultMemPool as *const ()),
         ("cuMemGetMemPool", cuMemGetMemPool as *const ()),
         ("cuMemSetMemPool", cuMemSetMemPool as *const ()),
     ]);
@@ -135,27 +114,17 @@ fn pool_functions_are_declared_and_link() {
     assert!(addresses.iter().all(|a| !a.is_null()));
     addresses.sort();
     addresses.dedup();
-    assert_eq!(
-        addresses.len(),
-        fns.len(),
-        "two pool functions bound to one symbol"
-    );
+    assert_eq!(addresses.len(), fns.len(), "two pool functions bound to one symbol");
     println!("{} pool functions link", fns.len());
 }
 
 #[test]
 fn enumerator_names_from_values() {
-    assert_eq!(
-        CUresult::CUDA_ERROR_STUB_LIBRARY.name(),
-        Some("CUDA_ERROR_STUB_LIBRARY")
-    );
+    assert_eq!(CUresult::CUDA_ERROR_STUB_LIBRARY.name(), Some("CUDA_ERROR_STUB_LIBRARY"));
     assert_eq!(CUresult::CUDA_SUCCESS.name(), Some("CUDA_SUCCESS"));
     // A value the header does not list (a newer driver's) has no name, and is sound to hold.
     assert_eq!(cudaError_enum(123_456).name(), None);
-    for e in VALUE_TYPES
-        .iter()
-        .filter(|e| e.enumeration == "CUmemPool_attribute_enum")
-    {
+    for e in VALUE_TYPES.iter().filter(|e| e.enumeration == "CUmemPool_attribute_enum") {
         assert_eq!(CUmemPool_attribute(e.value as _).name(), Some(e.name));
     }
     assert_eq!(

@@ -16,17 +16,13 @@ const PROFILER_RESULTS: [CUresult; 5] = [
 
 #[test]
 fn profiler_start_and_stop() {
-    const TEST: &str = "profiler_start_and_stop";
     for f in ["cuProfilerStart", "cuProfilerStop"] {
         assert!(FUNCTIONS.contains(&f), "{f} is not bound");
         if SINCE_AVAILABLE {
             assert_eq!(since(f), Some(4000), "{f}");
         }
         #[cfg(feature = "dynamic-loading")]
-        assert!(
-            libcuda_sys::dynamic::is_available(f).is_some(),
-            "{f} is not in the table"
-        );
+        assert!(libcuda_sys::dynamic::is_available(f).is_some(), "{f} is not in the table");
     }
     let r = unsafe { cuInit(0) };
     if r != CUresult::CUDA_SUCCESS {
@@ -35,13 +31,10 @@ fn profiler_start_and_stop() {
         // Without a driver the calls still reach a function: the stand-in's or
         // the dynamic table's, which answer as every other.
         assert_eq!(unsafe { cuProfilerStart() }, r, "cuProfilerStart");
-        return testkit::skip(TEST, &format!("cuInit(0) returned {r:?}: {why}"));
+        return testkit::skip(&format!("cuInit(0) returned {r:?}: {why}"));
     }
     let mut ctx = std::ptr::null_mut();
-    assert_eq!(
-        unsafe { cuDevicePrimaryCtxRetain(&mut ctx, 0) },
-        CUresult::CUDA_SUCCESS
-    );
+    assert_eq!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, 0) }, CUresult::CUDA_SUCCESS);
     assert_eq!(unsafe { cuCtxSetCurrent(ctx) }, CUresult::CUDA_SUCCESS);
     let start = unsafe { cuProfilerStart() };
     let stop = unsafe { cuProfilerStop() };

@@ -82,10 +82,7 @@ impl PrimaryContext {
         let mut context: CUcontext = std::ptr::null_mut();
         // SAFETY: `context` is a valid CUcontext for the driver to write.
         check(unsafe { cuDevicePrimaryCtxRetain(&mut context, device) })?;
-        let retained = PrimaryContext {
-            device,
-            _not_send: PhantomData,
-        };
+        let retained = PrimaryContext { device, _not_send: PhantomData };
         // SAFETY: `context` was just retained; on error, drop releases it.
         check(unsafe { cuCtxSetCurrent(context) })?;
         Ok(retained)
@@ -101,10 +98,7 @@ impl PrimaryContext {
         let mut pool: CUmemoryPool = std::ptr::null_mut();
         // SAFETY: `pool` is a valid CUmemoryPool for the driver to write.
         check(unsafe { cuDeviceGetDefaultMemPool(&mut pool, self.device) })?;
-        Ok(DefaultPool {
-            pool,
-            _context: PhantomData,
-        })
+        Ok(DefaultPool { pool, _context: PhantomData })
     }
 }
 

@@ -40,7 +40,7 @@ fn no_gpu() -> Option<String> {
 fn used_mem_current_agrees_between_rust_and_c() {
     const TEST: &str = "used_mem_current_agrees_between_rust_and_c";
     if let Some(reason) = no_gpu() {
-        skip(TEST, &reason);
+        skip(&reason);
         return;
     }
     let ctx = PrimaryContext::retain(0)
@@ -56,43 +56,25 @@ fn used_mem_current_agrees_between_rust_and_c() {
     };
     assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "{}", name(r));
     if supported == 0 {
-        skip(TEST, "device 0 does not support memory pools");
+        skip("device 0 does not support memory pools");
         return;
     }
-    let pool = ctx
-        .default_mem_pool()
-        .unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
+    let pool =
+        ctx.default_mem_pool().unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
 
-    let before_rust = pool
-        .used_mem_current()
-        .unwrap_or_else(|e| panic!("Rust read: {}", name(e)));
-    let before_c = pool
-        .used_mem_current_from_c()
-        .unwrap_or_else(|e| panic!("C read: {}", name(e)));
-    assert_eq!(
-        before_rust, before_c,
-        "USED_MEM_CURRENT before allocating: Rust vs C"
-    );
+    let before_rust = pool.used_mem_current().unwrap_or_else(|e| panic!("Rust read: {}", name(e)));
+    let before_c = pool.used_mem_current_from_c().unwrap_or_else(|e| panic!("C read: {}", name(e)));
+    assert_eq!(before_rust, before_c, "USED_MEM_CURRENT before allocating: Rust vs C");
 
     // Allocate from the default pool so the value is not trivially 0.
     const SIZE: usize = 4 << 20;
     let mut ptr: CUdeviceptr = 0;
     // SAFETY: `ptr` is a valid CUdeviceptr for the driver to write; null stream.
     let r = unsafe { cuMemAllocAsync(&mut ptr, SIZE, std::ptr::null_mut()) };
-    assert_eq!(
-        r,
-        cudaError_enum::CUDA_SUCCESS,
-        "cuMemAllocAsync: {}",
-        name(r)
-    );
+    assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "cuMemAllocAsync: {}", name(r));
     // SAFETY: null stream.
     let r = unsafe { cuStreamSynchronize(std::ptr::null_mut()) };
-    assert_eq!(
-        r,
-        cudaError_enum::CUDA_SUCCESS,
-        "cuStreamSynchronize: {}",
-        name(r)
-    );
+    assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "cuStreamSynchronize: {}", name(r));
 
     let during_rust = pool.used_mem_current();
     let during_c = pool.used_mem_current_from_c();
@@ -104,26 +86,13 @@ fn used_mem_current_agrees_between_rust_and_c() {
 
     let during_rust = during_rust.unwrap_or_else(|e| panic!("Rust read: {}", name(e)));
     let during_c = during_c.unwrap_or_else(|e| panic!("C read: {}", name(e)));
-    assert_eq!(
-        during_rust, during_c,
-        "USED_MEM_CURRENT with {SIZE} bytes allocated: Rust vs C"
-    );
+    assert_eq!(during_rust, during_c, "USED_MEM_CURRENT with {SIZE} bytes allocated: Rust vs C");
     assert!(
         during_rust >= before_rust + SIZE as u64,
         "USED_MEM_CURRENT {during_rust} after allocating {SIZE} bytes (was {before_rust})"
     );
-    assert_eq!(
-        freed,
-        cudaError_enum::CUDA_SUCCESS,
-        "cuMemFreeAsync: {}",
-        name(freed)
-    );
-    assert_eq!(
-        synced,
-        cudaError_enum::CUDA_SUCCESS,
-        "cuStreamSynchronize: {}",
-        name(synced)
-    );
+    assert_eq!(freed, cudaError_enum::CUDA_SUCCESS, "cuMemFreeAsync: {}", name(freed));
+    assert_eq!(synced, cudaError_enum::CUDA_SUCCESS, "cuStreamSynchronize: {}", name(synced));
     let _ = writeln!(
         std::io::stderr(),
         "{TEST}: USED_MEM_CURRENT {before_rust} -> {during_rust} bytes, Rust and C agree"
@@ -133,23 +102,23 @@ fn used_mem_current_agrees_between_rust_and_c() {
 #[cfg(has_pool_introspection_attrs)]
 #[test]
 fn default_pool_is_on_its_device() {
-    const TEST: &str = "default_pool_is_on_its_device";
     if let Some(reason) = no_gpu() {
-        skip(TEST, &reason);
+        skip(&reason);
         return;
     }
     let mut driver = 0;
     // SAFETY: `driver` is a valid int for the driver to write.
     let _ = unsafe { cuDriverGetVersion(&mut driver) };
     if driver < 13020 {
-        skip(TEST, &format!("the driver supports CUDA {driver}, older than CU_MEMPOOL_ATTR_LOCATION_TYPE (13020)"));
+        skip(&format!(
+            "the driver supports CUDA {driver}, older than CU_MEMPOOL_ATTR_LOCATION_TYPE (13020)"
+        ));
         return;
     }
     let ctx = PrimaryContext::retain(0)
         .unwrap_or_else(|e| panic!("retaining device 0's primary context: {}", name(e)));
-    let pool = ctx
-        .default_mem_pool()
-        .unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
+    let pool =
+        ctx.default_mem_pool().unwrap_or_else(|e| panic!("cuDeviceGetDefaultMemPool: {}", name(e)));
     let location = pool
         .location_type()
         .unwrap_or_else(|e| panic!("CU_MEMPOOL_ATTR_LOCATION_TYPE: {}", name(e)));

@@ -13,21 +13,13 @@ fn c_cuda_version_is_the_bindings_header_version() {
         HEADER_VERSION,
         "CUDA_VERSION in C vs libcuda_sys::HEADER_VERSION"
     );
-    let from_build: u32 = dep::DEP_CUDA_VERSION
-        .parse()
-        .expect("DEP_CUDA_VERSION is a number");
-    assert_eq!(
-        from_build, HEADER_VERSION,
-        "DEP_CUDA_VERSION vs libcuda_sys::HEADER_VERSION"
-    );
+    let from_build: u32 = dep::DEP_CUDA_VERSION.parse().expect("DEP_CUDA_VERSION is a number");
+    assert_eq!(from_build, HEADER_VERSION, "DEP_CUDA_VERSION vs libcuda_sys::HEADER_VERSION");
 }
 
 #[test]
 fn c_and_rust_agree_on_the_size_of_cumempoolprops() {
-    assert_eq!(
-        dep::c_sizeof_pool_props(),
-        std::mem::size_of::<CUmemPoolProps>()
-    );
+    assert_eq!(dep::c_sizeof_pool_props(), std::mem::size_of::<CUmemPoolProps>());
 }
 
 #[test]
@@ -36,11 +28,7 @@ fn dep_cuda_include_holds_the_cuda_h_of_the_bindings() {
     let text =
         std::fs::read_to_string(&cuda_h).unwrap_or_else(|e| panic!("{}: {e}", cuda_h.display()));
     let defined = format!("#define CUDA_VERSION {HEADER_VERSION}");
-    assert!(
-        text.contains(&defined),
-        "{} does not contain `{defined}`",
-        cuda_h.display()
-    );
+    assert!(text.contains(&defined), "{} does not contain `{defined}`", cuda_h.display());
 }
 
 #[test]
@@ -48,9 +36,8 @@ fn the_cfg_from_dep_cuda_version_matches_the_bindings() {
     // has_pool_introspection_attrs: set by build.rs for 13.2 headers and newer,
     // where CU_MEMPOOL_ATTR_ALLOCATION_TYPE (9) is declared.
     assert_eq!(dep::HAS_POOL_INTROSPECTION_ATTRS, HEADER_VERSION >= 13020);
-    let declared = libcuda_sys::VALUE_TYPES
-        .iter()
-        .any(|e| e.name == "CU_MEMPOOL_ATTR_ALLOCATION_TYPE");
+    let declared =
+        libcuda_sys::VALUE_TYPES.iter().any(|e| e.name == "CU_MEMPOOL_ATTR_ALLOCATION_TYPE");
     assert_eq!(
         dep::HAS_POOL_INTROSPECTION_ATTRS,
         declared,

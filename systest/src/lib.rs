@@ -30,10 +30,10 @@ pub const INCLUDE_DIR: &str = env!("SYSTEST_INCLUDE_DIR");
 pub const BINDINGS: &str = env!("SYSTEST_BINDINGS");
 
 /// `Err(reason)` when there are no headers to compare with; the test then says so.
-pub fn available(test: &str) -> bool {
+pub fn available() -> bool {
     match SKIPPED {
         Some(why) => {
-            testkit::skip(test, why);
+            testkit::skip(why);
             false
         }
         None => true,

@@ -7,7 +7,7 @@ use systest::{c_side, rust_side, FUNCTIONS};
 
 #[test]
 fn rust_and_c_agree_on_every_item() {
-    if !systest::available("rust_and_c_agree_on_every_item") {
+    if !systest::available() {
         return;
     }
     let c = c_side();
@@ -35,16 +35,12 @@ fn rust_and_c_agree_on_every_item() {
         systest::BINDINGS,
         systest::INCLUDE_DIR
     );
-    assert!(
-        rust_side.len() > 1000,
-        "suspiciously few items: {}",
-        rust_side.len()
-    );
+    assert!(rust_side.len() > 1000, "suspiciously few items: {}", rust_side.len());
 }
 
 #[test]
 fn constants_defined_as_casts_and_aliases_agree_with_c() {
-    if !systest::available("constants_defined_as_casts_and_aliases_agree_with_c") {
+    if !systest::available() {
         return;
     }
     let c = c_side();
@@ -64,23 +60,18 @@ fn constants_defined_as_casts_and_aliases_agree_with_c() {
     ] {
         assert!(values.iter().any(|(k, _)| *k == name), "{name} not bound");
     }
-    println!(
-        "{} constants defined as casts or aliases agree with C",
-        values.len()
-    );
+    println!("{} constants defined as casts or aliases agree with C", values.len());
 }
 
 #[test]
 fn every_object_like_macro_with_a_value_is_bound() {
-    if !systest::available("every_object_like_macro_with_a_value_is_bound") {
+    if !systest::available() {
         return;
     }
     // What is left has no value to bind: a flag (`CU_UUID_HAS_BEEN_DEFINED`) or
     // an attribute of declarations (`CUDAAPI`, `CUDA_CB`).
-    let with_value: Vec<&(&str, &str)> = systest::UNBOUND_MACROS
-        .iter()
-        .filter(|(_, body)| !body.is_empty())
-        .collect();
+    let with_value: Vec<&(&str, &str)> =
+        systest::UNBOUND_MACROS.iter().filter(|(_, body)| !body.is_empty()).collect();
     assert!(
         with_value.is_empty(),
         "object-like macros with a value but no binding: {with_value:?}"
@@ -91,15 +82,12 @@ fn every_object_like_macro_with_a_value_is_bound() {
 
 #[test]
 fn every_bound_function_is_declared_by_the_header() {
-    if !systest::available("every_bound_function_is_declared_by_the_header") {
+    if !systest::available() {
         return;
     }
     // abi_check.c takes `sizeof(&f)` of every bound function (it does not compile
     // if the header lacks one) and counts the statements it ran.
-    assert_eq!(
-        c_side().get("functions").map(String::as_str),
-        Some(FUNCTIONS.to_string().as_str())
-    );
+    assert_eq!(c_side().get("functions").map(String::as_str), Some(FUNCTIONS.to_string().as_str()));
 }
 
 #[cfg(not(feature = "dynamic-loading"))]
@@ -110,7 +98,7 @@ use testkit::loaded_symbol as symbol_address;
 #[cfg(not(feature = "dynamic-loading"))]
 #[test]
 fn plain_names_resolve_to_the_symbol_c_calls() {
-    if !systest::available("plain_names_resolve_to_the_symbol_c_calls") {
+    if !systest::available() {
         return;
     }
     let c = c_side();
@@ -120,10 +108,7 @@ fn plain_names_resolve_to_the_symbol_c_calls() {
         let c_symbol = c
             .get(&format!("symbol {plain}"))
             .unwrap_or_else(|| panic!("C side has no expansion for {plain}"));
-        assert_ne!(
-            c_symbol, plain,
-            "{plain} is not renamed in C, yet bound as an alias"
-        );
+        assert_ne!(c_symbol, plain, "{plain} is not renamed in C, yet bound as an alias");
         let expected = symbol_address(c_symbol);
         assert!(!expected.is_null(), "libcuda has no {c_symbol}");
         if rust_address != expected {
@@ -132,16 +117,10 @@ fn plain_names_resolve_to_the_symbol_c_calls() {
             ));
         }
         let legacy = symbol_address(plain);
-        assert!(
-            legacy.is_null() || legacy != rust_address,
-            "{plain} reaches the legacy symbol"
-        );
+        assert!(legacy.is_null() || legacy != rust_address, "{plain} reaches the legacy symbol");
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    println!(
-        "{} plain names resolve to the symbols C calls",
-        aliases.len()
-    );
+    println!("{} plain names resolve to the symbols C calls", aliases.len());
 }
 
 /// The static check (what cross targets get: `_Static_assert`s compiled by the
@@ -150,31 +129,19 @@ fn plain_names_resolve_to_the_symbol_c_calls() {
 /// every check, or the static check would pass or fail for the wrong reason.
 #[test]
 fn the_static_check_reads_what_rustc_computes() {
-    if !systest::available("the_static_check_reads_what_rustc_computes") {
+    if !systest::available() {
         return;
     }
     let read: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(systest::STATIC_VALUES_JSON).expect("abi_values.json");
-    let as_i128 = |v: &serde_json::Value| {
-        v.as_i64()
-            .map(i128::from)
-            .or_else(|| v.as_u64().map(i128::from))
-    };
-    let rustc: Vec<(&str, i128)> = rust_side()
-        .into_iter()
-        .chain(systest::macro_values())
-        .collect();
+    let as_i128 =
+        |v: &serde_json::Value| v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from));
+    let rustc: Vec<(&str, i128)> = rust_side().into_iter().chain(systest::macro_values()).collect();
     let wrong: Vec<String> = rustc
         .iter()
         .filter(|(key, value)| read.get(*key).and_then(as_i128) != Some(*value))
         .map(|(key, value)| format!("{key}: rustc {value}, read {:?}", read.get(*key)))
         .collect();
-    assert!(
-        wrong.is_empty(),
-        "{} of {} differ:\n{}",
-        wrong.len(),
-        rustc.len(),
-        wrong.join("\n")
-    );
+    assert!(wrong.is_empty(), "{} of {} differ:\n{}", wrong.len(), rustc.len(), wrong.join("\n"));
     assert_eq!(read.len(), rustc.len(), "the static check has other checks");
 }

@@ -9,14 +9,12 @@ use testkit::POOL_ATTRIBUTES as DOCUMENTED;
 fn every_header_attribute_is_bound_with_the_c_value() {
     // abi_check.c prints `mempool NAME value` for every CU_MEMPOOL_ATTR_* found
     // in the header text; the Rust side names each through the bindings.
-    if !systest::available("every_header_attribute_is_bound_with_the_c_value") {
+    if !systest::available() {
         return;
     }
     let c = systest::c_side();
-    let from_header: Vec<(&str, &str)> = c
-        .iter()
-        .filter_map(|(k, v)| Some((k.strip_prefix("mempool ")?, v.as_str())))
-        .collect();
+    let from_header: Vec<(&str, &str)> =
+        c.iter().filter_map(|(k, v)| Some((k.strip_prefix("mempool ")?, v.as_str()))).collect();
     assert!(
         from_header.len() >= 8,
         "the header declares at least 8 pool attributes, found {}",
@@ -24,10 +22,7 @@ fn every_header_attribute_is_bound_with_the_c_value() {
     );
     for (name, c_value) in &from_header {
         let entry = DOCUMENTED.iter().find(|d| d.0 == *name);
-        let rust = VALUE_TYPES
-            .iter()
-            .find(|e| e.name == *name)
-            .map(|e| e.value);
+        let rust = VALUE_TYPES.iter().find(|e| e.name == *name).map(|e| e.value);
         assert_eq!(
             rust.map(|v| v.to_string()).as_deref(),
             Some(*c_value),
@@ -45,15 +40,12 @@ fn every_header_attribute_is_bound_with_the_c_value() {
             "{name} missing from CUDA {HEADER_VERSION} (since {since})"
         );
     }
-    println!(
-        "{} memory-pool attributes bound with the header's values",
-        from_header.len()
-    );
+    println!("{} memory-pool attributes bound with the header's values", from_header.len());
 }
 
 #[test]
 fn value_type_table_agrees_with_the_header_text() {
-    if !systest::available("value_type_table_agrees_with_the_header_text") {
+    if !systest::available() {
         return;
     }
     // Every typed entry's enumerator has a comment starting with its value type
@@ -79,17 +71,12 @@ fn value_type_table_agrees_with_the_header_text() {
         rest = &rest[at..];
         // An enumerator's comment ends with `*/` followed by the enumerator name.
         let after = rest[rest.find("*/").unwrap() + 2..].trim_start();
-        let name: String = after
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
+        let name: String =
+            after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         if name.starts_with("CU_") && !VALUE_TYPES.iter().any(|e| e.name == name) {
             missing.push(name);
         }
         rest = &rest[1..];
     }
-    assert!(
-        missing.is_empty(),
-        "declared in cuda.h but not in VALUE_TYPES: {missing:?}"
-    );
+    assert!(missing.is_empty(), "declared in cuda.h but not in VALUE_TYPES: {missing:?}");
 }

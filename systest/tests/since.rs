@@ -5,12 +5,11 @@ use libcuda_sys::{since, HEADER_VERSION, SINCE_AVAILABLE};
 
 #[test]
 fn every_bound_function_has_the_driver_version_it_needs() {
-    const TEST: &str = "every_bound_function_has_the_driver_version_it_needs";
-    if !systest::available(TEST) {
+    if !systest::available() {
         return;
     }
     if !SINCE_AVAILABLE {
-        return testkit::skip(TEST, "the headers have no cudaTypedefs.h");
+        return testkit::skip("the headers have no cudaTypedefs.h");
     }
     let names = systest::FUNCTION_NAMES;
     assert!(names.len() > 100, "{} bound functions", names.len());
@@ -25,10 +24,7 @@ fn every_bound_function_has_the_driver_version_it_needs() {
         .map(|f| (f, since(f)))
         .filter(|(_, v)| v.is_some_and(|v| !(2000..=HEADER_VERSION).contains(&v)))
         .collect();
-    assert!(
-        newer.is_empty(),
-        "outside 2.0..={HEADER_VERSION}: {newer:?}"
-    );
+    assert!(newer.is_empty(), "outside 2.0..={HEADER_VERSION}: {newer:?}");
     assert_eq!(since("cuMemPoolGetAttribute"), Some(11020));
     assert_eq!(since("cuMemAllocFromPoolAsync"), Some(11020));
     assert_eq!(since("cuInit"), Some(2000));

@@ -7,23 +7,20 @@
 use std::io::Write;
 
 /// Says `skipped: <test>: <reason>` on the terminal, past libtest's output
-/// capture, so a test that could not run is never mistaken for one that passed.
-/// Where `LIBCUDA_SYS_SKIP_LOG` names a file, also appends
-/// `{"test":..,"reason":..,"libtest":..}` to it as one JSON line: how `cargo
-/// xtask test` counts skips, as data. `libtest` is the name of the thread
-/// libtest runs the test on, which is the test's own full name, so the skip
-/// is matched with the test's result event.
-pub fn skip(test: &str, reason: &str) {
+/// capture, so a test that could not run is never mistaken for one that
+/// passed. The test is the one running: libtest names the thread it runs a
+/// test on after the test (`tests::name` in a module). Where
+/// `LIBCUDA_SYS_SKIP_LOG` names a file, also appends `{"test":..,"reason":..}`
+/// to it as one JSON line: how `cargo xtask test` and the GPU bundle collect
+/// skips, as data.
+pub fn skip(reason: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("main");
     // One write, so that libtest's own output cannot land inside the line.
     let _ = std::io::stderr().write_all(format!("skipped: {test}: {reason}\n").as_bytes());
     if let Some(log) = std::env::var_os(SKIP_LOG) {
-        let thread = std::thread::current();
-        let line = format!(
-            "{{\"test\":{},\"reason\":{},\"libtest\":{}}}\n",
-            json_string(test),
-            json_string(reason),
-            json_string(thread.name().unwrap_or_default())
-        );
+        let line =
+            format!("{{\"test\":{},\"reason\":{}}}\n", json_string(test), json_string(reason));
         // One write in append mode: lines of tests running at once stay whole.
         let written = std::fs::OpenOptions::new()
             .create(true)
@@ -36,6 +33,20 @@ pub fn skip(test: &str, reason: &str) {
             );
         }
     }
+}
+
+/// For a test that reads the build tree (`OUT_DIR`, the sources, a temporary
+/// directory of the target): `true` where `path` is there; where it is not (a
+/// test binary copied to another machine, as the GPU bundle does), says
+/// `skipped` and returns `false`.
+pub fn build_tree(path: &str) -> bool {
+    let there = std::path::Path::new(path).exists();
+    if !there {
+        skip(&format!(
+            "reads the build tree ({path}), which is not on this machine: run it with cargo test where it was built"
+        ));
+    }
+    there
 }
 
 /// The variable naming the file [`skip`] appends to.
@@ -129,10 +140,7 @@ pub fn cu_result(name: Option<&str>, code: u32) -> String {
 /// means there is no usable driver or device here; `None` for any other code,
 /// which is a real failure.
 pub fn no_usable_driver(code: u32) -> Option<&'static str> {
-    NO_USABLE_DRIVER
-        .iter()
-        .find(|(c, _, _)| *c == code)
-        .map(|(_, _, why)| *why)
+    NO_USABLE_DRIVER.iter().find(|(c, _, _)| *c == code).map(|(_, _, why)| *why)
 }
 
 /// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`: with the `dynamic-loading`
@@ -154,11 +162,7 @@ pub fn no_driver_for_tests(code: u32) -> Option<&'static str> {
 pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
     ("CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES", 1, 11020),
     ("CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC", 2, 11020),
-    (
-        "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES",
-        3,
-        11020,
-    ),
+    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES", 3, 11020),
     ("CU_MEMPOOL_ATTR_RELEASE_THRESHOLD", 4, 11020),
     ("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT", 5, 11020),
     ("CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH", 6, 11020),
@@ -183,16 +187,16 @@ mod tests {
         let log = dir.join("skips.jsonl");
         // The only test of this crate that sets the variable: no other sees it.
         std::env::set_var(super::SKIP_LOG, &log);
-        super::skip("a_test", "no \"GPU\" here\\\n\tat all");
-        super::skip("other", "why");
+        super::skip("no \"GPU\" here\\\n\tat all");
+        super::skip("why");
         std::env::remove_var(super::SKIP_LOG);
         let text = std::fs::read_to_string(&log).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines,
             [
-                r#"{"test":"a_test","reason":"no \"GPU\" here\\\n\u0009at all","libtest":"tests::skips_are_logged_as_json_lines"}"#,
-                r#"{"test":"other","reason":"why","libtest":"tests::skips_are_logged_as_json_lines"}"#,
+                r#"{"test":"tests::skips_are_logged_as_json_lines","reason":"no \"GPU\" here\\\n\u0009at all"}"#,
+                r#"{"test":"tests::skips_are_logged_as_json_lines","reason":"why"}"#,
             ]
         );
         std::fs::remove_dir_all(&dir).unwrap();

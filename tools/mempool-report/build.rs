@@ -21,10 +21,7 @@ fn main() {
         ("DEP_CUDA_LINK_KIND", "MEMPOOL_REPORT_LINK_KIND"),
         ("DEP_CUDA_FOUND_BY", "MEMPOOL_REPORT_FOUND_BY"),
         ("DEP_CUDA_INCLUDE", "MEMPOOL_REPORT_INCLUDE_DIR"),
-        (
-            "DEP_CUDA_PER_THREAD_DEFAULT_STREAM",
-            "MEMPOOL_REPORT_PER_THREAD_DEFAULT_STREAM",
-        ),
+        ("DEP_CUDA_PER_THREAD_DEFAULT_STREAM", "MEMPOOL_REPORT_PER_THREAD_DEFAULT_STREAM"),
     ] {
         println!("cargo::rustc-env={env}={}", require(key));
     }

@@ -1,9 +1,9 @@
 //! Running Cargo and reading its JSON messages.
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use serde_json::Value;
 
@@ -35,12 +35,107 @@ pub fn in_root(args: &[&str]) -> Command {
     cmd
 }
 
-/// The `libcuda-sys-*.crate` file under `dir` (a `cargo package` directory).
-pub fn package_file(dir: &std::path::Path) -> Result<PathBuf> {
-    fn find(dir: &std::path::Path) -> Option<PathBuf> {
+/// What one cargo command with `--message-format=json` said.
+pub struct Build {
+    pub success: bool,
+    /// rustc's errors: `(package, error code, message)`.
+    pub errors: Vec<(String, String, String)>,
+    /// Cargo's human output (errors, build-script warnings).
+    pub stderr: String,
+    /// Every JSON message, with the seconds since the command started.
+    pub timed: Vec<(f64, Value)>,
+    pub messages: Vec<Value>,
+    pub wall: f64,
+}
+
+impl Build {
+    /// `OUT_DIR` of `package`'s build script.
+    pub fn out_dir(&self, package: &str) -> Result<&Path> {
+        self.messages
+            .iter()
+            .filter(|m| m["reason"] == "build-script-executed")
+            .filter(|m| package_name(m["package_id"].as_str().unwrap_or_default()) == package)
+            .find_map(|m| m["out_dir"].as_str().map(Path::new))
+            .ok_or_else(|| format!("no build script of {package} ran:\n{}", self.stderr))
+    }
+}
+
+/// Runs `cmd` (a cargo command with `--message-format=json`), reading its
+/// messages as they arrive.
+pub fn build(mut cmd: Command) -> Result<Build> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
+    let mut stderr = child.stderr.take().expect("piped");
+    // Read beside stdout, so that neither pipe fills while the other is read.
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let mut timed = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
+        let Ok(line) = line else { break };
+        if let Ok(m) = serde_json::from_str::<Value>(&line) {
+            timed.push((start.elapsed().as_secs_f64(), m));
+        }
+    }
+    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
+    let messages: Vec<Value> = timed.iter().map(|(_, m)| m.clone()).collect();
+    let errors = messages
+        .iter()
+        .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
+        .map(|m| {
+            let field = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (
+                package_name(m["package_id"].as_str().unwrap_or_default()),
+                field(&m["message"]["code"]["code"]),
+                field(&m["message"]["message"]),
+            )
+        })
+        .collect();
+    Ok(Build {
+        success: status.success(),
+        errors,
+        stderr: stderr.join().unwrap_or_default(),
+        timed,
+        messages,
+        wall: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0`,
+/// `registry+https://...#syn@3.0.10`, or `path+file:///x/libcuda-sys#0.1.0`.
+pub fn package_name(id: &str) -> String {
+    let Some((head, tail)) = id.rsplit_once('#') else {
+        return id.split(' ').next().unwrap_or(id).to_string();
+    };
+    let name = tail.split('@').next().unwrap_or(tail);
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        return head.rsplit('/').next().unwrap_or(head).to_string();
+    }
+    name.to_string()
+}
+
+/// `package`'s entry in `cargo metadata --no-deps`.
+pub fn package_metadata(package: &str) -> Result<Value> {
+    let out = command(&["metadata", "--no-deps", "--format-version", "1"])
+        .output()
+        .map_err(|e| format!("cargo metadata: {e}"))?;
+    let metadata: Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
+    metadata["packages"]
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["name"] == package))
+        .cloned()
+        .ok_or_else(|| format!("cargo metadata lists no {package}"))
+}
+
+/// The `libcuda-sys-*.crate` under `dir` (a `cargo package` directory).
+pub fn package_file(dir: &Path) -> Result<PathBuf> {
+    fn find(dir: &Path) -> Option<PathBuf> {
         std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
-            let path = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
+            let (path, name) = (e.path(), e.file_name().to_string_lossy().into_owned());
             if path.is_dir() {
                 find(&path)
             } else {
@@ -51,109 +146,9 @@ pub fn package_file(dir: &std::path::Path) -> Result<PathBuf> {
     find(dir).ok_or_else(|| format!("no libcuda-sys-*.crate under {}", dir.display()))
 }
 
-/// What one `cargo build --message-format=json` said.
-pub struct Build {
-    pub success: bool,
-    /// `OUT_DIR` of each build script run, by package name.
-    pub out_dirs: Vec<(String, PathBuf)>,
-    /// `rustc-link-lib` and `rustc-link-search` values of each build script run, by package name.
-    pub links: Vec<(String, Vec<String>, Vec<String>)>,
-    /// rustc's errors: `(package, error code, message)`.
-    pub errors: Vec<(String, String, String)>,
-    /// Cargo's human output (errors, build-script warnings).
-    pub stderr: String,
-    /// Every JSON message, in order.
-    pub messages: Vec<serde_json::Value>,
-}
-
-impl Build {
-    pub fn out_dir(&self, package: &str) -> Result<&PathBuf> {
-        self.out_dirs
-            .iter()
-            .find(|(p, _)| p == package)
-            .map(|(_, d)| d)
-            .ok_or_else(|| format!("no build script of {package} ran:\n{}", self.stderr))
-    }
-}
-
-/// Runs `cmd` (a cargo build with `--message-format=json`) and reads its messages.
-pub fn build(mut cmd: Command) -> Result<Build> {
-    let run = stream(&mut cmd)?;
-    let mut out_dirs = Vec::new();
-    let mut messages = Vec::new();
-    let mut links = Vec::new();
-    let mut errors = Vec::new();
-    let strings = |v: &serde_json::Value| -> Vec<String> {
-        v.as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|s| s.as_str().map(str::to_string))
-            .collect()
-    };
-    for (_, message) in run.messages {
-        messages.push(message);
-        let message = messages.last().expect("just pushed");
-        let package = package_name(message["package_id"].as_str().unwrap_or_default());
-        if message["reason"] == "build-script-executed" {
-            if let Some(dir) = message["out_dir"].as_str() {
-                out_dirs.push((package.clone(), PathBuf::from(dir)));
-            }
-            links.push((
-                package,
-                strings(&message["linked_libs"]),
-                strings(&message["linked_paths"]),
-            ));
-        } else if message["reason"] == "compiler-message" && message["message"]["level"] == "error"
-        {
-            errors.push((
-                package,
-                message["message"]["code"]["code"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-                message["message"]["message"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-            ));
-        }
-    }
-    Ok(Build {
-        success: run.status.success(),
-        out_dirs,
-        links,
-        errors,
-        stderr: run.stderr,
-        messages,
-    })
-}
-
-/// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0` or
-/// `registry+https://...#syn@3.0.10`, or `libcuda-sys 0.1.0 (path+...)` (old form).
-pub fn package_name(id: &str) -> String {
-    if let Some((_, tail)) = id.rsplit_once('#') {
-        let name = tail.split('@').next().unwrap_or(tail);
-        // `path+file:///x/libcuda-sys#0.1.0`: the name is the last path segment.
-        if name.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-            let (head, _) = id.rsplit_once('#').unwrap_or((id, ""));
-            return head.rsplit('/').next().unwrap_or(head).to_string();
-        }
-        return name.to_string();
-    }
-    id.split(' ').next().unwrap_or(id).to_string()
-}
-
-/// The version of package `name` in a package id (`registry+...#syn@3.0.10`),
-/// if the id is that package's.
-pub fn package_version(id: &str, name: &str) -> Option<String> {
-    id.split_once(&format!("#{name}@"))
-        .map(|(_, v)| v.to_string())
-}
-
-/// The `libcuda-sys-<version>.crate` that `cargo package` (or `publish
-/// --dry-run`) left under `dir`, unpacked into `into`: the directory a
-/// dependent of the published crate gets.
-pub fn unpack_package(dir: &std::path::Path, into: &std::path::Path) -> Result<PathBuf> {
+/// The package under `dir` unpacked into `into`: the directory a dependent
+/// of the published crate gets.
+pub fn unpack_package(dir: &Path, into: &Path) -> Result<PathBuf> {
     let crate_file = package_file(dir)?;
     std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
     let status = Command::new("tar")
@@ -166,75 +161,6 @@ pub fn unpack_package(dir: &std::path::Path, into: &std::path::Path) -> Result<P
     if !status.success() {
         return Err(format!("tar could not unpack {}", crate_file.display()));
     }
-    let stem = crate_file
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let stem = crate_file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
     Ok(into.join(stem))
-}
-
-/// One build's messages, each with the seconds since the build started.
-pub struct Timed {
-    pub wall: f64,
-    pub messages: Vec<(f64, Value)>,
-    pub started: SystemTime,
-}
-
-/// Runs a cargo build with `--message-format=json`, stamping each message
-/// as it arrives; a build that fails is an error.
-pub fn timed(mut cmd: Command) -> Result<Timed> {
-    cmd.arg("--message-format=json");
-    let run = stream(&mut cmd)?;
-    if !run.status.success() {
-        return Err(format!(
-            "{:?} failed ({}):\n{}",
-            cmd.get_args().collect::<Vec<_>>(),
-            run.status,
-            run.stderr
-        ));
-    }
-    Ok(Timed {
-        wall: run.wall,
-        messages: run.messages,
-        started: run.started,
-    })
-}
-
-/// One cargo command's JSON messages, each with the seconds since it started.
-struct Stream {
-    status: std::process::ExitStatus,
-    wall: f64,
-    started: SystemTime,
-    messages: Vec<(f64, Value)>,
-    stderr: String,
-}
-
-fn stream(cmd: &mut Command) -> Result<Stream> {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let started = SystemTime::now();
-    let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
-    let mut stderr = child.stderr.take().expect("piped");
-    // Read beside stdout, so that neither pipe fills while the other is read.
-    let stderr = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let mut messages = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
-        let Ok(line) = line else { break };
-        let t = start.elapsed().as_secs_f64();
-        if let Ok(m) = serde_json::from_str::<Value>(&line) {
-            messages.push((t, m));
-        }
-    }
-    let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
-    Ok(Stream {
-        status,
-        wall: start.elapsed().as_secs_f64(),
-        started,
-        messages,
-        stderr: stderr.join().unwrap_or_default(),
-    })
 }

@@ -12,7 +12,8 @@
 //! test suite): each downloads and unpacks into its own temporary directory
 //! inside the cache and renames it into place. A reader sees no directory or a
 //! complete one, never a half-written one, and a directory once handed out is
-//! never removed: the run that loses the race keeps the winner's copy.
+//! never removed: the run that loses the race keeps the winner's copy. A copy
+//! without its mark (damaged by hand) is an error that names it.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -27,11 +28,9 @@ const MARK: &str = "WHEEL";
 
 pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     let [version] = args else {
-        return Err(
-            "usage: cargo xtask headers VERSION (e.g. 12.4, 13.0, 13.5.37, 13)"
-                .to_string()
-                .into(),
-        );
+        return Err("usage: cargo xtask headers VERSION (e.g. 12.4, 13.0, 13.5.37, 13)"
+            .to_string()
+            .into());
     };
     // A version no wheel carries is an error of its own (status 2), apart
     // from a fetch that failed.
@@ -64,16 +63,12 @@ impl Platform {
     /// pip's `--platform` tags, any of which the wheel may carry.
     fn tags(self) -> &'static [&'static str] {
         match self {
-            Platform::LinuxX86_64 => &[
-                "manylinux2014_x86_64",
-                "manylinux_2_17_x86_64",
-                "manylinux_2_28_x86_64",
-            ],
-            Platform::LinuxAarch64 => &[
-                "manylinux2014_aarch64",
-                "manylinux_2_17_aarch64",
-                "manylinux_2_28_aarch64",
-            ],
+            Platform::LinuxX86_64 => {
+                &["manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64"]
+            }
+            Platform::LinuxAarch64 => {
+                &["manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64"]
+            }
             Platform::WindowsX86_64 => &["win_amd64"],
         }
     }
@@ -105,13 +100,14 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
     fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
     let tmp = TempDir::new(&cache, version)?;
     let tree = fetch(&wheel, version, platform, &tmp.0)?;
-    if !publish(&tree, &dest)? && !complete(&dest, wheel.sub) {
-        replace_stale(&cache, &tree, &dest, wheel.sub)?;
-    }
-    // Ours is in place, or another run's is: that one may have been handed
-    // out already, so it stays and ours goes with the temporary directory.
-    if !dest.join(wheel.sub).join("cuda.h").is_file() {
-        return Err(format!("{} has no {}/cuda.h", dest.display(), wheel.sub));
+    // Ours goes into place, or another run's is there: that one may have been
+    // handed out already, so it stays and ours goes with the temporary directory.
+    if std::fs::rename(&tree, &dest).is_err() && !complete(&dest, wheel.sub) {
+        return Err(format!(
+            "{} is there but incomplete (no {MARK} or no {}/cuda.h): remove it and fetch again",
+            dest.display(),
+            wheel.sub
+        ));
     }
     Ok(dest.join(wheel.sub))
 }
@@ -162,18 +158,9 @@ fn wheel(version: &str) -> Result<Wheel> {
         ));
     }
     Ok(match parts[0] {
-        "11" => Wheel {
-            package: "nvidia-cuda-runtime-cu11",
-            sub: "nvidia/cuda_runtime/include",
-        },
-        "12" => Wheel {
-            package: "nvidia-cuda-runtime-cu12",
-            sub: "nvidia/cuda_runtime/include",
-        },
-        _ => Wheel {
-            package: "nvidia-cuda-runtime",
-            sub: "nvidia/cu13/include",
-        },
+        "11" => Wheel { package: "nvidia-cuda-runtime-cu11", sub: "nvidia/cuda_runtime/include" },
+        "12" => Wheel { package: "nvidia-cuda-runtime-cu12", sub: "nvidia/cuda_runtime/include" },
+        _ => Wheel { package: "nvidia-cuda-runtime", sub: "nvidia/cu13/include" },
     })
 }
 
@@ -189,14 +176,7 @@ fn fetch(wheel: &Wheel, version: &str, platform: Platform, tmp: &Path) -> Result
     // Naming the platform and Python version lets any host's pip fetch any
     // platform's wheel.
     let status = python()
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
-            "--only-binary=:all:",
-        ])
+        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"])
         .args(platform.tags().iter().flat_map(|tag| ["--platform", tag]))
         .args(["--python-version", "3.11", "-d"])
         .arg(&download)
@@ -255,63 +235,6 @@ fn no_python(e: &std::io::Error) -> String {
     }
 }
 
-/// Renames `tree` to `dest`; false when `dest` is there already and not empty.
-fn publish(tree: &Path, dest: &Path) -> Result<bool> {
-    match fs::rename(tree, dest) {
-        Ok(()) => Ok(true),
-        Err(_) if dest.is_dir() => Ok(false),
-        Err(e) => Err(format!(
-            "renaming {} to {}: {e}",
-            tree.display(),
-            dest.display()
-        )),
-    }
-}
-
-/// `dest` exists without its mark: an interrupted copy from before the rename
-/// scheme, or a damaged one. No run hands out such a path, so it can be
-/// replaced; the lock keeps two runs from both moving aside what the other
-/// just put there.
-fn replace_stale(cache: &Path, tree: &Path, dest: &Path, sub: &str) -> Result {
-    let lock_path = cache.join(".lock");
-    let lock = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&lock_path)
-        .map_err(|e| format!("{}: {e}", lock_path.display()))?;
-    lock_exclusive(&lock).map_err(|e| format!("locking {}: {e}", lock_path.display()))?;
-    if complete(dest, sub) {
-        return Ok(());
-    }
-    let aside = TempDir::new(cache, "stale")?;
-    fs::rename(dest, aside.0.join("old")).map_err(|e| format!("{}: {e}", dest.display()))?;
-    // A run without the lock can rename into the now free path first: its
-    // copy is complete, and is kept.
-    publish(tree, dest)?;
-    Ok(())
-}
-
-/// Held until `file` is closed.
-#[cfg(unix)]
-fn lock_exclusive(file: &fs::File) -> std::io::Result<()> {
-    use std::os::unix::io::AsRawFd;
-    extern "C" {
-        fn flock(fd: std::ffi::c_int, operation: std::ffi::c_int) -> std::ffi::c_int;
-    }
-    const LOCK_EX: std::ffi::c_int = 2;
-    // SAFETY: a descriptor `file` owns, for the duration of the call.
-    if unsafe { flock(file.as_raw_fd(), LOCK_EX) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(unix))]
-fn lock_exclusive(_: &fs::File) -> std::io::Result<()> {
-    Ok(())
-}
-
 /// A directory of its own inside the cache, removed when dropped.
 struct TempDir(PathBuf);
 
@@ -321,10 +244,7 @@ impl TempDir {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
         for n in 0.. {
-            let dir = cache.join(format!(
-                ".partial-{what}.{}-{nanos}-{n}",
-                std::process::id()
-            ));
+            let dir = cache.join(format!(".partial-{what}.{}-{nanos}-{n}", std::process::id()));
             match fs::create_dir(&dir) {
                 Ok(()) => return Ok(TempDir(dir)),
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,

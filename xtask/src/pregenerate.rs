@@ -20,7 +20,7 @@ use syn::visit_mut::VisitMut;
 #[path = "../../build/sections.rs"]
 mod sections;
 
-use crate::{bindings, cargo, headers, Result};
+use crate::{cargo, headers, Result};
 
 /// Where the shipped set lives, and its list of releases.
 pub const DIR: &str = "pregenerated";
@@ -38,10 +38,7 @@ pub fn releases() -> Result<Vec<(u32, String)>> {
     let path = crate::root().join(RELEASES);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let mut words = line.split_whitespace();
         let (Some(version), Some(wheel)) = (words.next(), words.next()) else {
             return Err(format!("{RELEASES}: `{line}` is not `X.Y wheel-version`"));
@@ -56,10 +53,7 @@ pub fn releases() -> Result<Vec<(u32, String)>> {
 
 /// The wheel of the newest shipped release (the set's default).
 pub fn newest_wheel() -> Result<String> {
-    releases()?
-        .pop()
-        .map(|(_, wheel)| wheel)
-        .ok_or_else(|| format!("{RELEASES} lists no release"))
+    releases()?.pop().map(|(_, wheel)| wheel).ok_or_else(|| format!("{RELEASES} lists no release"))
 }
 
 /// `13.5` -> `13050` (0 for what is not X.Y).
@@ -88,31 +82,26 @@ pub fn run(args: &[String]) -> Result {
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let size: usize = files.iter().map(|(_, t)| t.len()).sum();
-    println!(
-        "wrote {} files, {} KiB, into {DIR}",
-        files.len(),
-        size / 1024
-    );
+    println!("wrote {} files, {} KiB, into {DIR}", files.len(), size / 1024);
     Ok(())
 }
 
-/// What one build contributes to each file: its units in order.
-#[derive(Default)]
-struct Parts {
-    types: Vec<String>,
-    functions: Vec<String>,
-    macro_constants: Vec<String>,
-    since: Vec<String>,
-    renames: Vec<String>,
-    value_types: Vec<String>,
-    bitmasks: Vec<String>,
-}
+/// The files of the shipped set, in the order [`parts`] gives each build's units.
+const FILES: [&str; 7] = [
+    "types.rs",
+    "functions.rs",
+    "macro_constants.rs",
+    "since.txt",
+    "renames.txt",
+    "value_types.txt",
+    "bitmasks.txt",
+];
 
 /// Every generated file of the shipped set, `(name in DIR, text)`.
 pub fn generate() -> Result<Vec<(String, String)>> {
     let releases = releases()?;
     let newest = releases.last().map(|r| r.0).ok_or("no release listed")?;
-    let mut builds: Vec<(Build, Parts)> = Vec::new();
+    let mut builds: Vec<(Build, Vec<Vec<String>>)> = Vec::new();
     // Newest first: the merged files follow the newest header's order.
     for (release, wheel) in releases.iter().rev() {
         let include = headers::include_dir(wheel)?;
@@ -121,16 +110,11 @@ pub fn generate() -> Result<Vec<(String, String)>> {
             if per_thread {
                 features.push_str(",per-thread-default-stream");
             }
-            eprintln!(
-                "pregenerate: CUDA {} ({wheel}), features {features}",
-                dotted(*release)
-            );
-            let out = out_dir(&include, &features)?;
-            let build = Build {
-                release: *release,
-                per_thread,
-            };
-            builds.push((build, parts(&out)?));
+            eprintln!("pregenerate: CUDA {} ({wheel}), features {features}", dotted(*release));
+            builds.push((
+                Build { release: *release, per_thread },
+                parts(&out_dir(&include, &features)?)?,
+            ));
         }
     }
     let all: Vec<u32> = releases.iter().map(|r| r.0).collect();
@@ -138,32 +122,16 @@ pub fn generate() -> Result<Vec<(String, String)>> {
                   // releases.txt: declarations, values, names and types, no documentation. Do not edit.\n\
                   // Sections `//@ <releases> [variant]`: see build/sections.rs.\n";
     let mut files = Vec::new();
-    type Field = fn(&Parts) -> &Vec<String>;
-    let fields: [(&str, Field); 7] = [
-        ("types.rs", |p| &p.types),
-        ("functions.rs", |p| &p.functions),
-        ("macro_constants.rs", |p| &p.macro_constants),
-        ("since.txt", |p| &p.since),
-        ("renames.txt", |p| &p.renames),
-        ("value_types.txt", |p| &p.value_types),
-        ("bitmasks.txt", |p| &p.bitmasks),
-    ];
-    for (name, field) in fields {
-        let merged = merge(builds.iter().map(|(b, p)| (*b, field(p).as_slice())));
+    for (i, name) in FILES.iter().enumerate() {
+        let merged = merge(builds.iter().map(|(b, p)| (*b, p[i].as_slice())));
         let text = format!("{origin}{}", render(&merged, &all, newest));
         // The build script's reading of the sections must give every build back.
         for (build, parts) in &builds {
-            let expected: String = field(parts).concat();
-            let read = sections::select(&text, build.release, build.per_thread)?;
-            if read != expected {
+            if sections::select(&text, build.release, build.per_thread)? != parts[i].concat() {
                 return Err(format!(
-                    "{name}: the sections of CUDA {} ({}) do not read back as generated",
+                    "{name}: the sections of CUDA {} (per-thread: {}) do not read back as generated",
                     dotted(build.release),
-                    if build.per_thread {
-                        "per-thread"
-                    } else {
-                        "default"
-                    }
+                    build.per_thread
                 ));
             }
         }
@@ -188,26 +156,25 @@ fn out_dir(include: &Path, features: &str) -> Result<PathBuf> {
         .env("CARGO_TARGET_DIR", crate::root().join("target/pregenerate"));
     let build = cargo::build(cmd)?;
     if !build.success {
-        return Err(format!(
-            "the build with features `{features}` failed:\n{}",
-            build.stderr
-        ));
+        return Err(format!("the build with features `{features}` failed:\n{}", build.stderr));
     }
-    Ok(build.out_dir("libcuda-sys")?.clone())
+    Ok(build.out_dir("libcuda-sys")?.to_path_buf())
 }
 
-/// One build's units, read back from its `OUT_DIR`.
-fn parts(out: &Path) -> Result<Parts> {
+/// One build's units for each of [`FILES`], read back from its `OUT_DIR`.
+fn parts(out: &Path) -> Result<Vec<Vec<String>>> {
     let read = |name: &str| {
         let path = out.join(name);
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         syn::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))
     };
-    let mut types = Vec::new();
-    for item in read("bindings.rs")?.items {
-        types.extend(exploded(item).into_iter().map(|i| unparse(vec![i])));
-    }
+    let types = read("bindings.rs")?
+        .items
+        .into_iter()
+        .flat_map(exploded)
+        .map(|i| unparse(vec![i]))
+        .collect();
     let functions = read("functions.rs")?
         .items
         .into_iter()
@@ -218,10 +185,7 @@ fn parts(out: &Path) -> Result<Parts> {
         .ok_or("functions.rs has no functions! list")?;
     let block: syn::ItemForeignMod = syn::parse2(quote::quote!(extern "C" { #functions }))
         .map_err(|e| format!("functions.rs: {e}"))?;
-    let template = syn::ItemForeignMod {
-        items: Vec::new(),
-        ..block.clone()
-    };
+    let template = syn::ItemForeignMod { items: Vec::new(), ..block.clone() };
     let functions = block
         .items
         .into_iter()
@@ -242,34 +206,32 @@ fn parts(out: &Path) -> Result<Parts> {
     let macro_constants = read("macro_constants.rs")?
         .items
         .into_iter()
-        .map(|mut i| {
-            StripDocs.visit_item_mut(&mut i);
-            unparse(vec![i])
-        })
+        .flat_map(exploded)
+        .map(|i| unparse(vec![i]))
         .collect();
     let since_rs = read("since.rs")?;
     let pairs = |name: &str| -> Vec<String> {
-        bindings::array(&since_rs, name)
+        array(&since_rs, name)
             .into_iter()
             .map(|tuple| format!("{} {}\n", tuple[0], tuple[1]))
             .collect()
     };
     let value_types_rs = read("value_types.rs")?;
-    let value_types = value_types(&value_types_rs)?;
-    let bitmasks = bindings::array(&value_types_rs, "BITMASKS")
+    let bitmasks = array(&value_types_rs, "BITMASKS")
         .into_iter()
         .flatten()
         .map(|name| format!("{name}\n"))
         .collect();
-    Ok(Parts {
+    // In the order of FILES.
+    Ok(vec![
         types,
         functions,
         macro_constants,
-        since: pairs("SINCE"),
-        renames: pairs("PLAIN_NAMES"),
-        value_types,
+        pairs("SINCE"),
+        pairs("PLAIN_NAMES"),
+        value_types(&value_types_rs)?,
         bitmasks,
-    })
+    ])
 }
 
 /// The item without documentation; an enum's block of enumerators as one
@@ -280,95 +242,39 @@ fn exploded(mut item: syn::Item) -> Vec<syn::Item> {
         syn::Item::Impl(imp) if imp.trait_.is_none() && imp.items.len() > 1 => imp
             .items
             .iter()
-            .map(|one| {
-                syn::Item::Impl(syn::ItemImpl {
-                    items: vec![one.clone()],
-                    ..imp.clone()
-                })
-            })
+            .map(|one| syn::Item::Impl(syn::ItemImpl { items: vec![one.clone()], ..imp.clone() }))
             .collect(),
         other => vec![other],
     }
 }
 
 fn unparse(items: Vec<syn::Item>) -> String {
-    prettyplease::unparse(&syn::File {
-        shebang: None,
-        frontmatter: None,
-        attrs: Vec::new(),
-        items,
-    })
-}
-
-/// What `Some(...)` holds: `Some("cuMemPoolSetAttribute")`,
-/// `Some(::core::mem::size_of::<T>())`; `None` for `None`.
-fn inner(e: Option<&syn::Expr>) -> Option<&syn::Expr> {
-    match e {
-        Some(syn::Expr::Call(c)) => c.args.first(),
-        _ => None,
-    }
+    prettyplease::unparse(&syn::File { shebang: None, frontmatter: None, attrs: Vec::new(), items })
 }
 
 /// `VALUE_TYPES` as rows: enum, enumerator, C type, size type, setter,
 /// reset-only (tab-separated, `-` for none). The descriptions are the header's:
-/// left out.
+/// left out. Each entry is read from its tokens, spaces removed:
+/// `TypedEnumerator{enumeration:"E",name:"N",...,value_type:ValueType{c_name:"T",
+/// size:Some(::core::mem::size_of::<R>())},setter:Some("F"),reset_only:false,...}`.
 fn value_types(file: &syn::File) -> Result<Vec<String>> {
+    let between = |text: &str, start: &str, end: &str| -> Option<String> {
+        let rest = &text[text.find(start)? + start.len()..];
+        Some(rest[..rest.find(end)?].to_string())
+    };
     let mut rows = Vec::new();
-    for e in bindings::elements(file, "VALUE_TYPES") {
-        let syn::Expr::Struct(s) = e else {
-            return Err("VALUE_TYPES holds something else than TypedEnumerator values".into());
-        };
-        let field = |name: &str| {
-            s.fields
-                .iter()
-                .find(|f| matches!(&f.member, syn::Member::Named(n) if n == name))
-                .map(|f| &f.expr)
-        };
-        let text = |e: Option<&syn::Expr>| {
-            e.map(|e| {
-                quote::ToTokens::to_token_stream(e)
-                    .to_string()
-                    .replace(' ', "")
-            })
-            .unwrap_or_default()
-        };
-        let string = |e: Option<&syn::Expr>| match e {
-            Some(syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            })) => s.value(),
-            _ => "-".to_string(),
-        };
-        let (c_name, size) = match field("value_type") {
-            Some(syn::Expr::Struct(v)) => {
-                let sub = |name: &str| {
-                    v.fields
-                        .iter()
-                        .find(|f| matches!(&f.member, syn::Member::Named(n) if n == name))
-                        .map(|f| &f.expr)
-                };
-                let size = match inner(sub("size")) {
-                    Some(syn::Expr::Call(c)) => text(Some(&c.func))
-                        .trim_start_matches("::core::mem::size_of::<")
-                        .trim_end_matches('>')
-                        .to_string(),
-                    _ => "-".to_string(),
-                };
-                (string(sub("c_name")), size)
-            }
-            _ => return Err("a VALUE_TYPES entry has no value_type".into()),
-        };
-        let reset = if text(field("reset_only")) == "true" {
-            "reset-only"
-        } else {
-            "-"
-        };
-        rows.push(format!(
-            "{}\t{}\t{c_name}\t{size}\t{}\t{reset}\n",
-            string(field("enumeration")),
-            string(field("name")),
-            string(inner(field("setter")))
-        ));
+    for e in elements(file, "VALUE_TYPES") {
+        let t = quote::ToTokens::to_token_stream(e).to_string().replace(' ', "");
+        let field = |start: &str| between(&t, start, "\"").unwrap_or_else(|| "-".into());
+        let size = between(&t, "size_of::<", ">()").unwrap_or_else(|| "-".into());
+        let setter = between(&t, "setter:Some(\"", "\"").unwrap_or_else(|| "-".into());
+        let reset = if t.contains("reset_only:true") { "reset-only" } else { "-" };
+        let (owner, name, c_name) =
+            (field("enumeration:\""), field(",name:\""), field("c_name:\""));
+        if [&owner, &name, &c_name].contains(&&"-".to_string()) {
+            return Err(format!("a VALUE_TYPES entry reads otherwise: {t}"));
+        }
+        rows.push(format!("{owner}\t{name}\t{c_name}\t{size}\t{setter}\t{reset}\n"));
     }
     Ok(rows)
 }
@@ -396,19 +302,12 @@ fn merge<'a>(
                 similar::DiffOp::Delete { old_len, .. } => {
                     next.extend(old_entries.by_ref().take(old_len));
                 }
-                similar::DiffOp::Insert {
-                    new_index, new_len, ..
-                } => {
+                similar::DiffOp::Insert { new_index, new_len, .. } => {
                     for unit in &new[new_index..new_index + new_len] {
                         next.push((*unit, BTreeSet::from([build])));
                     }
                 }
-                similar::DiffOp::Replace {
-                    old_len,
-                    new_index,
-                    new_len,
-                    ..
-                } => {
+                similar::DiffOp::Replace { old_len, new_index, new_len, .. } => {
                     next.extend(old_entries.by_ref().take(old_len));
                     for unit in &new[new_index..new_index + new_len] {
                         next.push((*unit, BTreeSet::from([build])));
@@ -439,12 +338,7 @@ fn render(merged: &[(&str, BTreeSet<Build>)], all: &[u32], newest: u32) -> Strin
 /// variants are the same.
 fn heading(set: &BTreeSet<Build>, all: &[u32], newest: u32) -> String {
     let variant = |release: u32| {
-        let has = |per_thread| {
-            set.contains(&Build {
-                release,
-                per_thread,
-            })
-        };
+        let has = |per_thread| set.contains(&Build { release, per_thread });
         match (has(false), has(true)) {
             (true, true) => Some(""),
             (true, false) => Some(" default"),
@@ -519,4 +413,35 @@ pub fn compare(dir: &Path, files: &[(String, String)]) -> Result {
             differ.join("\n  ")
         ))
     }
+}
+
+/// The literal elements of the tuples of `const NAME: &[...] = &[(..), ..]`.
+fn array(file: &syn::File, name: &str) -> Vec<Vec<String>> {
+    let literal = |e: &syn::Expr| match e {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => s.value(),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_digits().to_string(),
+        other => quote::ToTokens::to_token_stream(other).to_string(),
+    };
+    elements(file, name)
+        .iter()
+        .map(|e| match e {
+            syn::Expr::Tuple(t) => t.elems.iter().map(literal).collect(),
+            other => vec![literal(other)],
+        })
+        .collect()
+}
+
+fn elements<'a>(file: &'a syn::File, name: &str) -> Vec<&'a syn::Expr> {
+    for item in &file.items {
+        if let syn::Item::Const(c) = item {
+            if c.ident == name {
+                if let syn::Expr::Reference(r) = &*c.expr {
+                    if let syn::Expr::Array(a) = &*r.expr {
+                        return a.elems.iter().collect();
+                    }
+                }
+            }
+        }
+    }
+    Vec::new()
 }

@@ -140,13 +140,8 @@ macro_rules! bindings {
                         cuDeviceGetDefaultMemPool(&mut self.pool, self.device),
                         "cuDeviceGetDefaultMemPool",
                     )?;
-                    check(
-                        cuStreamCreate(&mut self.stream, $non_blocking),
-                        "cuStreamCreate",
-                    )?;
-                    Ok(::std::ffi::CStr::from_ptr(raw.as_ptr())
-                        .to_string_lossy()
-                        .into_owned())
+                    check(cuStreamCreate(&mut self.stream, $non_blocking), "cuStreamCreate")?;
+                    Ok(::std::ffi::CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned())
                 }
             }
 
@@ -194,19 +189,13 @@ macro_rules! bindings {
             }
 
             fn stream_synchronize(&mut self) -> Result<(), String> {
-                check(
-                    unsafe { cuStreamSynchronize(self.stream) },
-                    "cuStreamSynchronize",
-                )
+                check(unsafe { cuStreamSynchronize(self.stream) }, "cuStreamSynchronize")
             }
 
             fn close(&mut self) -> Result<(), String> {
                 unsafe {
                     check(cuStreamDestroy_v2(self.stream), "cuStreamDestroy_v2")?;
-                    check(
-                        cuDevicePrimaryCtxRelease_v2(self.device),
-                        "cuDevicePrimaryCtxRelease_v2",
-                    )
+                    check(cuDevicePrimaryCtxRelease_v2(self.device), "cuDevicePrimaryCtxRelease_v2")
                 }
             }
         }
@@ -239,20 +228,13 @@ impl Config {
 
     fn from_vars(var: impl Fn(&str) -> Option<String>) -> Config {
         let positive = |name: &str, default: usize| {
-            var(name)
-                .and_then(|v| v.parse().ok())
-                .filter(|&v| v > 0)
-                .unwrap_or(default)
+            var(name).and_then(|v| v.parse().ok()).filter(|&v| v > 0).unwrap_or(default)
         };
         Config {
             batch: positive("BENCH_BATCH", 1000),
             batches: positive("BENCH_BATCHES", 200),
-            warmup: var("BENCH_WARMUP")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(20),
-            device: var("BENCH_DEVICE")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
+            warmup: var("BENCH_WARMUP").and_then(|v| v.parse().ok()).unwrap_or(20),
+            device: var("BENCH_DEVICE").and_then(|v| v.parse().ok()).unwrap_or(0),
         }
     }
 }
@@ -283,10 +265,7 @@ pub fn main<D: Driver>(
 pub fn run<D: Driver>(d: &mut D, cfg: &Config, variant: &str, api: &str) -> Result<(), Failure> {
     let count = d.device_count().map_err(Failure::NoDriver)?;
     if count <= cfg.device {
-        return Err(Failure::NoDriver(format!(
-            "device {} asked for, {count} present",
-            cfg.device
-        )));
+        return Err(Failure::NoDriver(format!("device {} asked for, {count} present", cfg.device)));
     }
     let e = Failure::Error;
     let driver = d.driver_version().map_err(e)?;
@@ -314,13 +293,8 @@ fn time_calls<D: Driver>(d: &mut D, cfg: &Config) -> Result<(), Failure> {
     let saved = d.release_threshold().map_err(e)?;
     d.set_release_threshold(u64::MAX).map_err(e)?;
 
-    let t = measure(
-        cfg,
-        d,
-        |d, n| (0..n).filter(|_| !d.pool_used_mem()).count(),
-        |_| Ok(()),
-    )
-    .map_err(|w| e(format!("cuMemPoolGetAttribute: {w}")))?;
+    let t = measure(cfg, d, |d, n| (0..n).filter(|_| !d.pool_used_mem()).count(), |_| Ok(()))
+        .map_err(|w| e(format!("cuMemPoolGetAttribute: {w}")))?;
     report("pool_get_attribute", &t);
 
     let t = measure(
@@ -333,13 +307,8 @@ fn time_calls<D: Driver>(d: &mut D, cfg: &Config) -> Result<(), Failure> {
     report("alloc_free_async_256", &t);
 
     d.stream_synchronize().map_err(e)?;
-    let t = measure(
-        cfg,
-        d,
-        |d, n| (0..n).filter(|_| !d.stream_query()).count(),
-        |_| Ok(()),
-    )
-    .map_err(|w| e(format!("cuStreamQuery: {w}")))?;
+    let t = measure(cfg, d, |d, n| (0..n).filter(|_| !d.stream_query()).count(), |_| Ok(()))
+        .map_err(|w| e(format!("cuStreamQuery: {w}")))?;
     report("stream_query", &t);
 
     d.set_release_threshold(saved).map_err(e)
@@ -447,12 +416,7 @@ mod tests {
     }
 
     fn cfg() -> Config {
-        Config {
-            batch: 10,
-            batches: 5,
-            warmup: 2,
-            device: 0,
-        }
+        Config { batch: 10, batches: 5, warmup: 2, device: 0 }
     }
 
     #[test]
@@ -475,10 +439,7 @@ mod tests {
 
     #[test]
     fn failed_calls_fail_the_measurement() {
-        let mut d = Counting {
-            fail_every: 7,
-            ..Counting::default()
-        };
+        let mut d = Counting { fail_every: 7, ..Counting::default() };
         assert_eq!(run_measure(&mut d), Err("10 calls failed".into()));
         assert!(matches!(
             run(&mut d, &cfg(), "test", "test"),
@@ -516,12 +477,7 @@ mod tests {
         };
         assert_eq!(
             Config::from_vars(vars),
-            Config {
-                batch: 1000,
-                batches: 7,
-                warmup: 0,
-                device: 1
-            }
+            Config { batch: 1000, batches: 7, warmup: 0, device: 1 }
         );
     }
 }

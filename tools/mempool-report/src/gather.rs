@@ -23,10 +23,8 @@ pub fn report() -> Report {
     let attributes: Vec<&'static TypedEnumerator> = pool_attributes().collect();
     let mut version: c_int = 0;
     // SAFETY: `version` is a valid c_int for the driver to write.
-    let driver_version = check("cuDriverGetVersion", unsafe {
-        cuDriverGetVersion(&mut version)
-    })
-    .map(|()| version);
+    let driver_version =
+        check("cuDriverGetVersion", unsafe { cuDriverGetVersion(&mut version) }).map(|()| version);
     let load = load_failure();
     let devices = live(&attributes);
     assemble(driver_version, load, devices)
@@ -41,17 +39,9 @@ pub fn assemble(
 ) -> Report {
     let (status, devices) = match devices {
         Ok(devices) => {
-            let exit_code = if devices.iter().any(|d| d.error.is_some()) {
-                EXIT_ERROR
-            } else {
-                EXIT_LIVE
-            };
-            let status = Status {
-                live: true,
-                exit_code,
-                error: None,
-                reason: None,
-            };
+            let exit_code =
+                if devices.iter().any(|d| d.error.is_some()) { EXIT_ERROR } else { EXIT_LIVE };
+            let status = Status { live: true, exit_code, error: None, reason: None };
             (status, devices)
         }
         Err(no_live) => (no_live_status(no_live, load.as_ref()), Vec::new()),
@@ -111,10 +101,7 @@ fn declared(a: &'static TypedEnumerator) -> Declared {
 }
 
 fn attribute(a: &'static TypedEnumerator) -> Attribute {
-    Attribute {
-        declared: declared(a),
-        description: a.description,
-    }
+    Attribute { declared: declared(a), description: a.description }
 }
 
 pub fn settable(attribute: &TypedEnumerator) -> Settable {
@@ -140,11 +127,7 @@ fn check(call: &'static str, result: CUresult) -> Result<(), Failure> {
 }
 
 pub fn failure(call: &'static str, result: CUresult) -> Failure {
-    Failure {
-        call,
-        code: result.0,
-        name: error_name(result),
-    }
+    Failure { call, code: result.0, name: error_name(result) }
 }
 
 /// The driver's name for `result`, else the header's, else the number: a
@@ -156,15 +139,10 @@ fn error_name(result: CUresult) -> String {
     if named == cudaError_enum::CUDA_SUCCESS && !name.is_null() {
         // SAFETY: on success `name` is a NUL-terminated string the driver owns
         // for the life of the process.
-        return unsafe { CStr::from_ptr(name) }
-            .to_string_lossy()
-            .into_owned();
+        return unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned();
     }
     // The stand-in libcuda's cuGetErrorName fails too.
-    result
-        .name()
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("CUresult {}", result.0))
+    result.name().map(str::to_owned).unwrap_or_else(|| format!("CUresult {}", result.0))
 }
 
 /// Why the report has no live values: the call that ended it (none for a
@@ -208,12 +186,7 @@ pub fn no_live_status(no_live: NoLive, load: Option<&LoadFailure>) -> Status {
             ),
         },
     };
-    Status {
-        live: false,
-        exit_code,
-        error: Some(f),
-        reason: Some(reason),
-    }
+    Status { live: false, exit_code, error: Some(f), reason: Some(reason) }
 }
 
 /// A library named by `LIBCUDA_SYS_DRIVER_PATH` that does not load is a setup
@@ -258,9 +231,7 @@ fn load_failure() -> Option<LoadFailure> {
 fn device_attribute(attribute: CUdevice_attribute, device: CUdevice) -> Result<c_int, Failure> {
     let mut value: c_int = 0;
     // SAFETY: `value` is a valid c_int for the driver to write.
-    check("cuDeviceGetAttribute", unsafe {
-        cuDeviceGetAttribute(&mut value, attribute, device)
-    })?;
+    check("cuDeviceGetAttribute", unsafe { cuDeviceGetAttribute(&mut value, attribute, device) })?;
     Ok(value)
 }
 
@@ -290,38 +261,29 @@ fn read_device(ordinal: c_int, attributes: &[&'static TypedEnumerator]) -> Devic
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     });
-    let compute_capability = device_attribute(
-        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-        device,
-    )
-    .and_then(|major| {
-        let minor = device_attribute(
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-            device,
-        )?;
-        Ok(format!("{major}.{minor}"))
-    });
+    let compute_capability =
+        device_attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device)
+            .and_then(|major| {
+                let minor = device_attribute(
+                    CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                    device,
+                )?;
+                Ok(format!("{major}.{minor}"))
+            });
     let mut bytes: usize = 0;
     // SAFETY: `bytes` is a valid size_t for the driver to write.
-    let total_memory = check("cuDeviceTotalMem", unsafe {
-        cuDeviceTotalMem(&mut bytes, device)
-    })
-    .map(|()| bytes);
-    let pools_supported = device_attribute(
-        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-        device,
-    )
-    .map(|v| v != 0);
+    let total_memory =
+        check("cuDeviceTotalMem", unsafe { cuDeviceTotalMem(&mut bytes, device) }).map(|()| bytes);
+    let pools_supported =
+        device_attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device)
+            .map(|v| v != 0);
     #[cfg(has_pool_handle_types)]
     let handle_types = Some(
         device_attribute(
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
             device,
         )
-        .map(|raw| HandleTypes {
-            raw,
-            names: flag_names(u64::from(raw as u32)),
-        })
+        .map(|raw| HandleTypes { raw, names: flag_names(u64::from(raw as u32)) })
         .into(),
     );
     #[cfg(not(has_pool_handle_types))]
@@ -368,22 +330,18 @@ fn read_pool_in_primary_context(
 ) -> (Result<Pool, Failure>, Option<Failure>) {
     let mut context: CUcontext = std::ptr::null_mut();
     // SAFETY: `context` is a valid CUcontext for the driver to write.
-    if let Err(f) = check("cuDevicePrimaryCtxRetain", unsafe {
-        cuDevicePrimaryCtxRetain(&mut context, device)
-    }) {
+    if let Err(f) =
+        check("cuDevicePrimaryCtxRetain", unsafe { cuDevicePrimaryCtxRetain(&mut context, device) })
+    {
         return (Err(f), None);
     }
     // SAFETY: `context` was just retained.
     let pool = check("cuCtxSetCurrent", unsafe { cuCtxSetCurrent(context) })
         .and_then(|()| read_default_pool(device, attributes));
     // SAFETY: unbind before releasing, then release the retain above.
-    let unbound = check("cuCtxSetCurrent(NULL)", unsafe {
-        cuCtxSetCurrent(std::ptr::null_mut())
-    });
+    let unbound = check("cuCtxSetCurrent(NULL)", unsafe { cuCtxSetCurrent(std::ptr::null_mut()) });
     // SAFETY: balances the cuDevicePrimaryCtxRetain above.
-    let released = check("cuDevicePrimaryCtxRelease", unsafe {
-        cuDevicePrimaryCtxRelease(device)
-    });
+    let released = check("cuDevicePrimaryCtxRelease", unsafe { cuDevicePrimaryCtxRelease(device) });
     (pool, unbound.err().or(released.err()))
 }
 
@@ -393,13 +351,9 @@ fn read_default_pool(
 ) -> Result<Pool, Failure> {
     let mut pool: CUmemoryPool = std::ptr::null_mut();
     // SAFETY: `pool` is a valid CUmemoryPool for the driver to write.
-    check("cuDeviceGetDefaultMemPool", unsafe {
-        cuDeviceGetDefaultMemPool(&mut pool, device)
-    })?;
-    let readings: Vec<Reading> = attributes
-        .iter()
-        .map(|a| reading(a, read_pool_attribute(pool, a)))
-        .collect();
+    check("cuDeviceGetDefaultMemPool", unsafe { cuDeviceGetDefaultMemPool(&mut pool, device) })?;
+    let readings: Vec<Reading> =
+        attributes.iter().map(|a| reading(a, read_pool_attribute(pool, a))).collect();
     Ok(Pool {
         handle: format!("{:#x}", pool as usize),
         driver_rejects: readings
@@ -442,19 +396,13 @@ fn read_pool_attribute(pool: CUmemoryPool, attribute: &TypedEnumerator) -> Resul
     let ty = attribute.value_type;
     let raw = CUmemPool_attribute(attribute.value as _);
     match ty.size {
-        None => Ok(Value::NotRead(format!(
-            "not read: the bindings have no type {}",
-            ty.c_name
-        ))),
+        None => Ok(Value::NotRead(format!("not read: the bindings have no type {}", ty.c_name))),
         // SAFETY (the three reads): the buffer's type has the width of the
         // documented value type.
         Some(4) if ty.c_name == "int" => Ok(Value::Read(Current::Int(unsafe { get(pool, raw) }?))),
         Some(4) => Ok(Value::Read(Current::Unsigned(unsafe { get(pool, raw) }?))),
         Some(8) => Ok(Value::Read(Current::U64(unsafe { get(pool, raw) }?))),
-        Some(size) => Ok(Value::NotRead(format!(
-            "not read: {} is {size} bytes",
-            ty.c_name
-        ))),
+        Some(size) => Ok(Value::NotRead(format!("not read: {} is {size} bytes", ty.c_name))),
     }
 }
 
@@ -484,9 +432,7 @@ pub fn decoded(value: Current, c_name: &str) -> Option<String> {
         Current::U64(_) => return None,
     };
     match c_name {
-        "CUmemAllocationType" => CUmemAllocationType(enum_value as _)
-            .name()
-            .map(str::to_owned),
+        "CUmemAllocationType" => CUmemAllocationType(enum_value as _).name().map(str::to_owned),
         "CUmemLocationType" => CUmemLocationType(enum_value as _).name().map(str::to_owned),
         "CUmemAllocationHandleType" => Some(flag_names(enum_value)),
         _ => None,
@@ -572,16 +518,10 @@ fn functions(driver_version: Option<c_int>) -> Functions {
 /// the functions where the loader disagrees (found though listed, or missing
 /// though not listed).
 fn driver_lacks(version: c_int) -> Lacks {
-    let names: Vec<&'static str> = SINCE
-        .iter()
-        .filter(|(_, v)| i64::from(*v) > i64::from(version))
-        .map(|(n, _)| *n)
-        .collect();
-    let disagree: Vec<&'static str> = SINCE
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| names.contains(n) == loader_has(n))
-        .collect();
+    let names: Vec<&'static str> =
+        SINCE.iter().filter(|(_, v)| i64::from(*v) > i64::from(version)).map(|(n, _)| *n).collect();
+    let disagree: Vec<&'static str> =
+        SINCE.iter().map(|(n, _)| *n).filter(|n| names.contains(n) == loader_has(n)).collect();
     Lacks {
         count: names.len(),
         of: SINCE.len(),

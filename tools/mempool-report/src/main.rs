@@ -136,11 +136,7 @@ fn main() -> ExitCode {
 /// truncated or missing report (`| head -0`, a full disk) for a complete one.
 /// `println!` would panic instead.
 fn write_out(text: &str, status: u8) -> ExitCode {
-    ExitCode::from(exit_status(
-        write_stdout(text.as_bytes()),
-        status,
-        &mut std::io::stderr(),
-    ))
+    ExitCode::from(exit_status(write_stdout(text.as_bytes()), status, &mut std::io::stderr()))
 }
 
 /// `status` when the output was written; otherwise `EXIT_ERROR`, said on `err`.
@@ -148,10 +144,7 @@ fn exit_status(written: std::io::Result<()>, status: u8, err: &mut impl std::io:
     match written {
         Ok(()) => status,
         Err(e) => {
-            let _ = writeln!(
-                err,
-                "mempool-report: cannot write the report to stdout: {e}"
-            );
+            let _ = writeln!(err, "mempool-report: cannot write the report to stdout: {e}");
             EXIT_ERROR
         }
     }

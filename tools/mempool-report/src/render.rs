@@ -19,16 +19,9 @@ pub fn text(r: &Report) -> String {
     let mut out = String::new();
     let b = &r.bindings;
     let header = i64::from(b.cuda_version);
-    let _ = writeln!(
-        out,
-        "mempool-report (libcuda-sys {})",
-        b.libcuda_sys_version
-    );
-    let _ = writeln!(
-        out,
-        "bindings:  CUDA {} headers (CUDA_VERSION {header})",
-        b.cuda_version_text
-    );
+    let _ = writeln!(out, "mempool-report (libcuda-sys {})", b.libcuda_sys_version);
+    let _ =
+        writeln!(out, "bindings:  CUDA {} headers (CUDA_VERSION {header})", b.cuda_version_text);
     match &b.include_dir {
         Some(dir) if !b.pregenerated => {
             let _ = writeln!(out, "headers:   {dir} (found by {})", b.found_by);
@@ -116,19 +109,11 @@ pub fn text(r: &Report) -> String {
     let errors: Vec<String> = r
         .devices
         .iter()
-        .filter_map(|d| {
-            d.error
-                .as_ref()
-                .map(|f| format!("device {}: {f}", d.ordinal))
-        })
+        .filter_map(|d| d.error.as_ref().map(|f| format!("device {}: {f}", d.ordinal)))
         .collect();
     functions(&mut out, r);
     if !errors.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nerrors (exit status {EXIT_ERROR}): {}",
-            errors.join("; ")
-        );
+        let _ = writeln!(out, "\nerrors (exit status {EXIT_ERROR}): {}", errors.join("; "));
     }
     out
 }
@@ -156,12 +141,7 @@ fn functions(out: &mut String, r: &Report) {
     let rows: Vec<Vec<String>> = f
         .pool_functions
         .iter()
-        .map(|p| {
-            vec![
-                p.name.to_owned(),
-                format!("CUDA {}", cuda_version_text(i64::from(p.since))),
-            ]
-        })
+        .map(|p| vec![p.name.to_owned(), format!("CUDA {}", cuda_version_text(i64::from(p.since)))])
         .collect();
     table(out, "", &["FUNCTION", "NEEDS"], &[false, false], &rows);
     if let (Some(lacks), Some(version)) = (&f.driver_lacks, r.driver.cuda_version) {
@@ -179,10 +159,7 @@ fn functions(out: &mut String, r: &Report) {
             if lacks.loader_agrees {
                 "; the loader agrees".to_owned()
             } else {
-                format!(
-                    "; the loader disagrees on {}",
-                    lacks.loader_disagrees_on.join(", ")
-                )
+                format!("; the loader disagrees on {}", lacks.loader_disagrees_on.join(", "))
             }
         );
     }
@@ -212,32 +189,19 @@ fn static_table(out: &mut String, r: &Report) {
     table(
         out,
         "",
-        &[
-            "VALUE",
-            "ATTRIBUTE",
-            "TYPE",
-            "SIZE",
-            "SETTABLE",
-            "DESCRIPTION",
-        ],
+        &["VALUE", "ATTRIBUTE", "TYPE", "SIZE", "SETTABLE", "DESCRIPTION"],
         &[true, false, false, true],
         &rows,
     );
     if r.attributes.is_empty() {
-        let _ = writeln!(
-            out,
-            "(none: the headers document no value type for any CUmemPool_attribute)"
-        );
+        let _ =
+            writeln!(out, "(none: the headers document no value type for any CUmemPool_attribute)");
     }
 }
 
 /// The first three cells of both attribute tables.
 fn value_name_type(d: &Declared) -> Vec<String> {
-    vec![
-        d.value.to_string(),
-        d.name.to_owned(),
-        d.value_type.to_owned(),
-    ]
+    vec![d.value.to_string(), d.name.to_owned(), d.value_type.to_owned()]
 }
 
 fn or_error<T>(value: &Read<T>, show: impl Fn(&T) -> String) -> String {
@@ -248,12 +212,7 @@ fn or_error<T>(value: &Read<T>, show: impl Fn(&T) -> String) -> String {
 }
 
 fn device(out: &mut String, d: &Device) {
-    let _ = writeln!(
-        out,
-        "\ndevice {}: {}",
-        d.ordinal,
-        or_error(&d.name, String::clone)
-    );
+    let _ = writeln!(out, "\ndevice {}: {}", d.ordinal, or_error(&d.name, String::clone));
     let _ = writeln!(
         out,
         "  compute capability:      {}",
@@ -262,16 +221,12 @@ fn device(out: &mut String, d: &Device) {
     let _ = writeln!(
         out,
         "  total memory:            {}",
-        or_error(&d.total_memory, |b| format!(
-            "{} ({b} bytes)",
-            human_bytes(*b as u64)
-        ))
+        or_error(&d.total_memory, |b| format!("{} ({b} bytes)", human_bytes(*b as u64)))
     );
     let _ = writeln!(
         out,
         "  memory pools supported:  {}",
-        or_error(&d.memory_pools_supported, |s| if *s { "yes" } else { "no" }
-            .to_owned())
+        or_error(&d.memory_pools_supported, |s| if *s { "yes" } else { "no" }.to_owned())
     );
     let handle_types = match &d.pool_handle_types {
         None => {
@@ -308,9 +263,7 @@ fn device(out: &mut String, d: &Device) {
                 .attributes
                 .iter()
                 .filter_map(|a| {
-                    a.error
-                        .as_ref()
-                        .map(|f| format!("{} ({})", a.declared.name, f.name))
+                    a.error.as_ref().map(|f| format!("{} ({})", a.declared.name, f.name))
                 })
                 .collect();
             if !rejected.is_empty() {

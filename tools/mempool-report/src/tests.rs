@@ -15,20 +15,13 @@ fn json_value(r: &Report) -> serde_json::Value {
 /// builds one.
 fn static_report(code: CUresult, load: Option<LoadFailure>) -> Report {
     let f = failure("cuInit(0)", code);
-    assemble(
-        Err(failure("cuDriverGetVersion", code)),
-        load,
-        Err(NoLive(Some(f))),
-    )
+    assemble(Err(failure("cuDriverGetVersion", code)), load, Err(NoLive(Some(f))))
 }
 
 /// A live report of one device whose default pool gave every kind of reading:
 /// values, a rejected attribute, one not read.
 fn live_report() -> Report {
-    let rejected = failure(
-        "cuMemPoolGetAttribute",
-        cudaError_enum::CUDA_ERROR_INVALID_VALUE,
-    );
+    let rejected = failure("cuMemPoolGetAttribute", cudaError_enum::CUDA_ERROR_INVALID_VALUE);
     let attributes: Vec<Reading> = pool_attributes()
         .map(|a| match a.value {
             // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: UINT64_MAX.
@@ -46,10 +39,7 @@ fn live_report() -> Report {
         compute_capability: Read::Value("9.0".to_owned()),
         total_memory: Read::Value(80 << 30),
         memory_pools_supported: Read::Value(true),
-        pool_handle_types: Some(Read::Value(HandleTypes {
-            raw: 1,
-            names: flag_names(1),
-        })),
+        pool_handle_types: Some(Read::Value(HandleTypes { raw: 1, names: flag_names(1) })),
         default_pool: Some(Read::Value(Pool {
             handle: "0x5555deadbeef".to_owned(),
             driver_rejects: attributes
@@ -69,10 +59,7 @@ fn live_report() -> Report {
 fn handle_type_flags_by_name() {
     assert_eq!(flag_names(0), "CU_MEM_HANDLE_TYPE_NONE");
     assert_eq!(flag_names(1), "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
-    assert_eq!(
-        flag_names(0x1 | 0x100),
-        "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | 0x100"
-    );
+    assert_eq!(flag_names(0x1 | 0x100), "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | 0x100");
 }
 
 #[test]
@@ -87,14 +74,8 @@ fn enum_values_are_decoded_by_value_type() {
     );
     assert_eq!(decoded(Current::Unsigned(77), "CUmemLocationType"), None);
     assert_eq!(decoded(Current::Int(1), "int"), None);
-    assert_eq!(
-        decoded(Current::U64(32 << 20), "cuuint64_t").as_deref(),
-        Some("32.0 MiB")
-    );
-    assert_eq!(
-        decoded(Current::U64(u64::MAX), "cuuint64_t").as_deref(),
-        Some("UINT64_MAX")
-    );
+    assert_eq!(decoded(Current::U64(32 << 20), "cuuint64_t").as_deref(), Some("32.0 MiB"));
+    assert_eq!(decoded(Current::U64(u64::MAX), "cuuint64_t").as_deref(), Some("UINT64_MAX"));
 }
 
 #[test]
@@ -115,11 +96,7 @@ fn the_no_driver_codes_are_the_headers() {
     for (code, name, _) in testkit::NO_USABLE_DRIVER {
         assert_eq!(cudaError_enum(*code).name(), Some(*name), "code {code}");
     }
-    assert_eq!(
-        testkit::no_usable_driver(1),
-        None,
-        "CUDA_ERROR_INVALID_VALUE"
-    );
+    assert_eq!(testkit::no_usable_driver(1), None, "CUDA_ERROR_INVALID_VALUE");
 }
 
 #[test]
@@ -147,10 +124,7 @@ fn exit_statuses_are_distinct_and_documented() {
             .lines()
             .find(|l| l.starts_with(&format!("  {code}  ")))
             .unwrap_or_else(|| panic!("--help does not document exit status {code}"));
-        assert!(
-            line.contains(help),
-            "--help: exit status {code} is not '{help}'"
-        );
+        assert!(line.contains(help), "--help: exit status {code} is not '{help}'");
         assert!(
             top.contains(&format!("{code} {doc}")),
             "the top comment does not document exit status {code} ({doc})"
@@ -177,28 +151,16 @@ fn a_driver_path_that_does_not_load_is_named_with_the_loaders_message() {
         message: "/opt/not-a-driver: cannot read file data: Is a directory".to_owned(),
         from: LoadFrom::DriverPathVariable,
     };
-    let r = static_report(
-        cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
-        Some(load),
-    );
+    let r = static_report(cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, Some(load));
     assert_eq!(r.status.exit_code, EXIT_SETUP);
     let text = render::text(&r);
     assert!(text.contains("setup failed: "), "{text}");
-    assert!(
-        text.contains("LIBCUDA_SYS_DRIVER_PATH=/opt/not-a-driver"),
-        "{text}"
-    );
-    assert!(
-        text.contains("cannot read file data: Is a directory"),
-        "{text}"
-    );
+    assert!(text.contains("LIBCUDA_SYS_DRIVER_PATH=/opt/not-a-driver"), "{text}");
+    assert!(text.contains("cannot read file data: Is a directory"), "{text}");
     assert!(!text.contains("libcuda.so.1 could not"), "{text}");
     let json = json_value(&r);
     assert_eq!(json["driver"]["load_error"]["tried"], "/opt/not-a-driver");
-    assert_eq!(
-        json["driver"]["load_error"]["from"],
-        "LIBCUDA_SYS_DRIVER_PATH"
-    );
+    assert_eq!(json["driver"]["load_error"]["from"], "LIBCUDA_SYS_DRIVER_PATH");
     assert!(json["status"]["reason"]
         .as_str()
         .unwrap()
@@ -214,10 +176,7 @@ fn no_libcuda_to_open_is_static_only_and_named() {
             .to_owned(),
         from: LoadFrom::Default,
     };
-    let r = static_report(
-        cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
-        Some(load),
-    );
+    let r = static_report(cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, Some(load));
     assert_eq!(r.status.exit_code, EXIT_STATIC);
     let text = render::text(&r);
     assert!(text.contains("no live values: "), "{text}");
@@ -254,10 +213,7 @@ fn no_device_is_static_only_without_a_failure() {
         text.contains("no live values: the NVIDIA driver is installed but reports no CUDA device"),
         "{text}"
     );
-    assert!(
-        text.contains("driver:    CUDA 13.5 (cuDriverGetVersion 13050)"),
-        "{text}"
-    );
+    assert!(text.contains("driver:    CUDA 13.5 (cuDriverGetVersion 13050)"), "{text}");
     assert_eq!(json_value(&r)["status"]["error"], serde_json::Value::Null);
 }
 
@@ -277,26 +233,17 @@ fn a_live_device_reads_the_same_in_text_and_json() {
     assert_eq!(device["total_memory"], 80u64 << 30);
     assert!(text.contains("80.0 GiB (85899345920 bytes)"), "{text}");
     assert_eq!(device["pool_handle_types"]["raw"], 1);
-    assert!(
-        text.contains("0x1 = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"),
-        "{text}"
-    );
+    assert!(text.contains("0x1 = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"), "{text}");
     let pool = &device["default_pool"];
     assert_eq!(pool["handle"], "0x5555deadbeef");
-    assert!(
-        text.contains("default memory pool:     0x5555deadbeef"),
-        "{text}"
-    );
+    assert!(text.contains("default memory pool:     0x5555deadbeef"), "{text}");
 
     let readings = pool["attributes"].as_array().expect("attributes");
     assert_eq!(readings.len(), pool_attributes().count());
     let Read::Value(model_pool) = r.devices[0].default_pool.as_ref().unwrap() else {
         panic!("the pool is a value");
     };
-    for (row, a) in readings
-        .iter()
-        .zip(model_pool.attributes.iter().map(|r| &r.declared))
-    {
+    for (row, a) in readings.iter().zip(model_pool.attributes.iter().map(|r| &r.declared)) {
         assert_eq!(row["name"], a.name);
         // The table row of this attribute, which starts with its value and name.
         let line = text
@@ -337,10 +284,7 @@ fn a_live_device_reads_the_same_in_text_and_json() {
 #[test]
 fn a_device_error_is_exit_status_1_and_listed() {
     let mut r = live_report();
-    let f = failure(
-        "cuDevicePrimaryCtxRelease",
-        cudaError_enum::CUDA_ERROR_INVALID_CONTEXT,
-    );
+    let f = failure("cuDevicePrimaryCtxRelease", cudaError_enum::CUDA_ERROR_INVALID_CONTEXT);
     r.devices[0].cleanup_error = Some(f.clone());
     r.devices[0].error = Some(f);
     let r = assemble(Ok(13050), None, Ok(r.devices));
@@ -350,10 +294,7 @@ fn a_device_error_is_exit_status_1_and_listed() {
         text.contains("error releasing the primary context: cuDevicePrimaryCtxRelease returned CUDA_ERROR_INVALID_CONTEXT (201)"),
         "{text}"
     );
-    assert!(
-        text.contains("errors (exit status 1): device 0: "),
-        "{text}"
-    );
+    assert!(text.contains("errors (exit status 1): device 0: "), "{text}");
     let json = json_value(&r);
     assert_eq!(json["status"]["exit_code"], EXIT_ERROR);
     assert_eq!(json["devices"][0]["error"]["code"], 201);

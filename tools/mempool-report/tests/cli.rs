@@ -18,14 +18,11 @@ fn exe() -> String {
 }
 
 /// Whether the binary is here; says `skipped` where it is not.
-fn built_here(test: &str) -> bool {
+fn built_here() -> bool {
     let exe = exe();
     let here = std::path::Path::new(&exe).is_file();
     if !here {
-        testkit::skip(
-            test,
-            &format!("{exe} is not on this machine (MEMPOOL_REPORT_EXE names a copy)"),
-        );
+        testkit::skip(&format!("{exe} is not on this machine (MEMPOOL_REPORT_EXE names a copy)"));
     }
     here
 }
@@ -39,10 +36,7 @@ const EXIT_SETUP: i32 = 3;
 
 fn run(args: &[&str]) -> Output {
     let exe = exe();
-    Command::new(&exe)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("running {exe}: {e}"))
+    Command::new(&exe).args(args).output().unwrap_or_else(|e| panic!("running {exe}: {e}"))
 }
 
 fn json_run() -> (Value, i32) {
@@ -60,12 +54,9 @@ fn json_run() -> (Value, i32) {
 #[test]
 fn exit_statuses_match_main() {
     let main = include_str!("../src/main.rs");
-    for (name, value) in [
-        ("LIVE", EXIT_LIVE),
-        ("ERROR", EXIT_ERROR),
-        ("STATIC", EXIT_STATIC),
-        ("SETUP", EXIT_SETUP),
-    ] {
+    for (name, value) in
+        [("LIVE", EXIT_LIVE), ("ERROR", EXIT_ERROR), ("STATIC", EXIT_STATIC), ("SETUP", EXIT_SETUP)]
+    {
         let line = format!("const EXIT_{name}: u8 = {value};");
         assert!(main.contains(&line), "src/main.rs has no `{line}`");
     }
@@ -73,7 +64,7 @@ fn exit_statuses_match_main() {
 
 #[test]
 fn json_holds_every_pool_attribute_with_its_value_type() {
-    if !built_here("json_holds_every_pool_attribute_with_its_value_type") {
+    if !built_here() {
         return;
     }
     let (json, _) = json_run();
@@ -106,17 +97,14 @@ fn json_holds_every_pool_attribute_with_its_value_type() {
             other => panic!("{}: unexpected value type {other}", a["name"]),
         }
         let settable = a["settable"].as_str().expect("settable");
-        assert!(
-            ["yes", "reset_to_zero_only", "no"].contains(&settable),
-            "{a}"
-        );
+        assert!(["yes", "reset_to_zero_only", "no"].contains(&settable), "{a}");
         assert_eq!(settable != "no", a["setter"].is_string(), "{a}");
     }
 }
 
 #[test]
 fn exit_status_is_the_documented_one() {
-    if !built_here("exit_status_is_the_documented_one") {
+    if !built_here() {
         return;
     }
     let (json, code) = json_run();
@@ -132,9 +120,7 @@ fn exit_status_is_the_documented_one() {
     }
     // No driver here: the reason is one of the documented "no usable driver"
     // codes, exit status 2, no devices.
-    let error = status["error"]["code"]
-        .as_u64()
-        .expect("the failing call's code") as u32;
+    let error = status["error"]["code"].as_u64().expect("the failing call's code") as u32;
     let why = if json["bindings"]["link_kind"] == "dynamic-loading" && error == 303 {
         // libcuda.so.1 could not be opened: no driver, or (with
         // LIBCUDA_SYS_DRIVER_PATH set) a setup mistake.
@@ -160,7 +146,7 @@ fn exit_status_is_the_documented_one() {
 /// JSON of a run holds.
 #[test]
 fn text_says_what_json_holds() {
-    if !built_here("text_says_what_json_holds") {
+    if !built_here() {
         return;
     }
     let (json, json_code) = json_run();
@@ -168,10 +154,8 @@ fn text_says_what_json_holds() {
     assert_eq!(out.status.code(), Some(json_code));
     let text = String::from_utf8(out.stdout).expect("UTF-8");
     let b = &json["bindings"];
-    let first = format!(
-        "mempool-report (libcuda-sys {})",
-        b["libcuda_sys_version"].as_str().unwrap()
-    );
+    let first =
+        format!("mempool-report (libcuda-sys {})", b["libcuda_sys_version"].as_str().unwrap());
     assert!(text.starts_with(&first), "{text}");
     assert!(
         text.contains(&format!(
@@ -189,18 +173,9 @@ fn text_says_what_json_holds() {
             )),
             "{text}"
         ),
-        None => assert!(
-            text.contains("headers:   none: the bindings shipped"),
-            "{text}"
-        ),
+        None => assert!(text.contains("headers:   none: the bindings shipped"), "{text}"),
     }
-    assert!(
-        text.contains(&format!(
-            "linked:    {} (",
-            b["link_kind"].as_str().unwrap()
-        )),
-        "{text}"
-    );
+    assert!(text.contains(&format!("linked:    {} (", b["link_kind"].as_str().unwrap())), "{text}");
     if let Some(loaded) = json["loaded_libcuda"].as_str() {
         assert!(text.contains(&format!("loaded:    {loaded}")), "{text}");
     }
@@ -217,10 +192,7 @@ fn text_says_what_json_holds() {
         }
     } else {
         for d in json["devices"].as_array().unwrap() {
-            assert!(
-                text.contains(&format!("\ndevice {}: ", d["ordinal"])),
-                "{text}"
-            );
+            assert!(text.contains(&format!("\ndevice {}: ", d["ordinal"])), "{text}");
         }
     }
     for f in json["functions"]["pool_functions"].as_array().unwrap() {
@@ -230,16 +202,13 @@ fn text_says_what_json_holds() {
 
 #[test]
 fn help_and_unknown_arguments() {
-    if !built_here("help_and_unknown_arguments") {
+    if !built_here() {
         return;
     }
     let help = run(&["--help"]);
     assert_eq!(help.status.code(), Some(EXIT_LIVE));
     let help = String::from_utf8(help.stdout).unwrap();
-    assert!(
-        help.contains("usage: cargo run -p mempool-report"),
-        "{help}"
-    );
+    assert!(help.contains("usage: cargo run -p mempool-report"), "{help}");
     let bad = run(&["--frobnicate"]);
     assert_eq!(bad.status.code(), Some(EXIT_ERROR));
     let err = String::from_utf8(bad.stderr).unwrap();
@@ -252,8 +221,7 @@ fn help_and_unknown_arguments() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_report_says_when_stdout_cannot_be_written() {
-    const TEST: &str = "the_report_says_when_stdout_cannot_be_written";
-    if !built_here(TEST) {
+    if !built_here() {
         return;
     }
     type Stdout = fn() -> Option<Stdio>;
@@ -267,32 +235,18 @@ fn the_report_says_when_stdout_cannot_be_written() {
             Some(std::fs::File::open("/dev/null").ok()?.into())
         }),
         ("a full device", || {
-            Some(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open("/dev/full")
-                    .ok()?
-                    .into(),
-            )
+            Some(std::fs::OpenOptions::new().write(true).open("/dev/full").ok()?.into())
         }),
     ];
     for (what, stdout) in cases {
         for args in [&[][..], &["--json"][..], &["--help"][..]] {
             let Some(stdout) = stdout() else {
-                testkit::skip(TEST, &format!("cannot make {what} here"));
+                testkit::skip(&format!("cannot make {what} here"));
                 continue;
             };
-            let out = Command::new(exe())
-                .args(args)
-                .stdout(stdout)
-                .output()
-                .expect("run");
+            let out = Command::new(exe()).args(args).stdout(stdout).output().expect("run");
             let stderr = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(
-                out.status.code(),
-                Some(EXIT_ERROR),
-                "{what} {args:?}: {stderr}"
-            );
+            assert_eq!(out.status.code(), Some(EXIT_ERROR), "{what} {args:?}: {stderr}");
             assert!(
                 stderr.contains("mempool-report: cannot write the report to stdout"),
                 "{what} {args:?}: {stderr}"
@@ -310,7 +264,7 @@ fn the_report_says_when_stdout_cannot_be_written() {
 #[test]
 fn the_report_names_the_driver_library_it_could_not_load() {
     const TEST: &str = "the_report_names_the_driver_library_it_could_not_load";
-    if !built_here(TEST) {
+    if !built_here() {
         return;
     }
     let dir =
@@ -359,7 +313,6 @@ fn the_report_names_the_driver_library_it_could_not_load() {
     let load = &json["driver"]["load_error"];
     if load.is_null() {
         return testkit::skip(
-            TEST,
             "libcuda.so.1 loads here: no load failure to show without LIBCUDA_SYS_DRIVER_PATH",
         );
     }
@@ -367,7 +320,5 @@ fn the_report_names_the_driver_library_it_could_not_load() {
     assert_eq!(load["tried"], "libcuda.so.1");
     let message = load["message"].as_str().unwrap_or_default();
     assert!(!message.is_empty());
-    assert!(json["status"]["reason"]
-        .as_str()
-        .is_some_and(|r| r.contains(message)));
+    assert!(json["status"]["reason"].as_str().is_some_and(|r| r.contains(message)));
 }
