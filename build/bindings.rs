@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use bindgen::callbacks::{IntKind, ParseCallbacks};
 
-use crate::cpp::Header;
 use crate::error::{Error, Result};
+use crate::preprocess::Header;
 
 /// The crate's MSRV; the generated code uses nothing newer.
 const RUST_TARGET: (u64, u64) = (82, 0);
@@ -191,7 +191,7 @@ fn cross_hint(target: &str) -> String {
         "mingw-w64-x86-64-dev (with gcc-mingw-w64-x86-64)"
     } else if target.ends_with("-windows-msvc") {
         "none on Linux: libclang needs the Windows SDK and MSVC headers; build on Windows, or \
-         use the shipped bindings (LIBCUDA_SYS_BINDINGS=pregenerated)"
+         use the pregenerated bindings (LIBCUDA_SYS_BINDINGS=pregenerated)"
     } else {
         "the C library development files for that target"
     };
@@ -277,7 +277,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
         .use_core()
         .ctypes_prefix("::core::ffi")
         .generate_comments(true)
-        // Nobody reads the file: the compiler does. (The shipped set is formatted by xtask.)
+        // Nobody reads the file: the compiler does. (The pregenerated set is formatted by xtask.)
         .formatter(bindgen::Formatter::None)
         .rust_target(
             bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1)
@@ -306,7 +306,7 @@ pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::Fil
                  - remove flags from BINDGEN_EXTRA_CLANG_ARGS that change the target's ABI (-m32,\n  \
                    --target=...): the bindings are for {}\n\
                  - point LIBCLANG_PATH at a complete libclang (11 or newer), or unset it\n\
-                 - use the bindings shipped with the crate: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
+                 - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
                 extra_values.join("\n  "),
                 clang_sys::get_library()
                     .map(|l| l.path().display().to_string())

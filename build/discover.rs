@@ -208,7 +208,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
     }
 
     if scope == Scope::ExplicitOnly {
-        log("no toolkit variable is set; the shipped bindings need no search");
+        log("no toolkit variable is set; the pregenerated bindings need no search");
         return Ok(Search::NotFound(not_found(target, &tried)));
     }
 
@@ -636,7 +636,7 @@ fn not_found(target: &Target, tried: &Tried) -> Error {
              - install a CUDA toolkit (Debian/Ubuntu: apt install nvidia-cuda-toolkit, or NVIDIA's cuda-toolkit-13-0 package)\n\
              - set CUDA_PATH to the toolkit root (the directory above include/cuda.h)\n\
              - set LIBCUDA_SYS_INCLUDE_DIR to the directory that holds cuda.h\n\
-             - or use the bindings shipped with the crate: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
+             - or use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
             target.host,
             target.triple,
             ROOT_VARS.join(", "),

@@ -1,8 +1,8 @@
-//! The crate's own documentation lines, added to generated and shipped
+//! The crate's own documentation lines, added to generated and pregenerated
 //! bindings alike: the driver each function needs, and for each enumerator
 //! with a value type its C type, size and whether it can be set. The
 //! memory-pool attributes also get a sentence each, written for this crate:
-//! the shipped set carries none of the header's text, and docs.rs renders it.
+//! the pregenerated set carries none of the header's text, and docs.rs renders it.
 
 use crate::output::Typed;
 

@@ -20,7 +20,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
     for w in bindings.toolkit().map(|t| t.warnings.as_slice()).unwrap_or_default() {
         println!("cargo::warning={w}");
     }
-    if let Some(w) = shipped_warning(bindings) {
+    if let Some(w) = pregenerated_warning(bindings) {
         println!("cargo::warning={w}");
     }
     // What can change the bindings besides the headers bindgen read (which its
@@ -29,7 +29,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
     // would appear.
     let watched = match &bindings.origin {
         Origin::Generated { toolkit, .. } => vec![toolkit.include_dir.clone()],
-        Origin::Shipped { why, .. } => why.watch.clone(),
+        Origin::Pregenerated { why, .. } => why.watch.clone(),
     };
     for dir in watched {
         if let Some(dir) = dir.to_str().filter(|d| !d.contains(['\n', '\r'])) {
@@ -53,7 +53,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         println!("cargo::rustc-cfg=libcuda_sys_pregenerated");
     }
 
-    // Shipped bindings have no headers: the include keys are empty, so that a
+    // Pregenerated bindings have no headers: the include keys are empty, so that a
     // dependent that compiles C against them fails with its own message rather
     // than against headers the bindings do not come from.
     let include = headers.map(|t| t.include_dir.display().to_string()).unwrap_or_default();
@@ -68,7 +68,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         Origin::Generated { toolkit, fingerprint, .. } => {
             (toolkit.found_by.clone(), fingerprint.clone())
         }
-        Origin::Shipped { .. } => ("pregenerated".to_string(), String::new()),
+        Origin::Pregenerated { .. } => ("pregenerated".to_string(), String::new()),
     };
     let lib_dir = link.map(|l| l.dir.display().to_string()).unwrap_or_default();
 
@@ -98,7 +98,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         "CUDA {}.{} bindings from {} ({found_by}); {} functions, {} plain-name aliases; libcuda: {} ({})",
         v.major(),
         v.minor(),
-        if include.is_empty() { "the shipped set" } else { &include },
+        if include.is_empty() { "the pregenerated set" } else { &include },
         bindings.functions.len(),
         bindings.renames.len(),
         lib_dir,
@@ -106,17 +106,17 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
     ));
 }
 
-/// The one line that says the shipped bindings are used where the user did not
+/// The one line that says the pregenerated bindings are used where the user did not
 /// ask for them, or that headers a variable names are not what the bindings
 /// come from.
-fn shipped_warning(bindings: &Bindings) -> Option<String> {
-    let Origin::Shipped { why, ignored } = &bindings.origin else {
+fn pregenerated_warning(bindings: &Bindings) -> Option<String> {
+    let Origin::Pregenerated { why, ignored } = &bindings.origin else {
         return None;
     };
     let v = bindings.version;
     if why.warn {
         return Some(format!(
-            "using the bindings shipped with libcuda-sys (CUDA {v}) because {}; for bindings of your own \
+            "using the pregenerated bindings of libcuda-sys (CUDA {v}) because {}; for bindings of your own \
              CUDA headers, {}, then rebuild; LIBCUDA_SYS_BINDINGS=pregenerated silences this, \
              LIBCUDA_SYS_BINDINGS=generate makes it an error",
             why.reason, why.undo
@@ -124,7 +124,7 @@ fn shipped_warning(bindings: &Bindings) -> Option<String> {
     }
     ignored.as_ref().map(|t| {
         format!(
-            "{} is not used: {}, so the bindings shipped with libcuda-sys (CUDA {v}) are; \
+            "{} is not used: {}, so the pregenerated bindings of libcuda-sys (CUDA {v}) are; \
              for bindings of those headers, {}",
             t.source(),
             why.reason,

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::cpp::{self, io_error};
 use crate::env::{log, Target};
 use crate::error::{Error, Result};
 use crate::output::{Bindings, Origin};
+use crate::preprocess::{self, io_error};
 
 /// `CUDA_ERROR_STUB_LIBRARY`: what every function of a stub returns.
 const STUB_RESULT: u32 = 34;
@@ -213,15 +213,15 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     let so = dir.join("libcuda.so.1");
     // What an earlier run left must not pass for this run's output.
     let _ = std::fs::remove_file(&so);
-    // The compiler that read the headers, or (shipped bindings) the one cc selects.
+    // The compiler that read the headers, or (pregenerated bindings) the one cc selects.
     let mut cmd = match &bindings.origin {
         Origin::Generated { compiler, .. } => compiler.clone(),
-        Origin::Shipped { .. } => cpp::command_line(&cpp::compiler(None, &[])?),
+        Origin::Pregenerated { .. } => preprocess::command_line(&preprocess::compiler(None, &[])?),
     };
     // The user's CFLAGS are for their C, not for a library that only has to
     // link: a sanitizer or profiling flag would make the stand-in need its
     // runtime. The compiler and the target's own flags stay.
-    let user = cpp::user_cflags();
+    let user = preprocess::user_cflags();
     let compiler = cmd.remove(0);
     cmd.retain(|arg| !user.contains(arg));
     cmd.insert(0, compiler);

@@ -3,14 +3,12 @@
 //! steps, each a module beside it that returns a plain value or an error:
 //! mode (where the bindings come from, which CUDA release) -> discover (find
 //! `cuda.h`) -> the bindings, generated from the headers (bindgen) or the
-//! shipped release (`pregenerated/`) -> the driver floor -> link (which
+//! pregenerated release (`pregenerated/`) -> the driver floor -> link (which
 //! libcuda) -> emit (every `cargo::` line). Besides `emit`, only the env
 //! helper prints: each variable read with its `rerun-if-env-changed`, and the
 //! `-vv` log on stderr.
 
-// The header is read only to generate: the shipped bindings use the compiler alone.
-#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
-mod cpp;
+// The header is read only to generate: the pregenerated bindings use the compiler alone.
 mod discover;
 mod docs;
 mod emit;
@@ -19,9 +17,11 @@ mod error;
 mod link;
 mod mode;
 mod output;
+mod pregenerated;
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+mod preprocess;
 mod renames;
 mod sections;
-mod shipped;
 mod since;
 mod value_types;
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
@@ -53,7 +53,7 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=pregenerated");
     let target = env::Target::from_cargo();
 
-    let releases = shipped::releases(&target)?;
+    let releases = pregenerated::releases(&target)?;
     let release = mode::release(&releases)?;
     let mode = mode::choose()?;
     let floor = mode::driver_floor()?;
@@ -61,9 +61,10 @@ fn run() -> error::Result<()> {
     let lib_dir_override = discover::lib_dir_override(&target)?;
     let search = discover::discover(&target, mode.searches())?;
 
-    let shipped = |why, toolkit| shipped::load(&target, release.shipped(), why, toolkit);
+    let pregenerated =
+        |why, toolkit| pregenerated::load(&target, release.pregenerated(), why, toolkit);
     let mut bindings = match (mode, search) {
-        (Mode::Shipped(why), search) => shipped(why, search.found())?,
+        (Mode::Pregenerated(why), search) => pregenerated(why, search.found())?,
         (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
         (Mode::Generate, discover::Search::Found(toolkit)) => {
             match generate(&target, toolkit, &release)? {
@@ -73,16 +74,18 @@ fn run() -> error::Result<()> {
                 }
             }
         }
-        (Mode::Auto, discover::Search::NotFound(e)) => shipped(mode::fallback(&e, &target), None)?,
+        (Mode::Auto, discover::Search::NotFound(e)) => {
+            pregenerated(mode::fallback(&e, &target), None)?
+        }
         (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     let why = mode::other_release(&release, found, &toolkit);
-                    shipped(why, Some(toolkit))?
+                    pregenerated(why, Some(toolkit))?
                 }
             },
-            Err(e) => shipped(mode::fallback(&e, &target), Some(toolkit))?,
+            Err(e) => pregenerated(mode::fallback(&e, &target), Some(toolkit))?,
         },
     };
     // The floor matters where the linker resolves every function; with
@@ -90,7 +93,7 @@ fn run() -> error::Result<()> {
     if let Some(floor) = floor.filter(|_| !target.dynamic_loading()) {
         let where_ = match bindings.headers() {
             Some(t) => t.include_dir.display().to_string(),
-            None => format!("the shipped CUDA {} bindings", bindings.version),
+            None => format!("the pregenerated CUDA {} bindings", bindings.version),
         };
         let left_out = bindings.apply_floor(floor, &where_)?;
         env::log(format!(
@@ -137,7 +140,7 @@ fn generate(
 ) -> error::Result<Generated> {
     use quote::ToTokens;
 
-    let header = cpp::Header::new(
+    let header = preprocess::Header::new(
         target.manifest_dir.join("wrapper.h"),
         toolkit.include_dir.clone(),
         target.defines(),

@@ -13,13 +13,13 @@ use crate::version::CudaVersion;
 pub struct Release {
     /// The release a `cuda-XXXXX` feature asks for.
     pub requested: Option<u32>,
-    /// The newest shipped release, which the shipped set binds without a feature.
+    /// The newest pregenerated release, which the pregenerated set binds without a feature.
     pub newest: u32,
 }
 
 impl Release {
-    /// The release the shipped set is loaded for.
-    pub fn shipped(&self) -> u32 {
+    /// The release the pregenerated set is loaded for.
+    pub fn pregenerated(&self) -> u32 {
         self.requested.unwrap_or(self.newest)
     }
 
@@ -32,7 +32,7 @@ impl Release {
 
 /// The `cuda-XXXXX` feature that is on, if any (Cargo sets
 /// `CARGO_FEATURE_CUDA_12080` for `cuda-12080`); two are an error.
-pub fn release(shipped: &[u32]) -> Result<Release> {
+pub fn release(pregenerated: &[u32]) -> Result<Release> {
     let mut on: Vec<u32> = std::env::vars_os()
         .filter_map(|(k, _)| {
             let number = k.to_str()?.strip_prefix("CARGO_FEATURE_CUDA_")?;
@@ -40,16 +40,16 @@ pub fn release(shipped: &[u32]) -> Result<Release> {
         })
         .collect();
     on.sort_unstable();
-    let newest = *shipped.last().unwrap_or(&0);
+    let newest = *pregenerated.last().unwrap_or(&0);
     let feature = |n: &u32| format!("cuda-{n:05}");
     match on.as_slice() {
         [] => Ok(Release { requested: None, newest }),
-        [one] if shipped.contains(one) => Ok(Release { requested: Some(*one), newest }),
+        [one] if pregenerated.contains(one) => Ok(Release { requested: Some(*one), newest }),
         [one] => Err(Error::new(
-            format!("feature {} names no shipped CUDA release", feature(one)),
+            format!("feature {} names no pregenerated CUDA release", feature(one)),
             format!(
                 "The release features are: {}.",
-                shipped.iter().map(feature).collect::<Vec<_>>().join(", ")
+                pregenerated.iter().map(feature).collect::<Vec<_>>().join(", ")
             ),
         )),
         several => {
@@ -76,7 +76,7 @@ pub fn release(shipped: &[u32]) -> Result<Release> {
 /// The headers found are another release than the feature asks for, and
 /// generation was asked for: an error, never bindings of another release.
 pub fn release_mismatch(release: &Release, found: CudaVersion, toolkit: &Toolkit) -> Error {
-    let requested = release.shipped();
+    let requested = release.pregenerated();
     Error::new(
         format!(
             "LIBCUDA_SYS_BINDINGS=generate: the headers found are CUDA {found}, the feature cuda-{requested:05} asks for CUDA {}",
@@ -88,7 +88,7 @@ pub fn release_mismatch(release: &Release, found: CudaVersion, toolkit: &Toolkit
 
              Fix one of:
              - point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of CUDA {1}
-             - unset LIBCUDA_SYS_BINDINGS: the shipped CUDA {1} bindings are then used",
+             - unset LIBCUDA_SYS_BINDINGS: the pregenerated CUDA {1} bindings are then used",
             toolkit.found_by,
             toolkit.include_dir.display(),
             CudaVersion { number: requested }
@@ -97,9 +97,9 @@ pub fn release_mismatch(release: &Release, found: CudaVersion, toolkit: &Toolkit
 }
 
 /// The automatic mode where the headers found are another release than the
-/// feature asks for: the shipped set of the feature's release, said in a warning.
+/// feature asks for: the pregenerated set of the feature's release, said in a warning.
 pub fn other_release(release: &Release, found: CudaVersion, toolkit: &Toolkit) -> Why {
-    let requested = release.shipped();
+    let requested = release.pregenerated();
     Why {
         reason: format!(
             "the feature cuda-{requested:05} asks for CUDA {} and the headers found ({}) are CUDA {found}",
@@ -112,7 +112,7 @@ pub fn other_release(release: &Release, found: CudaVersion, toolkit: &Toolkit) -
     }
 }
 
-/// Why the shipped set is used, and whether the user should hear of it.
+/// Why the pregenerated set is used, and whether the user should hear of it.
 pub struct Why {
     pub reason: String,
     /// A fallback the user did not ask for: said in a `cargo::warning`.
@@ -126,15 +126,15 @@ pub struct Why {
 
 pub enum Mode {
     Generate,
-    Shipped(Why),
+    Pregenerated(Why),
     Auto,
 }
 
 impl Mode {
-    /// The shipped set needs no headers: only variables that were set are checked.
+    /// The pregenerated set needs no headers: only variables that were set are checked.
     pub fn searches(&self) -> Scope {
         match self {
-            Mode::Shipped(_) => Scope::ExplicitOnly,
+            Mode::Pregenerated(_) => Scope::ExplicitOnly,
             Mode::Generate | Mode::Auto => Scope::Everywhere,
         }
     }
@@ -144,13 +144,13 @@ pub fn choose() -> Result<Mode> {
     let requested = env::var("LIBCUDA_SYS_BINDINGS")
         .map(|v| v.to_string_lossy().trim().to_string())
         .filter(|v| !v.is_empty());
-    let shipped = |reason: &str, undo: &'static str| {
-        Mode::Shipped(Why { reason: reason.to_string(), warn: false, undo, watch: Vec::new() })
+    let pregenerated = |reason: &str, undo: &'static str| {
+        Mode::Pregenerated(Why { reason: reason.to_string(), warn: false, undo, watch: Vec::new() })
     };
     match requested.as_deref() {
         Some("generate") if cfg!(feature = "bindgen") => Ok(Mode::Generate),
         Some("generate") => Err(needs_bindgen_feature()),
-        Some("pregenerated") => Ok(shipped(
+        Some("pregenerated") => Ok(pregenerated(
             "LIBCUDA_SYS_BINDINGS=pregenerated",
             "unset LIBCUDA_SYS_BINDINGS",
         )),
@@ -159,17 +159,17 @@ pub fn choose() -> Result<Mode> {
             format!(
                 "LIBCUDA_SYS_BINDINGS is set to `{other}`. It takes:\n  \
                  generate      the bindings of the CUDA headers found on this machine (bindgen, libclang)\n  \
-                 pregenerated  the bindings shipped with the crate\n\
-                 Unset, the build generates where it can and uses the shipped bindings otherwise.\n\n\
+                 pregenerated  the crate's pregenerated bindings\n\
+                 Unset, the build generates where it can and uses the pregenerated bindings otherwise.\n\n\
                  Fix: set one of the two, or unset LIBCUDA_SYS_BINDINGS"
             ),
         )),
         // docs.rs sets DOCS_RS=1; empty (or 0) is unset, as for every variable.
-        None if env::var("DOCS_RS").is_some_and(|v| !v.is_empty() && v != "0") => Ok(shipped(
+        None if env::var("DOCS_RS").is_some_and(|v| !v.is_empty() && v != "0") => Ok(pregenerated(
             "DOCS_RS is set (a docs.rs build)",
             "unset DOCS_RS",
         )),
-        None if !cfg!(feature = "bindgen") => Ok(shipped(
+        None if !cfg!(feature = "bindgen") => Ok(pregenerated(
             "libcuda-sys was built without its `bindgen` feature",
             "enable libcuda-sys's `bindgen` feature (one of its default features)",
         )),
@@ -250,6 +250,6 @@ pub fn needs_bindgen_feature() -> Error {
          build left out (`default-features = false` without the `bindgen` feature).\n\n\
          Fix one of:\n\
          - enable it: libcuda-sys = { version = \"...\", features = [\"bindgen\"] }\n\
-         - use the shipped bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
+         - use the pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
     )
 }

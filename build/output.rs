@@ -1,15 +1,15 @@
 //! What either source of bindings hands on, as plain data: the generated
-//! path fills it from bindgen's output, the shipped path from the release's
+//! path fills it from bindgen's output, the pregenerated path from the release's
 //! part of `pregenerated/`. One renderer writes the files `src/` includes
 //! from `OUT_DIR`, so the crate cannot tell the two apart.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::cpp::io_error;
 use crate::discover::Toolkit;
 use crate::error::Result;
 use crate::mode::Why;
+use crate::preprocess::io_error;
 use crate::version::CudaVersion;
 use crate::{docs, renames, since, value_types};
 
@@ -37,7 +37,7 @@ pub struct Typed {
     pub setter: Option<String>,
     /// Settable only back to zero (the high watermarks).
     pub reset_only: bool,
-    /// The header's description (generated), or ours (shipped), on one line.
+    /// The header's description (generated), or ours (pregenerated), on one line.
     pub description: String,
 }
 
@@ -61,7 +61,7 @@ pub struct Bindings {
     pub origin: Origin,
 }
 
-// Without the `bindgen` feature only the shipped set exists.
+// Without the `bindgen` feature only the pregenerated set exists.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 pub enum Origin {
     /// From the headers of `toolkit`; `compiler` is the C compiler command
@@ -72,18 +72,18 @@ pub enum Origin {
         /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
         fingerprint: String,
     },
-    /// The shipped set; `ignored` is a toolkit that was found or named but
+    /// The pregenerated set; `ignored` is a toolkit that was found or named but
     /// that these bindings do not come from.
-    Shipped { why: Why, ignored: Option<Toolkit> },
+    Pregenerated { why: Why, ignored: Option<Toolkit> },
 }
 
 impl Bindings {
-    /// The toolkit the bindings come from, or one found beside shipped bindings
+    /// The toolkit the bindings come from, or one found beside pregenerated bindings
     /// (its stub library can still be linked).
     pub fn toolkit(&self) -> Option<&Toolkit> {
         match &self.origin {
             Origin::Generated { toolkit, .. } => Some(toolkit),
-            Origin::Shipped { ignored, .. } => ignored.as_ref(),
+            Origin::Pregenerated { ignored, .. } => ignored.as_ref(),
         }
     }
 
@@ -91,7 +91,7 @@ impl Bindings {
     pub fn headers(&self) -> Option<&Toolkit> {
         match &self.origin {
             Origin::Generated { toolkit, .. } => Some(toolkit),
-            Origin::Shipped { .. } => None,
+            Origin::Pregenerated { .. } => None,
         }
     }
 

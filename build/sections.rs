@@ -1,4 +1,4 @@
-//! The sections of the shipped set's files. Each file holds every release at
+//! The sections of the pregenerated set's files. Each file holds every release at
 //! once: an item that is the same in several releases is written once, in a
 //! section headed `//@ <releases>`, which runs to the next such line.
 //! `<releases>` is a comma-separated list of `all`, `X.Y`, `X.Y-` (to the

@@ -27,7 +27,7 @@ pub fn find(items: &crate::items::Items) -> Vec<crate::output::Typed> {
                     && f.doc.contains(&format!("`{}`", k.name))
             })
             .map(|f| f.name.clone());
-        // Kept as a flag so that it survives where the descriptions do not (the shipped set).
+        // Kept as a flag so that it survives where the descriptions do not (the pregenerated set).
         let lower = description.to_ascii_lowercase();
         let reset_only = setter.is_some()
             && lower.contains("reset")

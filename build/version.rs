@@ -1,8 +1,8 @@
 //! Step 2: the header's `CUDA_VERSION`, read through the preprocessor, and the
 //! cumulative `cuda_X_Y` cfgs derived from it.
 
-use crate::cpp::Header;
 use crate::error::{Error, Result};
+use crate::preprocess::Header;
 
 /// Memory pools (`cuMemPool*`, `CUmemPool_attribute`) arrived in 11.2.
 pub const MINIMUM: u32 = 11020;
@@ -65,7 +65,7 @@ pub fn check_minimum(header: &Header, version: CudaVersion) -> Result<()> {
              - install a newer toolkit, or only its headers: pip install nvidia-cuda-runtime (13.x)\n  \
                or pip install nvidia-cuda-runtime-cu12 (12.x)\n\
              - point CUDA_PATH or LIBCUDA_SYS_INCLUDE_DIR at a newer toolkit\n\
-             - use the bindings shipped with the crate: LIBCUDA_SYS_BINDINGS=pregenerated",
+             - use the crate's pregenerated bindings: LIBCUDA_SYS_BINDINGS=pregenerated",
         ));
     }
     Ok(())

@@ -11,7 +11,7 @@
 //!   passed on as `LIBCUDA_DEPENDENT_CUDA_INCLUDE`.
 //! - `DEP_CUDA_CUDA_H_FNV1A64`: FNV-1a of the `cuda.h` the bindings came from;
 //!   a header changed in place since then stops the build with how to refresh.
-//! - `DEP_CUDA_FOUND_BY=pregenerated`: libcuda-sys uses the bindings shipped with
+//! - `DEP_CUDA_FOUND_BY=pregenerated`: libcuda-sys uses the pregenerated bindings of
 //!   it and `DEP_CUDA_INCLUDE` is empty; with no header to compile against, this
 //!   crate stops with a message that says so.
 
@@ -30,9 +30,9 @@ fn main() {
 
     if std::env::var("DEP_CUDA_FOUND_BY").as_deref() == Ok("pregenerated") {
         fail(
-            "libcuda-sys uses its shipped bindings: there is no cuda.h to compile src/pool_helper.c against",
+            "libcuda-sys uses its pregenerated bindings: there is no cuda.h to compile src/pool_helper.c against",
             "DEP_CUDA_FOUND_BY is `pregenerated` and DEP_CUDA_INCLUDE is empty: libcuda-sys found no CUDA \
-             headers or no libclang, or was told to use the bindings shipped with it. This crate \
+             headers or no libclang, or was told to use its pregenerated bindings. This crate \
              compiles C against the same cuda.h as the bindings, so it needs generated ones: install \
              the headers (pip install nvidia-cuda-runtime, or a toolkit) and libclang \
              (apt-get install libclang-dev), or set LIBCUDA_SYS_BINDINGS=generate to see what is missing.",

@@ -1,6 +1,6 @@
 //! Raw bindings to the CUDA driver API (`cuda.h`, `libcuda`), generated at build
 //! time from the CUDA headers found on the build machine, or, where there are
-//! none or no libclang, the bindings shipped with the crate (see [Where the
+//! none or no libclang, the crate's pregenerated bindings (see [Where the
 //! bindings come from](#where-the-bindings-come-from)).
 //!
 //! Every function, type and constant of `cuda.h` is here under its C name, with
@@ -60,14 +60,14 @@
 //! # Where the bindings come from
 //!
 //! `LIBCUDA_SYS_BINDINGS` unset (the default): generated from the headers found
-//! (below) when libclang loads too, otherwise the bindings shipped with the
+//! (below) when libclang loads too, otherwise the pregenerated bindings of the
 //! crate, with one `cargo:warning` that says why and how to get generated ones.
 //! `LIBCUDA_SYS_BINDINGS=generate`: generated, or an error that says what is
 //! missing. `LIBCUDA_SYS_BINDINGS=pregenerated`, `DOCS_RS` set, or the
-//! `bindgen` feature off: the shipped set, without searching. A toolkit
+//! `bindgen` feature off: the pregenerated set, without searching. A toolkit
 //! variable that is set but wrong is an error in every mode.
 //!
-//! The shipped set covers every CUDA release whose headers NVIDIA publishes as
+//! The pregenerated set covers every CUDA release whose headers NVIDIA publishes as
 //! pip wheels: 11.7, 11.8, 12.0–12.6, 12.8, 12.9 and 13.0–13.5, each in both
 //! variants (default and `per-thread-default-stream`). It has the same items as
 //! generated bindings and this crate's own documentation (the driver each
@@ -85,14 +85,14 @@
 //! releases). The rule:
 //!
 //! - **No feature:** the headers found decide; without headers (or libclang),
-//!   the newest shipped release.
+//!   the newest pregenerated release.
 //! - **A feature, and headers of that release found** (with libclang):
 //!   generated from them, with the header's documentation.
-//! - **A feature, and headers of another release found:** the shipped set of
+//! - **A feature, and headers of another release found:** the pregenerated set of
 //!   the feature's release, with a `cargo:warning` that names both releases,
 //!   and `DEP_CUDA_FOUND_BY=pregenerated`. With `LIBCUDA_SYS_BINDINGS=generate`
 //!   it is an error instead.
-//! - **A feature, and no headers:** the shipped set of that release.
+//! - **A feature, and no headers:** the pregenerated set of that release.
 //!
 //! [`HEADER_VERSION`], `DEP_CUDA_VERSION`, the `cuda_X_Y` cfgs and [`since`]
 //! are those of the release bound. A dependent that wants a release on docs.rs
@@ -145,7 +145,7 @@
 //! that references a function its driver lacks does not start at all; with a
 //! floor, every function whose ABI is newer than `X.Y` (see [`since`]) is left
 //! out of the bindings, and using one is a compile error instead. It works with
-//! generated and shipped bindings alike; generated ones need the header's
+//! generated and pregenerated bindings alike; generated ones need the header's
 //! `cudaTypedefs.h`, and a floor that cannot date a bound function is an error
 //! that names them. With `dynamic-loading` it has no effect (a function the
 //! driver lacks fails alone, at run time). The floor applied is passed on as
@@ -173,7 +173,7 @@
 //!
 //! | feature | effect |
 //! |---|---|
-//! | `bindgen` (default) | generate from the headers found (needs libclang at build time); without it none of bindgen, clang-sys, syn, quote, doxygen-bindgen is compiled and the shipped set is used |
+//! | `bindgen` (default) | generate from the headers found (needs libclang at build time); without it none of bindgen, clang-sys, syn, quote, doxygen-bindgen is compiled and the pregenerated set is used |
 //! | `cuda-11070` ... `cuda-13050` | the CUDA release to bind, at most one ([Choosing a CUDA release](#choosing-a-cuda-release)) |
 //! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
 //! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |
@@ -186,7 +186,7 @@
 //! | variable | meaning |
 //! |---|---|
 //! | `LIBCUDA_SYS_BINDINGS` | `generate`, `pregenerated`, or unset ([Where the bindings come from](#where-the-bindings-come-from)) |
-//! | `DOCS_RS` | set (not `0`) by docs.rs: the shipped set, no search |
+//! | `DOCS_RS` | set (not `0`) by docs.rs: the pregenerated set, no search |
 //! | `LIBCUDA_SYS_INCLUDE_DIR` | the directory that holds `cuda.h`; wins over everything |
 //! | `LIBCUDA_SYS_LIB_DIR` | the directory of the `libcuda` to link |
 //! | `<TARGET>_LIBCUDA_SYS_INCLUDE_DIR`, `<TARGET>_LIBCUDA_SYS_LIB_DIR` | the same for one target (`X86_64_UNKNOWN_LINUX_GNU_...`); wins over the plain one |
@@ -199,7 +199,7 @@
 //!
 //! A variable that is set but wrong (a path that does not exist or holds no
 //! `cuda.h`, a relative path) is an error in every mode, never skipped. A build
-//! that fell back to the shipped set watches the directories where headers,
+//! that fell back to the pregenerated set watches the directories where headers,
 //! `nvcc` and libclang would appear (`PATH`'s, `/usr/local`, `/opt`,
 //! `/usr/include`, Python's site directories, the library directories), and
 //! generates on the next build after they do; Cargo checks them on every build
@@ -231,7 +231,7 @@
 //! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
 //! | `DEP_CUDA_DRIVER_FLOOR` | `LIBCUDA_SYS_DRIVER_FLOOR` as applied (`13000`), empty without one |
 //!
-//! With the shipped bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
+//! With the pregenerated bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
 //! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a
 //! dependent that compiles C against the headers must check for that and stop
 //! with its own message.
@@ -244,7 +244,7 @@
 //!     let include = std::env::var("DEP_CUDA_INCLUDE").unwrap();
 //!     if include.is_empty() {
 //!         // DEP_CUDA_FOUND_BY=pregenerated: no header to compile C against.
-//!         println!("cargo::warning=libcuda-sys uses its shipped bindings: no cuda.h to compile against");
+//!         println!("cargo::warning=libcuda-sys uses its pregenerated bindings: no cuda.h to compile against");
 //!         std::process::exit(1);
 //!     }
 //!     let version: u32 = std::env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
@@ -356,7 +356,7 @@ pub fn since(name: &str) -> Option<u32> {
 ///
 /// Linked, the answer compares the driver's `cuDriverGetVersion` with
 /// [`since`], the release that introduced the function's ABI; it needs
-/// `cudaTypedefs.h` at build time ([`SINCE_AVAILABLE`], true for every shipped
+/// `cudaTypedefs.h` at build time ([`SINCE_AVAILABLE`], true for every pregenerated
 /// release), else `Err(CUDA_ERROR_NOT_SUPPORTED)`. With `dynamic-loading`, the
 /// driver library is asked ([`dynamic::is_available`], which also refuses an
 /// ABI newer than the driver). Errors: what `cuDriverGetVersion` returns
@@ -389,7 +389,7 @@ pub fn driver_has(name: &str) -> Result<bool, CUresult> {
     }
 }
 
-/// `true` when these are the bindings shipped with the crate (no CUDA headers
+/// `true` when these are the crate's pregenerated bindings (no CUDA headers
 /// or no libclang at build time, headers of another release than a
 /// `cuda-XXXXX` feature asks for, `DOCS_RS`,
 /// `LIBCUDA_SYS_BINDINGS=pregenerated`, or no `bindgen` feature): the same

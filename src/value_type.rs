@@ -30,7 +30,7 @@ pub struct TypedEnumerator {
     /// says; kept apart so that bindings without descriptions still tell.
     pub reset_only: bool,
     /// The header's description, after the value type, on one line; with the
-    /// shipped bindings, this crate's own sentence for a memory-pool
+    /// pregenerated bindings, this crate's own sentence for a memory-pool
     /// attribute, and empty for others.
     pub description: &'static str,
 }

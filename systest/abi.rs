@@ -8,10 +8,10 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use crate::cpp::{io_error, Header};
 use crate::error::{Error, Result};
 use crate::items::Items;
 use crate::layout::Layout;
+use crate::preprocess::{io_error, Header};
 use crate::Rename;
 
 /// `struct X {` / `union X {` / `enum X {` tags in the preprocessed header: a

@@ -1,13 +1,10 @@
 //! Writes the ABI check for the bindings libcuda-sys used (generated or
-//! shipped), read from `DEP_CUDA_BINDINGS_DIR`, against the headers in
-//! `DEP_CUDA_INCLUDE`, or, for shipped bindings, `SYSTEST_CUDA_INCLUDE_DIR`
+//! pregenerated), read from `DEP_CUDA_BINDINGS_DIR`, against the headers in
+//! `DEP_CUDA_INCLUDE`, or, for pregenerated bindings, `SYSTEST_CUDA_INCLUDE_DIR`
 //! (the headers of the version they were made from). Without headers the
 //! tests say `skipped` and why.
 
 // Shared with libcuda-sys's build script, which uses the parts systest does not.
-#[allow(dead_code)]
-#[path = "../build/cpp.rs"]
-mod cpp;
 #[path = "../build/error.rs"]
 mod error;
 #[allow(dead_code)]
@@ -16,6 +13,9 @@ mod items;
 #[allow(dead_code)]
 #[path = "../build/macro_constants.rs"]
 mod macro_constants;
+#[allow(dead_code)]
+#[path = "../build/preprocess.rs"]
+mod preprocess;
 
 mod abi;
 mod layout;
@@ -70,7 +70,7 @@ fn run() -> error::Result<()> {
     let read = |name: &str| {
         let path = bindings.join(name);
         println!("cargo::rerun-if-changed={}", path.display());
-        std::fs::read_to_string(&path).map_err(|e| cpp::io_error(&path, e))
+        std::fs::read_to_string(&path).map_err(|e| preprocess::io_error(&path, e))
     };
     let code = read("bindings.rs")? + &read("functions.rs")?;
     let bindings = items::parse(&code)?;
@@ -87,7 +87,7 @@ fn run() -> error::Result<()> {
         .collect();
 
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let header = cpp::Header::new(
+    let header = preprocess::Header::new(
         manifest.join("../wrapper.h"),
         PathBuf::from(&include),
         defines,
@@ -208,7 +208,7 @@ fn renames(file: &syn::File) -> Vec<Rename> {
 
 fn write(out_dir: &Path, name: &str, text: &str) -> error::Result<()> {
     let path = out_dir.join(name);
-    std::fs::write(&path, text).map_err(|e| cpp::io_error(&path, e))
+    std::fs::write(&path, text).map_err(|e| preprocess::io_error(&path, e))
 }
 
 /// Check sources that say why nothing is checked.

@@ -42,7 +42,7 @@ const TOOLKIT_TARGET_DIR: &str = "sbsa-linux";
 /// fake toolkit's `include` to them.
 static REAL_INCLUDE: LazyLock<String> = LazyLock::new(|| {
     // The build script's recorded output for this build (`OUT_DIR/../output`),
-    // its `DEP_CUDA_INCLUDE` (empty for the shipped bindings).
+    // its `DEP_CUDA_INCLUDE` (empty for the pregenerated bindings).
     let output = Path::new(env!("OUT_DIR")).with_file_name("output");
     let text = fs::read_to_string(&output).unwrap_or_else(|e| panic!("{}: {e}", output.display()));
     text.lines()
@@ -53,20 +53,20 @@ static REAL_INCLUDE: LazyLock<String> = LazyLock::new(|| {
 /// Their `CUDA_VERSION` (13000 for the 13.0 headers).
 static REAL_VERSION: LazyLock<String> = LazyLock::new(|| libcuda_sys::HEADER_VERSION.to_string());
 
-/// Where this crate was itself built from its shipped bindings (no headers or
+/// Where this crate was itself built from its pregenerated bindings (no headers or
 /// no libclang here), the cases that run bindgen to the end cannot run: says
 /// `skipped` and returns true.
 fn generation_unavailable() -> bool {
     if libcuda_sys::PREGENERATED {
-        testkit::skip("libcuda-sys was built from its shipped bindings on this machine (no CUDA headers or no libclang): nothing to generate with",
+        testkit::skip("libcuda-sys was built from its pregenerated bindings on this machine (no CUDA headers or no libclang): nothing to generate with",
         );
     }
     libcuda_sys::PREGENERATED
 }
 
-/// The newest release of the shipped set (`pregenerated/releases.txt`), which
+/// The newest release of the pregenerated set (`pregenerated/releases.txt`), which
 /// it binds without a release feature, as `CUDA_VERSION`.
-fn newest_shipped() -> u32 {
+fn newest_pregenerated() -> u32 {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated/releases.txt");
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let last = text
@@ -227,7 +227,7 @@ impl Case {
     }
 
     /// A fake toolkit root `rel` whose `include` is the real headers (where
-    /// this crate was built from its shipped bindings, a stand-in `cuda.h`, good
+    /// this crate was built from its pregenerated bindings, a stand-in `cuda.h`, good
     /// enough for a toolkit that must not be chosen).
     fn toolkit(&self, rel: &str) -> PathBuf {
         let root = self.mkdir(rel);
@@ -505,7 +505,7 @@ fn no_headers_anywhere_is_a_clear_error() {
         "pip install nvidia-cuda-runtime",
         "set CUDA_PATH",
         "set LIBCUDA_SYS_INCLUDE_DIR",
-        "or use the bindings shipped with the crate",
+        "or use the crate's pregenerated bindings",
     ]);
     let mut vars = always_read();
     vars.extend(ROOT_VARS.map(String::from));
@@ -594,7 +594,7 @@ fn lib_dir_override_that_does_not_exist_is_an_error() {
 fn lib_dir_override_without_libcuda_is_an_error() {
     let mut case = Case::new("lib_dir_empty");
     let lib = case.mkdir("lib");
-    // The shipped bindings: linking is the same for both, and needs no headers.
+    // The pregenerated bindings: linking is the same for both, and needs no headers.
     let run =
         case.env("LIBCUDA_SYS_LIB_DIR", &lib).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
     run.failure(&format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", lib.display()));
@@ -723,7 +723,7 @@ fn an_unused_toolkit_variable_is_quoted_as_set() {
         .env("CUDA_PATH", case.dir.join("cuda"))
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .run();
-    // The shipped set ignores the headers but checks them; the warning quotes
+    // The pregenerated set ignores the headers but checks them; the warning quotes
     // the value set, not the include directory it resolves to.
     assert!(real.join("cuda.h").is_file());
     assert!(
@@ -1055,7 +1055,10 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     for cfg in cfgs.iter().chain([&next.as_str()]) {
         assert!(check.contains(cfg), "{cfg} not declared in {check}");
     }
-    assert!(!cfgs.contains(&"libcuda_sys_pregenerated"), "generated bindings marked as shipped");
+    assert!(
+        !cfgs.contains(&"libcuda_sys_pregenerated"),
+        "generated bindings marked as pregenerated"
+    );
     assert_eq!(Path::new(run.metadata("bindings_dir")), case.out_dir(), "{}", run.report());
 
     // Link lines: wherever libcuda came from, it is there.
@@ -1304,12 +1307,12 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
 }
 
 // ---------------------------------------------------------------------------
-// 10. Where the bindings come from: the shipped set and its modes.
+// 10. Where the bindings come from: the pregenerated set and its modes.
 
-/// What every run that used the shipped set must show: no headers named, the
+/// What every run that used the pregenerated set must show: no headers named, the
 /// release's version and cfgs, and its files in `OUT_DIR` with the crate's own
 /// documentation lines.
-fn assert_shipped(run: &Outcome, case: &Case, version: u32) {
+fn assert_pregenerated(run: &Outcome, case: &Case, version: u32) {
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(run.metadata("found_by"), "pregenerated", "{}", run.report());
     for key in ["include", "includes", "root", "cuda_h_fnv1a64"] {
@@ -1346,18 +1349,18 @@ fn assert_shipped(run: &Outcome, case: &Case, version: u32) {
 }
 
 #[test]
-fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
+fn no_headers_falls_back_to_the_pregenerated_bindings_with_one_warning() {
     if !installed_toolkit_headers().is_empty() {
         return testkit::skip("this machine has CUDA headers in a standard location");
     }
     let mut case = Case::new("fallback_no_headers");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
-    assert_shipped(&run, &case, newest_shipped());
+    assert_pregenerated(&run, &case, newest_pregenerated());
     let fallback: Vec<&str> =
-        run.warnings().into_iter().filter(|w| w.contains("shipped")).collect();
+        run.warnings().into_iter().filter(|w| w.contains("pregenerated")).collect();
     assert_eq!(fallback.len(), 1, "{}", run.report());
     for phrase in [
-        "using the bindings shipped with libcuda-sys (CUDA ",
+        "using the pregenerated bindings of libcuda-sys (CUDA ",
         "because no CUDA headers (cuda.h) found",
         "pip install nvidia-cuda-runtime",
         "libclang",
@@ -1365,7 +1368,7 @@ fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
     ] {
         assert!(fallback[0].contains(phrase), "`{phrase}` not in {}", fallback[0]);
     }
-    // Linked against a stand-in built from the shipped symbol list, with a C compiler alone.
+    // Linked against a stand-in built from the pregenerated symbol list, with a C compiler alone.
     if run.metadata("link_kind") == "generated-stub" {
         let source = fs::read_to_string(case.out_dir().join("stub/libcuda_stub.c")).unwrap();
         assert!(source.contains("int cuMemPoolGetAttribute(void)"));
@@ -1375,13 +1378,13 @@ fn no_headers_falls_back_to_the_shipped_bindings_with_one_warning() {
 }
 
 #[test]
-fn libclang_missing_falls_back_to_the_shipped_bindings() {
+fn libclang_missing_falls_back_to_the_pregenerated_bindings() {
     let (mut case, _) = Case::without_libclang("fallback_no_libclang");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
     if run.metadata("found_by") != "pregenerated" {
         return testkit::skip("libclang was loaded although LIBCLANG_PATH is an empty directory");
     }
-    assert_shipped(&run, &case, newest_shipped());
+    assert_pregenerated(&run, &case, newest_pregenerated());
     assert!(
         run.warnings().iter().any(|w| w.contains("because libclang not found")),
         "{}",
@@ -1390,7 +1393,7 @@ fn libclang_missing_falls_back_to_the_shipped_bindings() {
 }
 
 #[test]
-fn docs_rs_uses_the_shipped_bindings_without_searching() {
+fn docs_rs_uses_the_pregenerated_bindings_without_searching() {
     let mut case = Case::new("docs_rs");
     // A toolkit the search would find (nvcc on PATH) is not searched for.
     let root = case.mkdir("toolkit");
@@ -1404,7 +1407,7 @@ fn docs_rs_uses_the_shipped_bindings_without_searching() {
         .env("CARGO_FEATURE_DYNAMIC_LOADING", "1")
         .path(&root.join("bin"))
         .run();
-    assert_shipped(&run, &case, newest_shipped());
+    assert_pregenerated(&run, &case, newest_pregenerated());
     assert!(!run.stderr.contains("nvcc"), "{}", run.report());
     assert!(run.warnings().is_empty(), "{}", run.report());
     assert_eq!(run.metadata("link_kind"), "dynamic-loading");
@@ -1412,13 +1415,13 @@ fn docs_rs_uses_the_shipped_bindings_without_searching() {
 }
 
 #[test]
-fn shipped_per_thread_default_stream_variant() {
-    let mut case = Case::new("shipped_ptds");
+fn pregenerated_per_thread_default_stream_variant() {
+    let mut case = Case::new("pregenerated_ptds");
     let run = case
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .env("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM", "1")
         .run();
-    assert_shipped(&run, &case, newest_shipped());
+    assert_pregenerated(&run, &case, newest_pregenerated());
     assert_eq!(run.metadata("per_thread_default_stream"), "true");
     let renames = fs::read_to_string(case.out_dir().join("renames.rs")).unwrap();
     assert!(
@@ -1426,7 +1429,7 @@ fn shipped_per_thread_default_stream_variant() {
         "{renames}"
     );
     // Asked for: no fallback warning.
-    assert!(run.warnings().iter().all(|w| !w.contains("shipped")), "{}", run.report());
+    assert!(run.warnings().iter().all(|w| !w.contains("pregenerated")), "{}", run.report());
 }
 
 #[test]
@@ -1734,11 +1737,11 @@ fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
 // The CUDA release: `cuda-XXXXX` features.
 
 #[test]
-fn a_release_feature_selects_its_shipped_release() {
+fn a_release_feature_selects_its_pregenerated_release() {
     let mut case = Case::new("release_feature");
     let run =
         case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CARGO_FEATURE_CUDA_12080", "1").run();
-    assert_shipped(&run, &case, 12080);
+    assert_pregenerated(&run, &case, 12080);
     let out = |file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap();
     let bindings = out("bindings.rs");
     assert!(bindings.contains("CU_MEMPOOL_ATTR_USED_MEM_HIGH"));
@@ -1767,7 +1770,7 @@ fn two_release_features_are_an_error_that_names_both() {
     run.assert_stderr_has(&["cargo tree -e features -i libcuda-sys"]);
 }
 
-/// A shipped release other than the headers this crate was built with.
+/// A pregenerated release other than the headers this crate was built with.
 fn another_release() -> u32 {
     if *REAL_VERSION == "12080" {
         13000
@@ -1777,7 +1780,7 @@ fn another_release() -> u32 {
 }
 
 #[test]
-fn a_release_feature_and_headers_of_another_release_give_the_shipped_release() {
+fn a_release_feature_and_headers_of_another_release_give_the_pregenerated_release() {
     if generation_unavailable() {
         return;
     }
@@ -1786,7 +1789,7 @@ fn a_release_feature_and_headers_of_another_release_give_the_shipped_release() {
     let mut case = Case::new("release_other_headers");
     let root = case.toolkit("toolkit");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").env("CUDA_PATH", &root).env(&feature, "1").run();
-    assert_shipped(&run, &case, other);
+    assert_pregenerated(&run, &case, other);
     let number: u32 = REAL_VERSION.parse().unwrap();
     let said = format!(
         "because the feature cuda-{other} asks for CUDA {}.{} and the headers found (CUDA_PATH={}) are CUDA {}.{}",
@@ -1830,7 +1833,7 @@ fn a_release_feature_and_headers_of_that_release_generate() {
         .run();
     run.found(&root.join("include"), "CUDA_PATH");
     assert_eq!(run.metadata("version"), *REAL_VERSION);
-    assert!(run.warnings().iter().all(|w| !w.contains("shipped")), "{}", run.report());
+    assert!(run.warnings().iter().all(|w| !w.contains("pregenerated")), "{}", run.report());
 }
 
 #[test]
@@ -1881,13 +1884,13 @@ fn unknown_mode_is_an_error() {
 // 11. The driver floor (its effect on real header sets: `cargo xtask driver-floor`).
 
 #[test]
-fn a_driver_floor_works_with_the_shipped_set() {
-    let mut case = Case::new("floor_shipped");
+fn a_driver_floor_works_with_the_pregenerated_set() {
+    let mut case = Case::new("floor_pregenerated");
     let run = case
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .env("LIBCUDA_SYS_DRIVER_FLOOR", "12.0")
         .run();
-    assert_shipped(&run, &case, newest_shipped());
+    assert_pregenerated(&run, &case, newest_pregenerated());
     assert_eq!(run.metadata("driver_floor"), "12000");
     let functions = fs::read_to_string(case.out_dir().join("functions.rs")).unwrap();
     assert!(functions.contains("pub fn cuMemPoolGetAttribute("), "pool API left out");
@@ -1913,7 +1916,7 @@ fn bound_functions(case: &Case) -> BTreeSet<String> {
 
 #[test]
 fn a_floor_binds_what_the_older_release_binds() {
-    // For each pair of shipped releases: the newer one with the older as floor
+    // For each pair of pregenerated releases: the newer one with the older as floor
     // binds the functions the older binds that the newer still declares:
     // nothing newer than the floor, nothing of the floor's lost.
     for (old, new, floor) in [("13000", "13050", "13.0"), ("12000", "12090", "12.0")] {
@@ -1969,7 +1972,7 @@ fn a_driver_floor_is_passed_on() {
 
 // ---------------------------------------------------------------------------
 // 12. Other targets: discovery and linking against trees laid out like their
-// toolkits and pip wheels. The shipped bindings stand in for generation, which
+// toolkits and pip wheels. The pregenerated bindings stand in for generation, which
 // needs the target's C headers; what is under test is where the build looks
 // and what it links.
 
@@ -2050,7 +2053,7 @@ fn aarch64_toolkit_layouts_and_their_stubs() {
             return testkit::skip("this machine has an aarch64 libcuda in the multiarch directory");
         }
         assert_eq!(run.code, Some(0), "{}", run.report());
-        // The warning names the toolkit found (and not used by the shipped bindings).
+        // The warning names the toolkit found (and not used by the pregenerated bindings).
         assert!(include.join("cuda.h").is_file());
         assert!(
             run.warnings().iter().any(|w| w.contains(&format!(

@@ -26,7 +26,7 @@ pub const STATIC_VALUES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/abi
 
 /// The directory of the `cuda.h` the checks compare with (empty when skipped).
 pub const INCLUDE_DIR: &str = env!("SYSTEST_INCLUDE_DIR");
-/// `DEP_CUDA_FOUND_BY` of the bindings under test (`pregenerated` for the shipped set).
+/// `DEP_CUDA_FOUND_BY` of the bindings under test (`pregenerated` for the pregenerated set).
 pub const BINDINGS: &str = env!("SYSTEST_BINDINGS");
 
 /// `Err(reason)` when there are no headers to compare with; the test then says so.

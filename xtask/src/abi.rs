@@ -5,7 +5,7 @@
 //! `cargo xtask abi-matrix [VERSION ...]`: `cargo test -p systest` (the ABI
 //! against the C compiler, plain names, memory-pool attributes, bit masks,
 //! macro constants), with and without `per-thread-default-stream`, of the
-//! shipped set of every release against that release's headers, and of
+//! pregenerated set of every release against that release's headers, and of
 //! bindings generated from the headers of a few releases (`VERSION`s: those
 //! only, generated).
 //!
@@ -50,7 +50,7 @@ const TARGETS: [(&str, &str, &str, &str); 3] = [
 /// One systest run: what it checked, or why it failed.
 struct Row {
     target: String,
-    /// `13.5` (generated) or `shipped 13.5`.
+    /// `13.5` (generated) or `pregenerated 13.5`.
     version: String,
     variant: &'static str,
     summary: std::result::Result<Value, String>,
@@ -74,7 +74,7 @@ pub fn matrix(args: &[String]) -> Result {
         runs.extend(args.iter().map(|v| (v.clone(), v.clone(), false)));
     }
     let mut rows = Vec::new();
-    for (version, wheel, shipped) in runs {
+    for (version, wheel, pregenerated) in runs {
         let include = headers::include_dir(&wheel);
         for variant in VARIANTS {
             rows.push(run(
@@ -82,7 +82,7 @@ pub fn matrix(args: &[String]) -> Result {
                 &version,
                 variant,
                 include.as_deref().map_err(Clone::clone),
-                shipped,
+                pregenerated,
             ));
         }
     }
@@ -134,20 +134,20 @@ pub fn cross(args: &[String]) -> Result {
         crate::setup::ensure_tool(compiler, Path::new(header), packages)?;
     }
     let mut rows = Vec::new();
-    for (version, shipped) in &versions {
+    for (version, pregenerated) in &versions {
         for target in &targets {
             let include = headers::include_dir_for(version, headers::Platform::of(target)?);
             let shown = pregenerate::dotted(pregenerate::number(
                 version.rsplitn(2, '.').last().unwrap_or(version),
             ));
-            let shown = if *shipped { shown } else { version.clone() };
+            let shown = if *pregenerated { shown } else { version.clone() };
             for variant in VARIANTS {
                 rows.push(run(
                     target,
                     &shown,
                     variant,
                     include.as_deref().map_err(Clone::clone),
-                    *shipped,
+                    *pregenerated,
                 ));
             }
         }
@@ -186,16 +186,17 @@ pub fn cross(args: &[String]) -> Result {
 }
 
 /// systest for `target` against `include`: the bindings generated from it, or
-/// the shipped release `version` checked against it. The host's tests run;
+/// the pregenerated release `version` checked against it. The host's tests run;
 /// another target's build runs as far as its build scripts.
 fn run(
     target: &str,
     version: &str,
     variant: &'static str,
     include: Result<&Path>,
-    shipped: bool,
+    pregenerated: bool,
 ) -> Row {
-    let version = if shipped { format!("shipped {version}") } else { version.to_string() };
+    let version =
+        if pregenerated { format!("pregenerated {version}") } else { version.to_string() };
     eprintln!(
         "abi: {target}, CUDA {version}, {}",
         if variant.is_empty() { "default" } else { variant }
@@ -204,14 +205,15 @@ fn run(
     let outcome = include.and_then(|include| {
         let mut features: Vec<String> =
             [variant].iter().filter(|v| !v.is_empty()).map(|v| v.to_string()).collect();
-        if shipped {
+        if pregenerated {
             features.push(format!(
                 "libcuda-sys/cuda-{:05}",
-                pregenerate::number(version.trim_start_matches("shipped "))
+                pregenerate::number(version.trim_start_matches("pregenerated "))
             ));
         }
         // Without an import library a Windows build can only load nvcuda.dll at run time.
-        if target.contains("windows") && (shipped || !include.join("../lib/x64/cuda.lib").is_file())
+        if target.contains("windows")
+            && (pregenerated || !include.join("../lib/x64/cuda.lib").is_file())
         {
             features.push("dynamic-loading".into());
         }
@@ -233,7 +235,7 @@ fn run(
             ]
         };
         let mut cmd = cargo::command(args);
-        if shipped {
+        if pregenerated {
             cmd.env("LIBCUDA_SYS_BINDINGS", "pregenerated")
                 .env("SYSTEST_CUDA_INCLUDE_DIR", include);
         } else {
@@ -264,7 +266,8 @@ fn run(
         let summary = read("summary.json")?;
         // Another variable (a target-prefixed LIBCUDA_SYS_INCLUDE_DIR) could have chosen other headers.
         let same = |p: &str| std::fs::canonicalize(p).ok();
-        let expected = (same(&include.to_string_lossy()), !variant.is_empty(), target, shipped);
+        let expected =
+            (same(&include.to_string_lossy()), !variant.is_empty(), target, pregenerated);
         let checked = (
             same(summary["cuda_include"].as_str().unwrap_or_default()),
             summary["per_thread_default_stream"] == true,

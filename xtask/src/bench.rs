@@ -25,7 +25,7 @@ use crate::{cargo, headers, Result};
 /// `(name, dependency line, environment)`; `{path}` is the packaged crate.
 const CONFIGS: [(&str, &str, &str); 4] = [
     (
-        "cudarc (shipped bindings, `driver`, `cuda-13000`, `dynamic-loading`)",
+        "cudarc (pregenerated bindings, `driver`, `cuda-13000`, `dynamic-loading`)",
         "cudarc = { version = \"=0.19.10\", default-features = false, features = [\"std\", \"driver\", \"cuda-13000\", \"dynamic-loading\"] }",
         "",
     ),

@@ -1,4 +1,4 @@
-//! `cargo xtask ci`: the ABI matrix (the shipped set of every release, and
+//! `cargo xtask ci`: the ABI matrix (the pregenerated set of every release, and
 //! generated bindings of a few), the
 //! cross-target ABI check (aarch64 Linux, Windows), the lint
 //! gates and the whole test suite, stopping at the first that fails.

@@ -1,5 +1,5 @@
 //! `cargo xtask fallback-tests`: the crate builds where there are no CUDA
-//! headers and no libclang (docs.rs, plain CI, laptops), with the shipped
+//! headers and no libclang (docs.rs, plain CI, laptops), with the pregenerated
 //! bindings, and says so; what must stay an error stays one.
 //!
 //! "No headers" is no toolkit variable, no `nvcc`, no pip headers on Python's
@@ -14,8 +14,8 @@ use std::process::{Command, Output};
 use crate::test::{Failure, Outcome, Report};
 use crate::{cargo, headers, pregenerate, Result};
 
-/// What a build of the shipped set says, once, where the user did not ask for it.
-const FALLBACK_WARNING: &str = "using the bindings shipped with libcuda-sys (CUDA ";
+/// What a build of the pregenerated set says, once, where the user did not ask for it.
+const FALLBACK_WARNING: &str = "using the pregenerated bindings of libcuda-sys (CUDA ";
 
 /// What docs.rs must show for each memory-pool attribute, after the crate's
 /// sentence: its value type, size and whether it can be set (the header's
@@ -365,18 +365,18 @@ impl Env {
             if !build.success {
                 return Err(format!("the build failed:\n{}", build.stderr).into());
             }
-            let shipped = build.messages.iter().any(|m| {
+            let pregenerated = build.messages.iter().any(|m| {
                 m["reason"] == "build-script-executed"
                     && m["cfgs"]
                         .as_array()
                         .is_some_and(|c| c.iter().any(|c| c == "libcuda_sys_pregenerated"))
             });
             let bindings = build.out_dir("libcuda-sys")?.join("bindings.rs");
-            Ok((build, shipped, bindings))
+            Ok((build, pregenerated, bindings))
         };
         let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
-        let (first, shipped, bindings) = build()?;
-        if !shipped || !first.stderr.contains(FALLBACK_WARNING) {
+        let (first, pregenerated, bindings) = build()?;
+        if !pregenerated || !first.stderr.contains(FALLBACK_WARNING) {
             return Err("the first build did not fall back".into());
         }
         let before = modified(&bindings);
@@ -397,10 +397,11 @@ impl Env {
                 .and_then(|()| symlink(&nvcc, bin.join("nvcc")));
             made.map_err(|e| e.to_string())?;
         }
-        let (third, shipped, _) = build()?;
-        if modified(&bindings) == before || shipped || third.stderr.contains(FALLBACK_WARNING) {
+        let (third, pregenerated, _) = build()?;
+        if modified(&bindings) == before || pregenerated || third.stderr.contains(FALLBACK_WARNING)
+        {
             return Err(format!(
-                "after nvcc appeared the bindings are still the shipped ones:\n{}",
+                "after nvcc appeared the bindings are still the pregenerated ones:\n{}",
                 third.stderr
             )
             .into());
@@ -448,7 +449,7 @@ impl Env {
 }
 
 /// A crate outside the workspace that depends on the unpacked package and
-/// tests what a user of the shipped bindings gets; its directory, and the file
+/// tests what a user of the pregenerated bindings gets; its directory, and the file
 /// its test writes when it runs.
 fn write_dependent(scratch: &Path, unpacked: &Path) -> Result<(PathBuf, PathBuf)> {
     let dir = scratch.join("user");
@@ -465,12 +466,12 @@ fn write_dependent(scratch: &Path, unpacked: &Path) -> Result<(PathBuf, PathBuf)
         r#"use libcuda_sys::*;
 
 #[test]
-fn shipped_bindings_serve_a_dependent() {{
+fn pregenerated_bindings_serve_a_dependent() {{
     assert!(PREGENERATED);
     assert_eq!(HEADER_VERSION, {newest});
     let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT.value_type().unwrap();
     assert_eq!((t.c_name, t.size), ("cuuint64_t", Some(8)));
-    // Linked against the stand-in built from the shipped symbol list.
+    // Linked against the stand-in built from the pregenerated symbol list.
     let r = unsafe {{ cuInit(0) }};
     assert_eq!(r, CUresult::CUDA_ERROR_STUB_LIBRARY, "{{r:?}}");
     std::fs::write({:?}, "").unwrap();

@@ -24,8 +24,8 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("headers", "VERSION", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
       wheel version) into .cuda-headers/ and print the include directory"),
     ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, then test"),
-    ("pregenerate", "[--check]", "regenerate the shipped set (pregenerated/); --check compares instead"),
-    ("abi-matrix", "[VERSION ...]", "systest's checks of the shipped set of every release and of generated bindings"),
+    ("pregenerate", "[--check]", "regenerate the pregenerated set (pregenerated/); --check compares instead"),
+    ("abi-matrix", "[VERSION ...]", "systest's checks of the pregenerated set of every release and of generated bindings"),
     ("cross-abi", "[--target T ...] [VERSION ...]", "the ABI check for aarch64 Linux and Windows (MinGW)"),
     ("fallback-tests", "", "builds without headers or libclang, docs.rs, the package, errors that stay errors"),
     ("gpu-bundle", "[VERSION [DIR]] [--features F] [--driver-floor V]", "the test binaries and a run.sh for a GPU machine"),

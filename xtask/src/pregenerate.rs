@@ -1,4 +1,4 @@
-//! `cargo xtask pregenerate [--check]`: the shipped bindings, `pregenerated/`.
+//! `cargo xtask pregenerate [--check]`: the pregenerated bindings, `pregenerated/`.
 //!
 //! For every release of `pregenerated/releases.txt` and both variants (default,
 //! per-thread default stream) the crate's own build script generates the
@@ -22,7 +22,7 @@ mod sections;
 
 use crate::{cargo, headers, Result};
 
-/// Where the shipped set lives, and its list of releases.
+/// Where the pregenerated set lives, and its list of releases.
 pub const DIR: &str = "pregenerated";
 pub const RELEASES: &str = "pregenerated/releases.txt";
 
@@ -33,7 +33,7 @@ struct Build {
     per_thread: bool,
 }
 
-/// `(CUDA_VERSION, wheel version)` of every shipped release, oldest first.
+/// `(CUDA_VERSION, wheel version)` of every pregenerated release, oldest first.
 pub fn releases() -> Result<Vec<(u32, String)>> {
     let path = crate::root().join(RELEASES);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -51,7 +51,7 @@ pub fn releases() -> Result<Vec<(u32, String)>> {
     Ok(out)
 }
 
-/// The wheel of the newest shipped release (the set's default).
+/// The wheel of the newest pregenerated release (the set's default).
 pub fn newest_wheel() -> Result<String> {
     releases()?.pop().map(|(_, wheel)| wheel).ok_or_else(|| format!("{RELEASES} lists no release"))
 }
@@ -86,7 +86,7 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The files of the shipped set, in the order [`parts`] gives each build's units.
+/// The files of the pregenerated set, in the order [`parts`] gives each build's units.
 const FILES: [&str; 7] = [
     "types.rs",
     "functions.rs",
@@ -97,7 +97,7 @@ const FILES: [&str; 7] = [
     "bitmasks.txt",
 ];
 
-/// Every generated file of the shipped set, `(name in DIR, text)`.
+/// Every generated file of the pregenerated set, `(name in DIR, text)`.
 pub fn generate() -> Result<Vec<(String, String)>> {
     let releases = releases()?;
     let newest = releases.last().map(|r| r.0).ok_or("no release listed")?;

@@ -29,9 +29,9 @@ pub struct Bindings {
     pub cuda_version: u32,
     /// The same as `13.5`.
     pub cuda_version_text: String,
-    /// The bindings shipped with libcuda-sys, not generated from headers here.
+    /// The pregenerated bindings of libcuda-sys, not generated from headers here.
     pub pregenerated: bool,
-    /// The directory of the `cuda.h` read; `None` with the shipped bindings.
+    /// The directory of the `cuda.h` read; `None` with the pregenerated bindings.
     pub include_dir: Option<String>,
     /// How the headers were found (`LIBCUDA_SYS_INCLUDE_DIR`, `pip wheel`,
     /// ...), or `pregenerated`.
@@ -150,7 +150,7 @@ pub enum Settable {
 pub struct Attribute {
     #[serde(flatten)]
     pub declared: Declared,
-    /// Empty with the shipped bindings.
+    /// Empty with the pregenerated bindings.
     pub description: &'static str,
 }
 

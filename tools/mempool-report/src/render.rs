@@ -29,7 +29,7 @@ pub fn text(r: &Report) -> String {
         _ => {
             let _ = writeln!(
                 out,
-                "headers:   none: the bindings shipped with libcuda-sys (no CUDA headers or no libclang at build time, or asked for)"
+                "headers:   none: the pregenerated bindings of libcuda-sys (no CUDA headers or no libclang at build time, or asked for)"
             );
         }
     }

@@ -80,7 +80,7 @@ fn enum_values_are_decoded_by_value_type() {
 
 #[test]
 fn high_watermarks_are_reset_only() {
-    // The shipped bindings, without descriptions, must tell it too.
+    // The pregenerated bindings, without descriptions, must tell it too.
     for a in pool_attributes() {
         let expected = match a.value {
             1..=4 => Settable::Yes,

@@ -173,7 +173,7 @@ fn text_says_what_json_holds() {
             )),
             "{text}"
         ),
-        None => assert!(text.contains("headers:   none: the bindings shipped"), "{text}"),
+        None => assert!(text.contains("headers:   none: the bindings pregenerated"), "{text}"),
     }
     assert!(text.contains(&format!("linked:    {} (", b["link_kind"].as_str().unwrap())), "{text}");
     if let Some(loaded) = json["loaded_libcuda"].as_str() {

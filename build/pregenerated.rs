@@ -1,4 +1,4 @@
-//! The shipped bindings, `pregenerated/`, made by `cargo xtask pregenerate`
+//! The pregenerated bindings, `pregenerated/`, made by `cargo xtask pregenerate`
 //! with this crate's own generator from NVIDIA's pip headers of every release
 //! in `releases.txt`, both variants. Declarations, values, names and types
 //! only: the documentation is this crate's own, added by `docs` as for
@@ -23,7 +23,7 @@ use crate::output::{Bindings, Function, Origin, Rename, Typed};
 use crate::sections::{parse_version, select};
 use crate::version::CudaVersion;
 
-/// The shipped set, relative to the crate's root.
+/// The pregenerated set, relative to the crate's root.
 pub const DIR: &str = "pregenerated";
 
 /// The releases of `releases.txt` (`X.Y wheel-version` a line), oldest first,
@@ -51,7 +51,7 @@ fn read(manifest_dir: &Path, name: &str) -> Result<String> {
 
 fn damaged(what: &str, why: impl std::fmt::Display) -> Error {
     Error::new(
-        format!("the shipped bindings are damaged: {DIR}/{what}"),
+        format!("the pregenerated bindings are damaged: {DIR}/{what}"),
         format!(
             "{why}\n\nA copy of the crate whose {DIR} folder is missing or changed is damaged: fetch the\n\
              crate again, or generate the bindings instead (LIBCUDA_SYS_BINDINGS=generate, with CUDA\n\
@@ -83,7 +83,7 @@ fn rows<'a>(text: &'a str, name: &str, fields: usize, tabs: bool) -> Result<Vec<
 
 pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -> Result<Bindings> {
     let version = CudaVersion { number: release };
-    log(format!("shipped CUDA {version} bindings ({DIR}): {}", why.reason));
+    log(format!("pregenerated CUDA {version} bindings ({DIR}): {}", why.reason));
     let types = section(target, "types.rs", release)?;
     if types.is_empty() {
         return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
@@ -128,7 +128,7 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
         macro_constants: section(target, "macro_constants.rs", release)?,
         since: Some(since),
         typed,
-        origin: Origin::Shipped { why, ignored },
+        origin: Origin::Pregenerated { why, ignored },
     })
 }
 
