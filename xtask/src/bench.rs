@@ -90,8 +90,8 @@ pub fn build(args: &[String]) -> Result {
         std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
         std::fs::write(dir.join("src/lib.rs"), "").map_err(|e| e.to_string())?;
         eprintln!("bench-build: resolving {name}");
-        run(cmd(&dir, configs[i].2, &include, &["generate-lockfile"]))?;
-        run(cmd(&dir, configs[i].2, &include, &["fetch"]))?;
+        crate::run(cmd(&dir, configs[i].2, &include, &["generate-lockfile"]))?;
+        crate::run(cmd(&dir, configs[i].2, &include, &["fetch"]))?;
         projects.push(dir);
     }
     // samples[config][round] = (clean build seconds, seconds after bindgen)
@@ -134,9 +134,7 @@ pub fn build(args: &[String]) -> Result {
     let table = build_table(&data);
     println!("{table}");
     if write {
-        let raw = crate::root().join("benches/results/build.json");
-        std::fs::write(&raw, format!("{data:#}\n"))
-            .map_err(|e| format!("{}: {e}", raw.display()))?;
+        keep("build.json", &format!("{data:#}\n"))?;
         into_benchmarks_md("build", &table)?;
     }
     Ok(())
@@ -156,13 +154,13 @@ fn package(work: &Path, rev: Option<&str>) -> Result<PathBuf> {
             );
             let mut sh = Command::new("sh");
             sh.args(["-c", &archive]);
-            run(sh)?;
+            crate::run(sh)?;
             tree
         }
     };
     let mut cmd = cargo::command(&["package", "-p", "libcuda-sys", "--allow-dirty", "--no-verify"]);
     cmd.current_dir(&source).env("CARGO_TARGET_DIR", work.join("target"));
-    run(cmd)?;
+    crate::run(cmd)?;
     cargo::unpack_package(&work.join("target/package"), work)
 }
 
@@ -186,19 +184,6 @@ fn cmd(dir: &Path, mode: &str, include: &Path, args: &[&str]) -> Command {
         _ => &mut cmd,
     };
     cmd
-}
-
-fn run(mut cmd: Command) -> Result {
-    let out = cmd.output().map_err(|e| format!("{:?}: {e}", cmd.get_program()))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{:?} failed:\n{}",
-            cmd.get_args().collect::<Vec<_>>(),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
 }
 
 /// `median (min–max)` of `values`, formatted with `f`.
@@ -292,11 +277,18 @@ pub fn calls(args: &[String]) -> Result {
     }
     println!("{table}");
     if write {
-        let kept = crate::root().join("benches/results/calls.txt");
-        std::fs::write(&kept, &text).map_err(|e| format!("{}: {e}", kept.display()))?;
+        keep("calls.txt", &text)?;
         into_benchmarks_md("calls", &table)?;
     }
     Ok(())
+}
+
+/// Keeps the raw measurements as `benches/results/{name}`.
+fn keep(name: &str, text: &str) -> Result {
+    let path = crate::root().join("benches/results").join(name);
+    std::fs::create_dir_all(path.parent().unwrap_or(&path))
+        .and_then(|()| std::fs::write(&path, text))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// BENCHMARKS.md with `table` between the markers of `section`.

@@ -221,47 +221,34 @@ pub fn calls(args: &[String]) -> Result {
     let usage = "usage: cargo xtask bench-calls-bundle [VERSION [DIR]]";
     let (version, dir, _) = arguments(args, &[], usage, ".bench-bundle")?;
     let include = headers::include_dir(&version)?;
-    let env = [("LIBCUDA_SYS_INCLUDE_DIR", include.as_path())];
+    let manifest = crate::root().join("benches/cudarc-calls/Cargo.toml");
+    let manifest = manifest.to_str().ok_or("a non-UTF-8 path")?;
     let example =
         ["build", "--release", "--locked", "-p", "libcuda-sys", "--example", "call_overhead"];
+    let programs = [
+        ("rust-linked", example.to_vec(), "call_overhead"),
+        (
+            "rust-dynamic",
+            [&example[..], &["--features", "dynamic-loading"]].concat(),
+            "call_overhead",
+        ),
+        (
+            "cudarc",
+            vec!["build", "--release", "--locked", "--manifest-path", manifest],
+            "cudarc-calls",
+        ),
+    ];
     let mut binaries = Vec::new();
-    for (name, features) in [("rust-linked", None), ("rust-dynamic", Some("dynamic-loading"))] {
-        let mut args = example.to_vec();
-        args.extend(features.iter().flat_map(|f| ["--features", f]));
-        let built = build(&args, &env)?;
-        let exe = executables(&built, false)
-            .into_iter()
-            .find(|e| e.1 == "call_overhead")
-            .ok_or("no call_overhead")?;
-        // Copied before the next build replaces it.
-        let keep =
-            std::env::temp_dir().join(format!("call_overhead-{name}-{}", std::process::id()));
-        std::fs::copy(&exe.2, &keep).map_err(|e| e.to_string())?;
-        binaries.push((format!("call_overhead-{name}"), keep));
+    for (name, args, exe) in programs {
+        // A target directory each, so that no build replaces another's program.
+        let target = crate::root().join("target/bench-calls").join(name);
+        let built =
+            build(&args, &[("LIBCUDA_SYS_INCLUDE_DIR", &include), ("CARGO_TARGET_DIR", &target)])?;
+        let found = executables(&built, false).into_iter().find(|e| e.1 == exe);
+        binaries.push((format!("call_overhead-{name}"), found.ok_or(format!("no {exe}"))?.2));
     }
-    let manifest = crate::root().join("benches/cudarc-calls/Cargo.toml");
-    let target = crate::root().join("target/cudarc-calls");
-    let cudarc = build(
-        &[
-            "build",
-            "--release",
-            "--locked",
-            "--manifest-path",
-            manifest.to_str().ok_or("a non-UTF-8 path")?,
-        ],
-        &[("CARGO_TARGET_DIR", &target)],
-    )?;
-    let exe = executables(&cudarc, false)
-        .into_iter()
-        .find(|e| e.1 == "cudarc-calls")
-        .ok_or("no cudarc-calls")?;
-    binaries.push(("call_overhead-cudarc".into(), exe.2));
     fresh_dir(&dir)?;
     std::fs::copy(crate::root().join("benches/call_overhead.c"), dir.join("call_overhead.c"))
         .map_err(|e| e.to_string())?;
-    let result = fill(&dir, &binaries, &[("headers", version)], CALLS_RUN);
-    for (_, path) in binaries.iter().filter(|(_, p)| p.starts_with(std::env::temp_dir())) {
-        let _ = std::fs::remove_file(path);
-    }
-    result
+    fill(&dir, &binaries, &[("headers", version)], CALLS_RUN)
 }

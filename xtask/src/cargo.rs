@@ -151,16 +151,9 @@ pub fn package_file(dir: &Path) -> Result<PathBuf> {
 pub fn unpack_package(dir: &Path, into: &Path) -> Result<PathBuf> {
     let crate_file = package_file(dir)?;
     std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
-    let status = Command::new("tar")
-        .arg("xzf")
-        .arg(&crate_file)
-        .arg("-C")
-        .arg(into)
-        .status()
-        .map_err(|e| format!("tar: {e}"))?;
-    if !status.success() {
-        return Err(format!("tar could not unpack {}", crate_file.display()));
-    }
+    let mut tar = Command::new("tar");
+    tar.arg("xzf").arg(&crate_file).arg("-C").arg(into);
+    crate::run(tar)?;
     let stem = crate_file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
     Ok(into.join(stem))
 }

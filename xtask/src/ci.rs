@@ -3,10 +3,9 @@
 //! cross-target ABI check (aarch64 Linux, Windows), the lint
 //! gates and the whole test suite, stopping at the first that fails.
 
-use std::process::Command;
 use std::time::Instant;
 
-use crate::{abi, setup, test, Result};
+use crate::{abi, setup, test};
 
 pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     if !args.is_empty() {
@@ -18,10 +17,10 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     let env = setup::prepare()?;
     abi::matrix(&[])?;
     abi::cross(&[])?;
-    gate(env.cargo(&["fmt", "--all", "--", "--check"]))?;
-    gate(env.cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    crate::run(env.cargo(&["fmt", "--all", "--", "--check"]))?;
+    crate::run(env.cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     // The build script without the `bindgen` feature is another program: lint it too.
-    gate(env.cargo(&[
+    crate::run(env.cargo(&[
         "clippy",
         "-p",
         "libcuda-sys",
@@ -33,23 +32,8 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     ]))?;
     let mut doc = env.cargo(&["doc", "--no-deps"]);
     doc.env("RUSTDOCFLAGS", "-D warnings");
-    gate(doc)?;
+    crate::run(doc)?;
     println!("lint gates passed ({} s so far)", start.elapsed().as_secs());
     test::run(&env)?;
     Ok(())
-}
-
-fn gate(mut cmd: Command) -> Result {
-    let shown = format!(
-        "{} {}",
-        cmd.get_program().to_string_lossy(),
-        cmd.get_args().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
-    );
-    eprintln!("+ {shown}");
-    let status = cmd.status().map_err(|e| format!("{shown}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`{shown}` failed ({status})"))
-    }
 }

@@ -333,7 +333,7 @@ impl Env {
         expect_success(&out)?;
         fallback_warning(&out, "")?;
         if !test_ran {
-            return Err("the dependent's test did not run".into());
+            return Err(String::from("the dependent's test did not run").into());
         }
         Ok(format!(
             "{} KiB packed, {} KiB unpacked; a fresh dependent's test passed with the fallback warning",
@@ -377,12 +377,12 @@ impl Env {
         let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let (first, pregenerated, bindings) = build()?;
         if !pregenerated || !first.stderr.contains(FALLBACK_WARNING) {
-            return Err("the first build did not fall back".into());
+            return Err(String::from("the first build did not fall back").into());
         }
         let before = modified(&bindings);
         build()?;
         if modified(&bindings) != before {
-            return Err("a build with nothing changed re-ran the build script".into());
+            return Err(String::from("a build with nothing changed re-ran the build script").into());
         }
         // A toolkit whose nvcc lands in a directory of PATH.
         let nvcc = toolkit.join("bin/nvcc");

@@ -1,19 +1,13 @@
 //! `cargo xtask headers VERSION`: the CUDA headers of one version from
-//! NVIDIA's pip wheels, cached in `.cuda-headers/` (ignored by git; another
-//! place with `LIBCUDA_SYS_HEADER_CACHE`), and the include directory that
-//! holds `cuda.h` printed.
+//! NVIDIA's pip wheels (headers only: no libcuda, no stub), cached in
+//! `.cuda-headers/` (or `LIBCUDA_SYS_HEADER_CACHE`); prints the include
+//! directory. A version no wheel carries is refused before pip is asked.
 //!
-//! Versions: 11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, each optionally with a patch part
-//! (`12.4.127`), or a bare major (`13`: the newest 13.x). Anything else is
-//! refused before pip is asked: no wheel carries it. The wheels carry the
-//! headers only: no libcuda (the driver ships that) and no stub.
-//!
-//! Several runs may fetch the same version at once (parallel CI jobs, the
-//! test suite): each downloads and unpacks into its own temporary directory
-//! inside the cache and renames it into place. A reader sees no directory or a
-//! complete one, never a half-written one, and a directory once handed out is
-//! never removed: the run that loses the race keeps the winner's copy. A copy
-//! without its mark (damaged by hand) is an error that names it.
+//! Concurrent runs (parallel CI jobs, the tests) each unpack into a temporary
+//! directory inside the cache and rename it into place: a reader sees no copy
+//! or a complete one, and a copy once handed out is never removed (the run
+//! that loses the race keeps the winner's). A copy without its mark is an
+//! error that names it.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -98,8 +92,11 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
         return Ok(dest.join(wheel.sub));
     }
     fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-    let tmp = TempDir::new(&cache, version)?;
-    let tree = fetch(&wheel, version, platform, &tmp.0)?;
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".partial-{version}."))
+        .tempdir_in(&cache)
+        .map_err(|e| format!("{}: {e}", cache.display()))?;
+    let tree = fetch(&wheel, version, platform, tmp.path())?;
     // Ours goes into place, or another run's is there: that one may have been
     // handed out already, so it stays and ours goes with the temporary directory.
     if std::fs::rename(&tree, &dest).is_err() && !complete(&dest, wheel.sub) {
@@ -235,28 +232,47 @@ fn no_python(e: &std::io::Error) -> String {
     }
 }
 
-/// A directory of its own inside the cache, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(cache: &Path, what: &str) -> Result<TempDir> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        for n in 0.. {
-            let dir = cache.join(format!(".partial-{what}.{}-{nanos}-{n}", std::process::id()));
-            match fs::create_dir(&dir) {
-                Ok(()) => return Ok(TempDir(dir)),
-                Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(format!("{}: {e}", dir.display())),
-            }
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_wheel_for_the_releases_nvidia_publishes_and_no_other() {
+        for (version, package) in [
+            ("11", "cu11"),
+            ("11.7", "cu11"),
+            ("11.8.89", "cu11"),
+            ("12", "cu12"),
+            ("12.0", "cu12"),
+            ("12.6", "cu12"),
+            ("12.8", "cu12"),
+            ("12.9", "cu12"),
+            ("12.4.127", "cu12"),
+            ("13", "runtime"),
+            ("13.0", "runtime"),
+            ("13.5.37", "runtime"),
+            ("13.12", "runtime"),
+        ] {
+            let wheel = super::wheel(version).unwrap_or_else(|e| panic!("{version}: {e}"));
+            assert!(wheel.package.ends_with(package), "{version}: {}", wheel.package);
         }
-        unreachable!("an unbounded range")
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
+        for version in [
+            "99",
+            "garbage",
+            "11.0",
+            "11.6",
+            "10.2",
+            "12.10",
+            "12.7",
+            "14.0",
+            "13.5.",
+            "13.05",
+            "13.x",
+            "12.4-rc1",
+            "-1",
+            "13 .0",
+            "13.5.37.1",
+        ] {
+            let error = super::wheel(version).err().unwrap_or_else(|| panic!("{version} accepted"));
+            assert!(error.contains(&format!("'{version}'")) && error.contains("12.0-12.6, 12.8"));
+        }
     }
 }

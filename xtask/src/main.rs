@@ -111,6 +111,18 @@ impl From<String> for Error {
 
 pub type Result<T = ()> = std::result::Result<T, String>;
 
+/// Runs `cmd` with its output shown; an error that names it where it fails.
+pub fn run(mut cmd: std::process::Command) -> Result {
+    let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+    let shown = format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "));
+    eprintln!("+ {shown}");
+    match cmd.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("`{shown}` failed ({status})")),
+        Err(e) => Err(format!("{shown}: {e}")),
+    }
+}
+
 /// The workspace root (xtask lives one level below it).
 pub fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -292,27 +292,16 @@ fn merge<'a>(
         let mut next = Vec::with_capacity(merged.len() + new.len());
         let mut old_entries = std::mem::take(&mut merged).into_iter();
         for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
-            match op {
-                similar::DiffOp::Equal { len, .. } => {
-                    for (unit, mut set) in old_entries.by_ref().take(len) {
-                        set.insert(build);
-                        next.push((unit, set));
-                    }
+            let (tag, old_range, new_range) = op.as_tag_tuple();
+            if tag == similar::DiffTag::Equal {
+                for (unit, mut set) in old_entries.by_ref().take(old_range.len()) {
+                    set.insert(build);
+                    next.push((unit, set));
                 }
-                similar::DiffOp::Delete { old_len, .. } => {
-                    next.extend(old_entries.by_ref().take(old_len));
-                }
-                similar::DiffOp::Insert { new_index, new_len, .. } => {
-                    for unit in &new[new_index..new_index + new_len] {
-                        next.push((*unit, BTreeSet::from([build])));
-                    }
-                }
-                similar::DiffOp::Replace { old_len, new_index, new_len, .. } => {
-                    next.extend(old_entries.by_ref().take(old_len));
-                    for unit in &new[new_index..new_index + new_len] {
-                        next.push((*unit, BTreeSet::from([build])));
-                    }
-                }
+            } else {
+                // Deleted, inserted or replaced: the old units first, then the new.
+                next.extend(old_entries.by_ref().take(old_range.len()));
+                next.extend(new[new_range].iter().map(|unit| (*unit, BTreeSet::from([build]))));
             }
         }
         merged = next;

@@ -164,40 +164,14 @@ fn is_libclang(path: &Path) -> bool {
             .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()) && v.contains(".so"))
 }
 
-/// A toolkit the build script's discovery would find: its variables, `nvcc`,
-/// `cuda.h` in the standard places or conda, or pip headers on Python's path.
+/// A toolkit where the build script looks first: its variables, `nvcc`, the
+/// standard place. Headers elsewhere (conda, pip's site-packages) are not
+/// looked for: setup then fetches its own, which only means a download.
 fn has_toolkit() -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    if ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"].iter().any(|v| set(v))
+    ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"].iter().any(|v| set(v))
         || find_on_path("nvcc").is_some()
-    {
-        return true;
-    }
-    let mut includes: Vec<PathBuf> =
-        ["/usr/local/cuda/include", "/opt/cuda/include", "/usr/include"]
-            .map(PathBuf::from)
-            .to_vec();
-    includes.extend(
-        read_dir(Path::new("/usr/local"))
-            .filter(|p| p.to_string_lossy().contains("/cuda-"))
-            .map(|p| p.join("include")),
-    );
-    if let Some(conda) = std::env::var_os("CONDA_PREFIX").filter(|v| !v.is_empty()) {
-        includes.push(PathBuf::from(conda).join("include"));
-    }
-    let python = Command::new("python3")
-        .args(["-c", "import sys; print('\\n'.join(sys.path))"])
-        .stderr(Stdio::null())
-        .output();
-    for site in
-        python.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default().lines()
-    {
-        includes.extend(
-            ["nvidia/cu13/include", "nvidia/cuda_runtime/include"]
-                .map(|sub| Path::new(site).join(sub)),
-        );
-    }
-    includes.iter().any(|d| d.join("cuda.h").is_file())
+        || Path::new("/usr/local/cuda/include/cuda.h").is_file()
 }
 
 fn find_on_path(program: &str) -> Option<PathBuf> {

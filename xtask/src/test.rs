@@ -64,12 +64,6 @@ impl From<String> for Failure {
     }
 }
 
-impl From<&str> for Failure {
-    fn from(e: &str) -> Failure {
-        Failure::Failed(e.to_string())
-    }
-}
-
 /// A check's outcome: what it saw, or why it failed or could not run.
 pub type Outcome = std::result::Result<String, Failure>;
 
@@ -79,7 +73,7 @@ pub type Outcome = std::result::Result<String, Failure>;
 pub struct Report {
     passed: usize,
     failed: usize,
-    /// `(test or check, reason)`.
+    /// `(test or check, its reasons)`, each once however many suites skip it.
     skipped: Vec<(String, String)>,
 }
 
@@ -87,21 +81,7 @@ impl Report {
     pub fn check(&mut self, name: &str, f: impl FnOnce() -> Outcome) {
         let start = std::time::Instant::now();
         let outcome = f();
-        let secs = start.elapsed().as_secs();
-        match outcome {
-            Ok(saw) => {
-                self.passed += 1;
-                println!("ok       {name} ({secs} s)\n         {saw}");
-            }
-            Err(Failure::Skipped(why)) => {
-                println!("skipped  {name}: {why}");
-                self.skipped.push((name.to_string(), why));
-            }
-            Err(Failure::Failed(why)) => {
-                self.failed += 1;
-                println!("FAILED   {name} ({secs} s)\n{why}");
-            }
-        }
+        self.record(&format!("{name} ({} s)", start.elapsed().as_secs()), outcome);
     }
 
     /// Runs `cmd`, a test run, with a skip log of its own: passed or failed by
@@ -111,28 +91,45 @@ impl Report {
         let _ = std::fs::remove_file(&log);
         cmd.env(testkit::SKIP_LOG, &log);
         eprintln!("+ {name}");
-        let status = cmd.status();
-        match read_skips(&log) {
-            Ok(skips) => self.skipped.extend(skips),
-            Err(e) => {
-                self.failed += 1;
-                println!("FAILED   {name}: {e}");
-            }
-        }
+        let status = cmd.status().map_err(|e| e.to_string());
+        let skips = read_skips(&log);
         let _ = std::fs::remove_file(&log);
-        match status {
-            Ok(s) if s.success() => {
+        for (test, reason) in skips.iter().flatten() {
+            self.skip(test, reason);
+        }
+        let outcome = match (status, skips) {
+            (Ok(s), Ok(_)) if s.success() => Ok(String::new()),
+            (Ok(s), Ok(_)) => Err(Failure::Failed(s.to_string())),
+            (Err(e), _) | (_, Err(e)) => Err(Failure::Failed(e)),
+        };
+        self.record(name, outcome);
+    }
+
+    fn record(&mut self, name: &str, outcome: Outcome) {
+        match outcome {
+            Ok(saw) => {
                 self.passed += 1;
                 println!("ok       {name}");
+                if !saw.is_empty() {
+                    println!("         {saw}");
+                }
             }
-            Ok(s) => {
+            Err(Failure::Skipped(why)) => {
+                println!("skipped  {name}: {why}");
+                self.skip(name, &why);
+            }
+            Err(Failure::Failed(why)) => {
                 self.failed += 1;
-                println!("FAILED   {name}: {s}");
+                println!("FAILED   {name}\n{why}");
             }
-            Err(e) => {
-                self.failed += 1;
-                println!("FAILED   {name}: {e}");
-            }
+        }
+    }
+
+    fn skip(&mut self, test: &str, reason: &str) {
+        match self.skipped.iter_mut().find(|(t, _)| t == test) {
+            Some((_, r)) if !r.split("; ").any(|x| x == reason) => *r = format!("{r}; {reason}"),
+            Some(_) => {}
+            None => self.skipped.push((test.to_string(), reason.to_string())),
         }
     }
 
@@ -142,76 +139,57 @@ impl Report {
         for (test, reason) in &self.skipped {
             println!("skipped: {test}: {reason}");
         }
-        println!(
-            "\n{what}: {} passed, {} failed, {} skipped",
-            self.passed,
-            self.failed,
-            self.skipped.len()
-        );
-        match self.failed {
+        let (passed, failed, skipped) = (self.passed, self.failed, self.skipped.len());
+        println!("\n{what}: {passed} passed, {failed} failed, {skipped} skipped");
+        match failed {
             0 => Ok(()),
             n => Err(format!("{n} {what} failed")),
         }
     }
 }
 
-/// The skip log's entries, each test once (with all its reasons).
+/// The skip log's entries, `(test, reason)`.
 pub fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
     let text = match std::fs::read_to_string(log) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("{}: {e}", log.display())),
     };
-    let mut skips: Vec<(String, String)> = Vec::new();
-    for line in text.lines() {
-        let entry: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{}: {e}: {line}", log.display()))?;
-        let (test, reason) = (entry["test"].as_str(), entry["reason"].as_str());
-        let (Some(test), Some(reason)) = (test, reason) else {
-            return Err(format!("{}: not a skip: {line}", log.display()));
-        };
-        match skips.iter_mut().find(|(t, _)| t == test) {
-            Some((_, r)) if !r.split("; ").any(|x| x == reason) => {
-                r.push_str("; ");
-                r.push_str(reason);
-            }
-            Some(_) => {}
-            None => skips.push((test.to_string(), reason.to_string())),
-        }
-    }
-    Ok(skips)
+    let entry = |line: &str| {
+        let entry: serde_json::Value = serde_json::from_str(line).ok()?;
+        Some((entry["test"].as_str()?.to_string(), entry["reason"].as_str()?.to_string()))
+    };
+    text.lines()
+        .map(|line| entry(line).ok_or_else(|| format!("{}: not a skip: {line}", log.display())))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn skips_are_read_once_a_test_with_every_reason() {
+    fn skips_are_read_and_kept_once_a_test_with_every_reason() {
         let log = std::env::temp_dir().join(format!("xtask-skips-{}.jsonl", std::process::id()));
-        std::fs::write(
-            &log,
-            concat!(
-                r#"{"test":"gpu_a","reason":"no driver"}"#,
-                "\n",
-                r#"{"test":"gpu_a","reason":"no driver"}"#,
-                "\n",
-                r#"{"test":"gpu_a","reason":"one GPU"}"#,
-                "\n",
-                r#"{"test":"tests::gpu_b","reason":"no \"GPU\""}"#,
-                "\n",
-            ),
-        )
-        .unwrap();
+        let lines = [
+            r#"{"test":"gpu_a","reason":"no driver"}"#,
+            r#"{"test":"gpu_a","reason":"one GPU"}"#,
+            r#"{"test":"tests::gpu_b","reason":"no \"GPU\""}"#,
+        ];
+        std::fs::write(&log, lines.join("\n")).unwrap();
         let skips = super::read_skips(&log).unwrap();
         std::fs::write(&log, "not json\n").unwrap();
         let bad = super::read_skips(&log);
         std::fs::remove_file(&log).unwrap();
+        assert!(bad.is_err());
+        let mut report = super::Report::default();
+        for (test, reason) in skips.iter().chain(&skips) {
+            report.skip(test, reason);
+        }
         assert_eq!(
-            skips,
+            report.skipped,
             [
                 ("gpu_a".to_string(), "no driver; one GPU".to_string()),
                 ("tests::gpu_b".to_string(), "no \"GPU\"".to_string()),
             ]
         );
-        assert!(bad.is_err());
     }
 }

@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
-# Call overhead of the CUDA driver API, side by side in one run: C (compiled
-# here with gcc -O2 against cuda.h, linked to the driver's libcuda), libcuda-sys
-# linked and dynamic-loading, cudarc. ROUNDS rounds, each variant once a round
-# in a rotated order, each run pinned to one core. Every measurement goes to
-# results.txt, which `cargo xtask bench-calls results.txt` turns into
-# BENCHMARKS.md's table. Written by `cargo xtask bench-calls-bundle`.
-#
+# Call overhead side by side (written by `cargo xtask bench-calls-bundle`): C
+# (gcc -O2 against cuda.h, here), libcuda-sys linked and dynamic-loading,
+# cudarc; each once a round in a rotated order, pinned to one core. Then
+# `cargo xtask bench-calls results.txt` makes the table.
 #   bash run.sh [ROUNDS]     default 11; CUDA_INCLUDE (default /usr/local/cuda/include)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
