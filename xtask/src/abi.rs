@@ -76,15 +76,7 @@ pub fn matrix(args: &[String]) -> Result {
     let mut rows = Vec::new();
     for (version, wheel, pregenerated) in runs {
         let include = headers::include_dir(&wheel);
-        for variant in VARIANTS {
-            rows.push(run(
-                HOST,
-                &version,
-                variant,
-                include.as_deref().map_err(Clone::clone),
-                pregenerated,
-            ));
-        }
+        rows.extend(VARIANTS.map(|v| run(HOST, &version, v, include.as_deref(), pregenerated)));
     }
     table(
         &rows,
@@ -141,15 +133,9 @@ pub fn cross(args: &[String]) -> Result {
                 version.rsplitn(2, '.').last().unwrap_or(version),
             ));
             let shown = if *pregenerated { shown } else { version.clone() };
-            for variant in VARIANTS {
-                rows.push(run(
-                    target,
-                    &shown,
-                    variant,
-                    include.as_deref().map_err(Clone::clone),
-                    *pregenerated,
-                ));
-            }
+            rows.extend(
+                VARIANTS.map(|v| run(target, &shown, v, include.as_deref(), *pregenerated)),
+            );
         }
     }
     let result = table(
@@ -192,7 +178,7 @@ fn run(
     target: &str,
     version: &str,
     variant: &'static str,
-    include: Result<&Path>,
+    include: std::result::Result<&Path, &String>,
     pregenerated: bool,
 ) -> Row {
     let version =
@@ -202,7 +188,7 @@ fn run(
         if variant.is_empty() { "default" } else { variant }
     );
     let start = Instant::now();
-    let outcome = include.and_then(|include| {
+    let outcome = include.map_err(Clone::clone).and_then(|include| {
         let mut features: Vec<String> =
             [variant].iter().filter(|v| !v.is_empty()).map(|v| v.to_string()).collect();
         if pregenerated {

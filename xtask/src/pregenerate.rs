@@ -169,12 +169,11 @@ fn parts(out: &Path) -> Result<Vec<Vec<String>>> {
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         syn::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))
     };
-    let types = read("bindings.rs")?
-        .items
-        .into_iter()
-        .flat_map(exploded)
-        .map(|i| unparse(vec![i]))
-        .collect();
+    // One unit per item (an enum's enumerators one each), documentation stripped.
+    let units = |name: &str| -> Result<Vec<String>> {
+        Ok(read(name)?.items.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect())
+    };
+    let types = units("bindings.rs")?;
     let functions = read("functions.rs")?
         .items
         .into_iter()
@@ -203,12 +202,7 @@ fn parts(out: &Path) -> Result<Vec<Vec<String>>> {
                 .collect()
         })
         .collect();
-    let macro_constants = read("macro_constants.rs")?
-        .items
-        .into_iter()
-        .flat_map(exploded)
-        .map(|i| unparse(vec![i]))
-        .collect();
+    let macro_constants = units("macro_constants.rs")?;
     let since_rs = read("since.rs")?;
     let pairs = |name: &str| -> Vec<String> {
         array(&since_rs, name)
