@@ -1881,7 +1881,7 @@ fn unknown_mode_is_an_error() {
 }
 
 // ---------------------------------------------------------------------------
-// 11. The driver floor (its effect on real header sets: `cargo xtask driver-floor`).
+// 11. The driver floor, on the pregenerated releases.
 
 #[test]
 fn a_driver_floor_works_with_the_pregenerated_set() {
