@@ -3,7 +3,8 @@
 //! `testkit::skip`, which also appends it to the skip log (`LIBCUDA_SYS_SKIP_LOG`,
 //! one JSON line a skip): read as data, listed with the reasons at the end.
 //! The last line: `tests: N passed, N failed, N skipped`, where the first two
-//! count suites and checks and the last the tests that skipped.
+//! count suites and checks and the last the tests a suite skipped (a test is
+//! counted once in each suite that skips it, as it is run once in each).
 
 use std::path::Path;
 use std::process::Command;
@@ -73,8 +74,8 @@ pub type Outcome = std::result::Result<String, Failure>;
 pub struct Report {
     passed: usize,
     failed: usize,
-    /// `(test or check, its reasons)`, each once however many suites skip it.
-    skipped: Vec<(String, String)>,
+    /// `(suite, test or check, its reasons)`.
+    skipped: Vec<(String, String, String)>,
 }
 
 impl Report {
@@ -95,7 +96,7 @@ impl Report {
         let skips = read_skips(&log);
         let _ = std::fs::remove_file(&log);
         for (test, reason) in skips.iter().flatten() {
-            self.skip(test, reason);
+            self.skip(name, test, reason);
         }
         let outcome = match (status, skips) {
             (Ok(s), Ok(_)) if s.success() => Ok(String::new()),
@@ -116,7 +117,7 @@ impl Report {
             }
             Err(Failure::Skipped(why)) => {
                 println!("skipped  {name}: {why}");
-                self.skip(name, &why);
+                self.skip("checks", name, &why);
             }
             Err(Failure::Failed(why)) => {
                 self.failed += 1;
@@ -125,19 +126,23 @@ impl Report {
         }
     }
 
-    fn skip(&mut self, test: &str, reason: &str) {
-        match self.skipped.iter_mut().find(|(t, _)| t == test) {
-            Some((_, r)) if !r.split("; ").any(|x| x == reason) => *r = format!("{r}; {reason}"),
+    fn skip(&mut self, suite: &str, test: &str, reason: &str) {
+        match self.skipped.iter_mut().find(|(s, t, _)| s == suite && t == test) {
+            Some((_, _, r)) if !r.split("; ").any(|x| x == reason) => *r = format!("{r}; {reason}"),
             Some(_) => {}
-            None => self.skipped.push((test.to_string(), reason.to_string())),
+            None => self.skipped.push((suite.into(), test.into(), reason.into())),
         }
     }
 
     /// Lists the skips, prints the counts, and fails where anything failed.
     pub fn finish(self, what: &str) -> Result {
-        println!();
-        for (test, reason) in &self.skipped {
-            println!("skipped: {test}: {reason}");
+        let mut suite = "";
+        for (s, test, reason) in &self.skipped {
+            if s != suite {
+                suite = s;
+                println!("\nskipped in {suite}:");
+            }
+            println!("  {test}: {reason}");
         }
         let (passed, failed, skipped) = (self.passed, self.failed, self.skipped.len());
         println!("\n{what}: {passed} passed, {failed} failed, {skipped} skipped");
@@ -167,7 +172,7 @@ pub fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn skips_are_read_and_kept_once_a_test_with_every_reason() {
+    fn skips_are_read_and_kept_once_a_test_and_suite_with_every_reason() {
         let log = std::env::temp_dir().join(format!("xtask-skips-{}.jsonl", std::process::id()));
         let lines = [
             r#"{"test":"gpu_a","reason":"no driver"}"#,
@@ -181,14 +186,20 @@ mod tests {
         std::fs::remove_file(&log).unwrap();
         assert!(bad.is_err());
         let mut report = super::Report::default();
-        for (test, reason) in skips.iter().chain(&skips) {
-            report.skip(test, reason);
+        for suite in ["a", "b"] {
+            for (test, reason) in skips.iter().chain(&skips) {
+                report.skip(suite, test, reason);
+            }
         }
+        let kept: Vec<String> =
+            report.skipped.iter().map(|(s, t, r)| format!("{s} {t}: {r}")).collect();
         assert_eq!(
-            report.skipped,
+            kept,
             [
-                ("gpu_a".to_string(), "no driver; one GPU".to_string()),
-                ("tests::gpu_b".to_string(), "no \"GPU\"".to_string()),
+                "a gpu_a: no driver; one GPU",
+                "a tests::gpu_b: no \"GPU\"",
+                "b gpu_a: no driver; one GPU",
+                "b tests::gpu_b: no \"GPU\"",
             ]
         );
     }
