@@ -90,11 +90,8 @@ pub fn sentence(name: &str) -> Option<&'static str> {
 
 /// The line each function's documentation gets.
 pub fn since(version: u32) -> String {
-    format!(
-        "Needs a driver of CUDA {}.{} or newer (`cudaTypedefs.h`).",
-        version / 1000,
-        version % 1000 / 10
-    )
+    let version = crate::version::CudaVersion { number: version };
+    format!("Needs a driver of CUDA {version} or newer (`cudaTypedefs.h`).")
 }
 
 /// Bytes of a value type on every target CUDA supports (64-bit), where known.

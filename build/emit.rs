@@ -9,10 +9,9 @@ use crate::version;
 pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Option<u32>) {
     if let (Some(f), None) = (floor, link) {
         println!(
-            "cargo::warning=LIBCUDA_SYS_DRIVER_FLOOR={}.{} has no effect with dynamic-loading: every function \
+            "cargo::warning=LIBCUDA_SYS_DRIVER_FLOOR={} has no effect with dynamic-loading: every function \
              is bound, and one the driver lacks fails alone with CUDA_ERROR_NOT_FOUND (libcuda_sys::driver_has asks first)",
-            f / 1000,
-            f % 1000 / 10
+            version::CudaVersion { number: f }
         );
     }
     let floor = floor.filter(|_| link.is_some());

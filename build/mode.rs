@@ -184,17 +184,8 @@ pub fn driver_floor() -> Result<Option<u32>> {
         return Ok(None);
     };
     let text = value.to_string_lossy().trim().to_string();
-    // `13.0`: a major without a leading zero, one digit of minor (so `13.05` is
-    // no way of writing 13.5).
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let parsed = text.split_once('.').and_then(|(major, minor)| {
-        (digits(major) && !major.starts_with('0') && digits(minor) && minor.len() == 1)
-            .then(|| Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?)))?
-    });
-    let why = match parsed {
-        Some((major, minor)) if (11..=99).contains(&major) => {
-            return Ok(Some(major * 1000 + minor * 10))
-        }
+    let why = match crate::sections::parse_version(&text) {
+        Some(floor) if (11000..100_000).contains(&floor) => return Ok(Some(floor)),
         Some(_) => "is older than any driver with the memory-pool API this crate binds (11.x)",
         None => "is not a CUDA version",
     };

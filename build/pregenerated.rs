@@ -20,28 +20,17 @@ use crate::env::{log, Target};
 use crate::error::{Error, Result};
 use crate::mode::Why;
 use crate::output::{Bindings, Function, Origin, Rename, Typed};
-use crate::sections::{parse_version, select};
+use crate::sections::{parse_releases, select};
 use crate::version::CudaVersion;
 
 /// The pregenerated set, relative to the crate's root.
 pub const DIR: &str = "pregenerated";
 
-/// The releases of `releases.txt` (`X.Y wheel-version` a line), oldest first,
-/// as `CUDA_VERSION` numbers.
+/// The releases of `releases.txt`, oldest first, as `CUDA_VERSION` numbers.
 pub fn releases(target: &Target) -> Result<Vec<u32>> {
     let text = read(&target.manifest_dir, "releases.txt")?;
-    let mut out = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let version = line.split_whitespace().next().unwrap_or_default();
-        out.push(parse_version(version).ok_or_else(|| {
-            damaged("releases.txt", format!("`{line}` does not start with a CUDA X.Y version"))
-        })?);
-    }
-    out.sort_unstable();
-    Ok(out)
+    let releases = parse_releases(&text).map_err(|e| damaged("releases.txt", e))?;
+    Ok(releases.into_iter().map(|(number, _)| number).collect())
 }
 
 fn read(manifest_dir: &Path, name: &str) -> Result<String> {

@@ -7,11 +7,30 @@
 //! sections, so no Rust parser is needed. (`cargo xtask pregenerate` writes
 //! the headings and checks that this reading gives back every release.)
 
-/// `12.8` -> 12080.
+/// `12.8` -> 12080: a major without a leading zero and one digit of minor,
+/// so that `13.05` is no way of writing 13.5.
 pub fn parse_version(text: &str) -> Option<u32> {
     let (major, minor) = text.split_once('.')?;
-    let (major, minor): (u32, u32) = (major.parse().ok()?, minor.parse().ok()?);
-    (minor <= 9).then_some(major * 1000 + minor * 10)
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(major) || major.starts_with('0') || !digits(minor) || minor.len() != 1 {
+        return None;
+    }
+    Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
+}
+
+/// `releases.txt`: `(CUDA_VERSION, wheel version)` of each `X.Y wheel-version`
+/// line, oldest first; `#` lines and blank ones are comments.
+pub fn parse_releases(text: &str) -> std::result::Result<Vec<(u32, String)>, String> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let mut words = line.split_whitespace();
+        match (words.next().and_then(parse_version), words.next(), words.next()) {
+            (Some(number), Some(wheel), None) => out.push((number, wheel.to_string())),
+            _ => return Err(format!("`{line}` is not `X.Y wheel-version`")),
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Which release and variant a section heading includes.

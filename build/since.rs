@@ -189,7 +189,7 @@ pub fn render(bindings: &Bindings) -> String {
 }
 
 fn floor_text(floor: u32) -> String {
-    format!("{}.{}", floor / 1000, floor % 1000 / 10)
+    crate::version::CudaVersion { number: floor }.to_string()
 }
 
 /// A floor where the bindings say nothing of the driver each function needs.

@@ -37,18 +37,7 @@ struct Build {
 pub fn releases() -> Result<Vec<(u32, String)>> {
     let path = crate::root().join(RELEASES);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let mut words = line.split_whitespace();
-        let (Some(version), Some(wheel)) = (words.next(), words.next()) else {
-            return Err(format!("{RELEASES}: `{line}` is not `X.Y wheel-version`"));
-        };
-        let number = sections::parse_version(version)
-            .ok_or_else(|| format!("{RELEASES}: `{version}` is not X.Y"))?;
-        out.push((number, wheel.to_string()));
-    }
-    out.sort();
-    Ok(out)
+    sections::parse_releases(&text).map_err(|e| format!("{RELEASES}: {e}"))
 }
 
 /// The wheel of the newest pregenerated release (the set's default).
