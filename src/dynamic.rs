@@ -199,9 +199,7 @@ pub fn try_load() -> Result<(), LoadError> {
 /// answers for the function it is an alias of), resolving it if needed. `None`
 /// if no such function is bound.
 pub fn is_available(symbol: &str) -> Option<bool> {
-    let target = crate::PLAIN_NAMES
-        .binary_search_by(|(plain, _)| (*plain).cmp(symbol))
-        .map_or(symbol, |i| crate::PLAIN_NAMES[i].1);
+    let target = crate::alias_target(symbol);
     let slot =
         crate::generated::SLOTS.iter().find(|s| s.symbol.strip_suffix('\0') == Some(target))?;
     Some(slot.get().is_ok())

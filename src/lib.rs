@@ -342,10 +342,14 @@ pub const HEADER_VERSION: u32 = CUDA_VERSION;
 /// had no `cudaTypedefs.h` ([`SINCE_AVAILABLE`]). A wrapper can compare it with
 /// `cuDriverGetVersion` before calling.
 pub fn since(name: &str) -> Option<u32> {
-    let target = PLAIN_NAMES
-        .binary_search_by(|(plain, _)| (*plain).cmp(name))
-        .map_or(name, |i| PLAIN_NAMES[i].1);
+    let target = alias_target(name);
     SINCE.binary_search_by(|(n, _)| (*n).cmp(target)).ok().map(|i| SINCE[i].1)
+}
+
+/// The function a plain name (`cuMemAlloc`) is an alias of (`cuMemAlloc_v2`);
+/// any other name as it is.
+pub(crate) fn alias_target(name: &str) -> &str {
+    PLAIN_NAMES.binary_search_by(|(plain, _)| (*plain).cmp(name)).map_or(name, |i| PLAIN_NAMES[i].1)
 }
 
 /// Whether the driver this program runs against has the bound function
@@ -363,9 +367,7 @@ pub fn since(name: &str) -> Option<u32> {
 /// without a usable driver (`CUDA_ERROR_STUB_LIBRARY` against a stub), or
 /// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` when `dynamic-loading` cannot open it.
 pub fn driver_has(name: &str) -> Result<bool, CUresult> {
-    let target = PLAIN_NAMES
-        .binary_search_by(|(plain, _)| (*plain).cmp(name))
-        .map_or(name, |i| PLAIN_NAMES[i].1);
+    let target = alias_target(name);
     if FUNCTIONS.binary_search(&target).is_err() {
         return Ok(false);
     }
