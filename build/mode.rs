@@ -60,11 +60,10 @@ pub fn release(pregenerated: &[u32]) -> Result<Release> {
                     names.join(" and ")
                 ),
                 format!(
-                    "Each `cuda-XXXXX` feature asks for the bindings of one CUDA release; Cargo turns on
-                     every feature that any crate of the build asks for, so two crates of this build ask
-                     for different releases: {}.
-
-                     Fix: find who asks for which with `cargo tree -e features -i libcuda-sys`, and have
+                    "Each `cuda-XXXXX` feature asks for the bindings of one CUDA release; Cargo turns on\n\
+                     every feature that any crate of the build asks for, so two crates of this build ask\n\
+                     for different releases: {}.\n\n\
+                     Fix: find who asks for which with `cargo tree -e features -i libcuda-sys`, and have\n\
                      them agree on one (or have the crate that sets a release leave it to the final binary)",
                     names.join(", ")
                 ),
@@ -83,12 +82,11 @@ pub fn release_mismatch(release: &Release, found: CudaVersion, toolkit: &Toolkit
             CudaVersion { number: requested }
         ),
         format!(
-            "{}={} holds the cuda.h of CUDA {found}; the `cuda-{requested:05}` feature says the bindings
-             must be those of CUDA {}.
-
-             Fix one of:
-             - point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of CUDA {1}
-             - unset LIBCUDA_SYS_BINDINGS: the pregenerated CUDA {1} bindings are then used",
+            "{}={} holds the cuda.h of CUDA {found}; the `cuda-{requested:05}` feature says the bindings\n\
+             must be those of CUDA {}.\n\n\
+             Fix one of:\n\
+             - point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of CUDA {2}\n\
+             - unset LIBCUDA_SYS_BINDINGS: the pregenerated CUDA {2} bindings are then used",
             toolkit.found_by,
             toolkit.include_dir.display(),
             CudaVersion { number: requested }

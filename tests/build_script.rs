@@ -1768,6 +1768,8 @@ fn two_release_features_are_an_error_that_names_both() {
         "libcuda-sys binds one CUDA release, and the features cuda-12080 and cuda-13000 are all on",
     );
     run.assert_stderr_has(&["cargo tree -e features -i libcuda-sys"]);
+    // The long text is lines of its own, not the source's indentation.
+    assert!(!run.stderr.contains("\n    "), "{}", run.report());
 }
 
 /// A pregenerated release other than the headers this crate was built with.
@@ -1817,6 +1819,12 @@ fn a_release_feature_and_headers_of_another_release_give_the_pregenerated_releas
         other / 1000,
         other % 1000 / 10
     ));
+    let fix = format!(
+        "- point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of CUDA {}.{}\n",
+        other / 1000,
+        other % 1000 / 10
+    );
+    run.assert_stderr_has(&[fix.as_str()]);
 }
 
 #[test]
