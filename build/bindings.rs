@@ -241,19 +241,18 @@ fn resource_dir() -> Option<std::path::PathBuf> {
     (found.len() == 1).then(|| found.remove(0))
 }
 
-pub fn generate(header: &Header, macros: &[(String, String)]) -> Result<syn::File> {
+/// `extra_args`: bindgen's own variables ([`crate::env::bindgen_extra_clang_args`]), for messages.
+pub fn generate(
+    header: &Header,
+    macros: &[(String, String)],
+    extra_args: &[(String, Option<String>)],
+) -> Result<syn::File> {
     load_libclang()?;
     let unsigned = unsigned_macros(macros);
-    // bindgen reads these itself; registered here so that a change re-runs the script.
-    let extra_args = [
-        "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
-        format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple),
-        format!("BINDGEN_EXTRA_CLANG_ARGS_{}", header.target_triple.replace('-', "_")),
-    ];
     let extra_values: Vec<String> = extra_args
         .iter()
-        .map(|name| match crate::env::var(name) {
-            Some(v) => format!("{name} = {}", v.to_string_lossy()),
+        .map(|(name, value)| match value {
+            Some(v) => format!("{name} = {v}"),
             None => format!("{name} unset"),
         })
         .collect();

@@ -134,18 +134,27 @@ fn passable(what: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Whether `dir` holds `cuda.h`, or why it cannot be told (a directory this
-/// user may not read is not "without cuda.h").
+/// Whether `dir` holds `cuda.h`, or why not in words that name the fault: a
+/// directory this user may not read is not "without cuda.h", nor is one whose
+/// `cuda.h` is a broken link or a directory.
 fn has_cuda_h(dir: &Path) -> std::result::Result<bool, String> {
-    match std::fs::metadata(dir.join("cuda.h")) {
-        Ok(m) => Ok(m.is_file()),
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            Err("cannot be read: permission denied".into())
+    let header = dir.join("cuda.h");
+    let denied = |e: &std::io::Error| e.kind() == std::io::ErrorKind::PermissionDenied;
+    match std::fs::metadata(&header) {
+        Ok(m) if m.is_file() => Ok(true),
+        Ok(m) if m.is_dir() => Err("holds a cuda.h that is a directory".into()),
+        Ok(_) => Err("holds a cuda.h that is not a regular file".into()),
+        Err(e) if denied(&e) => Err("cannot be read: permission denied".into()),
+        // ELOOP: the link points back at itself.
+        Err(e) if e.raw_os_error() == Some(40) => {
+            Err("holds a cuda.h that is a symlink loop".into())
+        }
+        Err(_) if std::fs::symlink_metadata(&header).is_ok() => {
+            let to = std::fs::read_link(&header).unwrap_or_default();
+            Err(format!("holds a cuda.h that is a broken symlink (to {})", to.display()))
         }
         Err(_) => match std::fs::read_dir(dir) {
-            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-                Err("cannot be read: permission denied".into())
-            }
+            Err(e) if denied(&e) => Err("cannot be read: permission denied".into()),
             _ => Ok(false),
         },
     }
@@ -525,7 +534,7 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     env::var("VIRTUAL_ENV");
     env::var("PYTHONPATH");
     let mut dirs = Vec::new();
-    for line in python_path() {
+    for line in &python().sys_path {
         for sub in ["nvidia/cu13/include", "nvidia/cuda_runtime/include"] {
             let dir = line.join(sub);
             if dir.is_dir() && !dirs.contains(&dir) {
@@ -539,11 +548,37 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     dirs
 }
 
-/// `sys.path` of `python3` (else `python`), asked once.
-fn python_path() -> &'static [PathBuf] {
-    static PATH: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
-    PATH.get_or_init(|| {
-        let script = "import sys\nfor p in sys.path:\n    print(p)";
+/// What Python says of where packages go: `sys.path`, and pip's user site
+/// (`pip install --user`), which is on `sys.path` only once it exists.
+#[derive(Default)]
+pub struct Python {
+    pub sys_path: Vec<PathBuf>,
+    pub user_site: Option<PathBuf>,
+}
+
+impl Python {
+    /// The directories `pip install` writes to.
+    pub fn site_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = self
+            .sys_path
+            .iter()
+            .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
+            .cloned()
+            .collect();
+        if let Some(user) = self.user_site.as_ref().filter(|u| !dirs.contains(u)) {
+            dirs.push(user.clone());
+        }
+        dirs
+    }
+}
+
+/// `python3` (else `python`), asked once.
+pub fn python() -> &'static Python {
+    static PYTHON: std::sync::OnceLock<Python> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let script = "import site, sys\n\
+                      print(site.getusersitepackages() if site.ENABLE_USER_SITE else '')\n\
+                      for p in sys.path:\n    print(p)";
         for python in ["python3", "python"] {
             let Ok(out) = Command::new(python).args(["-c", script]).output() else {
                 log(format!("pip wheels: no {python} on PATH"));
@@ -553,46 +588,15 @@ fn python_path() -> &'static [PathBuf] {
                 log(format!("pip wheels: {python} could not print sys.path ({})", out.status));
                 continue;
             }
-            return String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .filter(|l| !l.is_empty())
-                .map(PathBuf::from)
-                .collect();
+            let text = String::from_utf8_lossy(&out.stdout);
+            let mut lines = text.lines();
+            let user_site = lines.next().filter(|l| !l.is_empty()).map(PathBuf::from);
+            let sys_path = lines.filter(|l| !l.is_empty()).map(PathBuf::from).collect();
+            return Python { sys_path, user_site };
         }
         log("pip wheels: no Python to ask for its sys.path, so none searched");
-        Vec::new()
+        Python::default()
     })
-}
-
-/// Where headers that would end a fallback appear: the directories of `PATH`
-/// (`nvcc`), those that hold the standard roots (`/usr/local/cuda-X.Y`,
-/// `/opt/cuda`, `/usr/include/cuda.h`), conda's and pip's. Only directories
-/// that exist: Cargo re-runs a script on every build for a missing path.
-pub fn watched(target: &Target) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> =
-        std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
-    if !target.is_windows() {
-        dirs.extend(["/usr/local", "/opt", "/usr/include"].map(PathBuf::from));
-    }
-    if let Some(prefix) = std::env::var_os("CONDA_PREFIX").filter(|p| !p.is_empty()) {
-        dirs.push(PathBuf::from(prefix).join("include"));
-    }
-    // `pip install` adds `nvidia/` to a site directory.
-    for site in python_path()
-        .iter()
-        .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
-    {
-        let nvidia = site.join("nvidia");
-        dirs.push(if nvidia.is_dir() { nvidia } else { site.clone() });
-    }
-    let mut out: Vec<PathBuf> = Vec::new();
-    for dir in dirs.into_iter().filter(|d| d.is_absolute() && d.is_dir()) {
-        let dir = dir.canonicalize().unwrap_or(dir);
-        if !out.contains(&dir) {
-            out.push(dir);
-        }
-    }
-    out
 }
 
 fn standard_roots(target: &Target) -> Vec<PathBuf> {

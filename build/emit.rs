@@ -3,7 +3,7 @@
 use crate::env::Target;
 use crate::link::{Kind, Link};
 use crate::output::{Bindings, Origin};
-use crate::version;
+use crate::{version, watch};
 
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
 pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Option<u32>) {
@@ -23,12 +23,10 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         println!("cargo::warning={w}");
     }
     // What can change the bindings besides the headers bindgen read (which its
-    // callbacks name): the rest of their directory (cudaTypedefs.h, the
-    // profiler's headers appearing), or for a fallback where what it lacks
-    // would appear.
+    // callbacks name), or for a fallback where what it lacks would appear.
     let watched = match &bindings.origin {
-        Origin::Generated { toolkit, .. } => vec![toolkit.include_dir.clone()],
-        Origin::Pregenerated { why, .. } => why.watch.clone(),
+        Origin::Generated { toolkit, .. } => watch::generated(target, &toolkit.include_dir).paths,
+        Origin::Pregenerated { why, .. } => why.watch.paths.clone(),
     };
     for dir in watched {
         if let Some(dir) = dir.to_str().filter(|d| !d.contains(['\n', '\r'])) {
@@ -113,17 +111,25 @@ fn pregenerated_warning(bindings: &Bindings) -> Option<String> {
         return None;
     };
     let v = bindings.version;
+    let release = why.release.as_ref().map(|r| format!(", {r}")).unwrap_or_default();
     if why.warn {
+        // The headers passed over are named here too: their release is what is bound.
+        let release = match ignored {
+            Some(t) if why.release.is_some() => format!("{release}: {}", t.source()),
+            _ => release,
+        };
         return Some(format!(
-            "using the pregenerated bindings of libcuda-sys (CUDA {v}) because {}; for bindings of your own \
-             CUDA headers, {}, then rebuild; LIBCUDA_SYS_BINDINGS=pregenerated silences this, \
+            "using the pregenerated bindings of libcuda-sys (CUDA {v}{release}) because {}; for bindings of your own \
+             CUDA headers, {}: {}; LIBCUDA_SYS_BINDINGS=pregenerated silences this, \
              LIBCUDA_SYS_BINDINGS=generate makes it an error",
-            why.reason, why.undo
+            why.reason,
+            why.undo,
+            why.watch.advice()
         ));
     }
     ignored.as_ref().map(|t| {
         format!(
-            "{} is not used: {}, so the pregenerated bindings of libcuda-sys (CUDA {v}) are; \
+            "{} is not used: {}, so the pregenerated bindings of libcuda-sys (CUDA {v}{release}) are; \
              for bindings of those headers, {}",
             t.source(),
             why.reason,

@@ -47,6 +47,23 @@ pub fn directive_path(what: &str, path: &std::path::Path) -> crate::error::Resul
     Ok(text.to_string())
 }
 
+/// The variables bindgen reads its extra clang flags from, with their values:
+/// read here too, so that a change re-runs the script and the flags are checked.
+#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+pub fn bindgen_extra_clang_args(triple: &str) -> Vec<(String, Option<String>)> {
+    [
+        "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
+        format!("BINDGEN_EXTRA_CLANG_ARGS_{triple}"),
+        format!("BINDGEN_EXTRA_CLANG_ARGS_{}", triple.replace('-', "_")),
+    ]
+    .into_iter()
+    .map(|name| {
+        let value = var(&name).map(|v| v.to_string_lossy().into_owned());
+        (name, value)
+    })
+    .collect()
+}
+
 pub fn log(message: impl AsRef<str>) {
     eprintln!("libcuda-sys: {}", message.as_ref());
 }
@@ -120,12 +137,15 @@ impl Target {
         defines
     }
 
+    // Features as Cargo compiled this script with them: `CARGO_FEATURE_*` in
+    // the environment can be inherited (an outer build, an exported variable)
+    // and would switch the ABI of a build that never asked for it.
     pub fn per_thread_default_stream(&self) -> bool {
-        std::env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some()
+        cfg!(feature = "per-thread-default-stream")
     }
 
     pub fn dynamic_loading(&self) -> bool {
-        std::env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some()
+        cfg!(feature = "dynamic-loading")
     }
 
     pub fn is_windows(&self) -> bool {

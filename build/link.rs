@@ -43,25 +43,37 @@ pub fn choose(
 ) -> Result<Link> {
     if let Some(dir) = lib_dir_override {
         return match library_in(target, dir) {
-            Some(lib) => Ok(Link { dir: dir.to_path_buf(), lib, kind: Kind::Driver }),
+            Some((lib, Kind::Driver | Kind::ImportLibrary)) => {
+                Ok(Link { dir: dir.to_path_buf(), lib, kind: Kind::Driver })
+            }
+            // A stub named by hand is still a stub: said so, and linked as one.
+            Some((lib, Kind::GeneratedStub)) => {
+                Ok(Link { dir: dir.to_path_buf(), lib, kind: Kind::GeneratedStub })
+            }
+            Some((lib, Kind::ToolkitStub)) => toolkit_stub(target, dir, &lib),
             None => Err(Error::new(
                 format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", dir.display()),
                 format!(
-                    "Looked for {} in {} (a file of that name that is not a shared library does not count).\n\n\
+                    "Looked for {} in {} (a file of that name that is not a shared library does not count,\n\
+                     nor one for another architecture than {}'s).\n\n\
                      Fix: point LIBCUDA_SYS_LIB_DIR at the driver's library directory (find it with\n\
                      `ldconfig -p | grep libcuda`), or unset it: unset LIBCUDA_SYS_LIB_DIR",
                     if target.is_windows() { "cuda.lib" } else { "libcuda.so, libcuda.so.1" },
-                    dir.display()
+                    dir.display(),
+                    target.triple
                 ),
             )),
         };
     }
     for dir in driver_dirs(target) {
-        if let Some(lib) = library_in(target, &dir) {
-            log(format!("libcuda: driver library in {} taken", dir.display()));
-            return Ok(Link { dir, lib, kind: Kind::Driver });
+        match library_in(target, &dir) {
+            Some((lib, Kind::Driver)) => {
+                log(format!("libcuda: driver library in {} taken", dir.display()));
+                return Ok(Link { dir, lib, kind: Kind::Driver });
+            }
+            Some(_) => log(format!("libcuda: a stub in {}, passed over", dir.display())),
+            None => log(format!("libcuda: nothing in {}", dir.display())),
         }
-        log(format!("libcuda: nothing in {}", dir.display()));
     }
     // On Windows the toolkit's cuda.lib is how every program links the driver:
     // an import library of nvcuda.dll, not a stub.
@@ -72,19 +84,9 @@ pub fn choose(
         }
     }
     for dir in toolkit_lib_dirs.iter().filter(|d| d.ends_with("stubs")) {
-        if let Some(lib) = library_in(target, dir) {
+        if let Some((lib, _)) = library_in(target, dir) {
             log(format!("libcuda: toolkit stub in {} taken", dir.display()));
-            if target.os != "linux" {
-                return Ok(Link { dir: dir.clone(), lib, kind: Kind::ToolkitStub });
-            }
-            let stub_dir = target.out_dir.join("stub");
-            std::fs::create_dir_all(&stub_dir).map_err(|e| io_error(&stub_dir, e))?;
-            let source = dir.join(if lib == "cuda" { "libcuda.so" } else { "libcuda.so.1" });
-            for name in ["libcuda.so.1", "libcuda.so"] {
-                let dest = stub_dir.join(name);
-                std::fs::copy(&source, &dest).map_err(|e| io_error(&dest, e))?;
-            }
-            return Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: Kind::ToolkitStub });
+            return toolkit_stub(target, dir, &lib);
         }
     }
     if target.os != "linux" {
@@ -101,9 +103,28 @@ pub fn choose(
     build_stub(target, bindings)
 }
 
-fn library_in(target: &Target, dir: &Path) -> Option<String> {
+/// The toolkit's stub in `dir`, linked under the driver's runtime name on
+/// Linux (copied to `OUT_DIR/stub` as `libcuda.so.1` too), so that test
+/// binaries start and get `CUDA_ERROR_STUB_LIBRARY`.
+fn toolkit_stub(target: &Target, dir: &Path, lib: &str) -> Result<Link> {
+    if target.os != "linux" {
+        return Ok(Link { dir: dir.to_path_buf(), lib: lib.to_string(), kind: Kind::ToolkitStub });
+    }
+    let stub_dir = target.out_dir.join("stub");
+    std::fs::create_dir_all(&stub_dir).map_err(|e| io_error(&stub_dir, e))?;
+    let source = dir.join(if lib == "cuda" { "libcuda.so" } else { "libcuda.so.1" });
+    for name in ["libcuda.so.1", "libcuda.so"] {
+        let dest = stub_dir.join(name);
+        std::fs::copy(&source, &dest).map_err(|e| io_error(&dest, e))?;
+    }
+    Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: Kind::ToolkitStub })
+}
+
+/// The libcuda in `dir`, as the name to link and what it is (`Driver`, or
+/// one of the stubs), if there is one for the target.
+fn library_in(target: &Target, dir: &Path) -> Option<(String, Kind)> {
     if target.is_windows() {
-        return dir.join("cuda.lib").is_file().then(|| "cuda".to_string());
+        return dir.join("cuda.lib").is_file().then(|| ("cuda".to_string(), Kind::ImportLibrary));
     }
     // Many driver installs have no `libcuda.so` development link.
     for (file, lib) in [("libcuda.so", "cuda"), ("libcuda.so.1", "libcuda.so.1")] {
@@ -111,24 +132,60 @@ fn library_in(target: &Target, dir: &Path) -> Option<String> {
         if !path.exists() {
             continue;
         }
-        if is_shared_object(&path) {
-            return Some(lib.to_string());
+        match elf_for(target, &path) {
+            Ok(()) => return Some((lib.to_string(), kind_of(dir, &path))),
+            Err(why) => log(format!("libcuda: {} {why}, passed over", path.display())),
         }
-        log(format!(
-            "libcuda: {} is not a shared library (no ELF header), passed over",
-            path.display()
-        ));
     }
     None
 }
 
-/// An ELF file: a text file or a broken link under the library's name would
-/// be taken here and fail only at link time, with a stranger message.
-fn is_shared_object(path: &Path) -> bool {
+/// What the stand-in carries, so that it is told from a driver wherever it is found.
+const STAND_IN_MARK: &str = "libcuda-sys stand-in: link only";
+
+/// A stub, told by where the toolkit keeps it (`stubs/`) or by the stand-in's
+/// mark; anything else is taken for the driver. Only small files are read:
+/// the driver's library is tens of megabytes, the stubs a few hundred kilobytes.
+fn kind_of(dir: &Path, path: &Path) -> Kind {
+    if dir.ends_with("stubs") {
+        return Kind::ToolkitStub;
+    }
+    let small = std::fs::metadata(path).is_ok_and(|m| m.len() < 16 << 20);
+    let marked = small
+        && std::fs::read(path).is_ok_and(|bytes| {
+            bytes.windows(STAND_IN_MARK.len()).any(|w| w == STAND_IN_MARK.as_bytes())
+        });
+    if marked {
+        Kind::GeneratedStub
+    } else {
+        Kind::Driver
+    }
+}
+
+/// An ELF shared object for the target's architecture: a text file, a broken
+/// link or a 32-bit driver under the library's name would be taken here and
+/// fail only at link time, with a stranger message.
+fn elf_for(target: &Target, path: &Path) -> std::result::Result<(), String> {
     use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
-        && magic == *b"\x7fELF"
+    let mut header = [0u8; 20];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    if read.is_err() || header[..4] != *b"\x7fELF" {
+        return Err("is not a shared library (no ELF header)".into());
+    }
+    // e_ident[EI_CLASS] (2: 64-bit) and e_machine, little-endian on these targets.
+    let machine = u16::from_le_bytes([header[18], header[19]]);
+    let expected = match target.arch.as_str() {
+        "x86_64" => Some((2, 62)),
+        "aarch64" => Some((2, 183)),
+        _ => None,
+    };
+    match expected {
+        Some((class, m)) if (header[4], machine) != (class, m) => Err(format!(
+            "is a library for another architecture (ELF class {}, machine {machine}), not {}",
+            header[4], target.arch
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn driver_dirs(target: &Target) -> Vec<PathBuf> {
@@ -203,8 +260,10 @@ fn ldconfig_dirs(target: &Target) -> Vec<PathBuf> {
 fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     let dir = target.out_dir.join("stub");
     std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
-    let mut source =
-        String::from("/* Stand-in for libcuda, generated by libcuda-sys: link only. */\n");
+    let mut source = format!(
+        "/* Stand-in for libcuda, generated by libcuda-sys: link only. */\n\
+         const char libcuda_sys_stand_in[] = \"{STAND_IN_MARK}\";\n"
+    );
     for name in bindings.link_symbols() {
         source.push_str(&format!("int {name}(void) {{ return {STUB_RESULT}; }}\n"));
     }
@@ -245,7 +304,7 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     }
     // A "compiler" that exits 0 without compiling (`CC=cpp`, `CC=true`) leaves
     // no library, or text under its name: said here, not at link time.
-    if !is_shared_object(&so) {
+    if elf_for(target, &so).is_err() {
         return Err(Error::new(
             format!(
                 "the C compiler {} did not build a shared library for the stand-in libcuda",

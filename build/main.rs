@@ -8,7 +8,6 @@
 //! helper prints: each variable read with its `rerun-if-env-changed`, and the
 //! `-vv` log on stderr.
 
-// The header is read only to generate: the pregenerated bindings use the compiler alone.
 mod discover;
 mod docs;
 mod emit;
@@ -18,6 +17,7 @@ mod link;
 mod mode;
 mod output;
 mod pregenerated;
+// Without generation only `CUDA_VERSION` is read from headers.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 mod preprocess;
 mod renames;
@@ -26,6 +26,7 @@ mod since;
 mod value_types;
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 mod version;
+mod watch;
 
 #[cfg(feature = "bindgen")]
 mod bindings;
@@ -52,6 +53,8 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
     let target = env::Target::from_cargo();
+    // Passed on as DEP_CUDA_BINDINGS_DIR in every mode: whole, or not at all.
+    env::directive_path("OUT_DIR", &target.out_dir)?;
 
     let releases = pregenerated::releases(&target)?;
     let release = mode::release(&releases)?;
@@ -61,8 +64,20 @@ fn run() -> error::Result<()> {
     let lib_dir_override = discover::lib_dir_override(&target)?;
     let search = discover::discover(&target, mode.searches())?;
 
-    let pregenerated =
-        |why, toolkit| pregenerated::load(&target, release.pregenerated(), why, toolkit);
+    // Headers in hand that are not generated from still decide the release,
+    // unless a feature names one.
+    let pregenerated = |mut why: mode::Why, toolkit: Option<discover::Toolkit>| {
+        let number = match (&toolkit, release.requested) {
+            (Some(toolkit), None) => {
+                let found = version::of_headers(&toolkit.include_dir)?;
+                let (number, note) = mode::release_of_headers(&releases, found, toolkit)?;
+                why.release = Some(note);
+                number
+            }
+            _ => release.pregenerated(),
+        };
+        pregenerated::load(&target, number, why, toolkit)
+    };
     let mut bindings = match (mode, search) {
         (Mode::Pregenerated(why), search) => pregenerated(why, search.found())?,
         (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
@@ -140,20 +155,16 @@ fn generate(
 ) -> error::Result<Generated> {
     use quote::ToTokens;
 
-    let header = preprocess::Header::new(
-        target.manifest_dir.join("wrapper.h"),
-        toolkit.include_dir.clone(),
-        target.defines(),
-        target.out_dir.clone(),
-        target.triple.clone(),
-    )?;
+    let header = preprocess::Header::for_target(target, &toolkit.include_dir)?;
     let macros = header.macros()?;
+    let extra_args = env::bindgen_extra_clang_args(&target.triple);
+    header.check_api_defines(&macros, &extra_args)?;
     let version = version::from_macros(&header, &macros)?;
     if release.conflicts_with(version) {
         return Ok(Generated::OtherRelease(toolkit, version));
     }
     version::check_minimum(&header, version)?;
-    let file = bindings::generate(&header, &macros)?;
+    let file = bindings::generate(&header, &macros, &extra_args)?;
     let mut items = items::read(file)?;
     let bitmasks = value_types::bitmasks(&items);
     items.drop_enum_debug();

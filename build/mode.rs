@@ -2,8 +2,6 @@
 //! rules the crate docs give ("Where the bindings come from", "Choosing a
 //! CUDA release"); and the driver floor's value.
 
-use std::path::PathBuf;
-
 use crate::discover::{Scope, Toolkit};
 use crate::env;
 use crate::error::{Error, Result};
@@ -30,28 +28,48 @@ impl Release {
     }
 }
 
-/// The `cuda-XXXXX` feature that is on, if any (Cargo sets
-/// `CARGO_FEATURE_CUDA_12080` for `cuda-12080`); two are an error.
+/// The `cuda-XXXXX` features, as this script was compiled (see
+/// `Target::dynamic_loading` for why not `CARGO_FEATURE_*`).
+const RELEASE_FEATURES: [(u32, bool); 17] = [
+    (11070, cfg!(feature = "cuda-11070")),
+    (11080, cfg!(feature = "cuda-11080")),
+    (12000, cfg!(feature = "cuda-12000")),
+    (12010, cfg!(feature = "cuda-12010")),
+    (12020, cfg!(feature = "cuda-12020")),
+    (12030, cfg!(feature = "cuda-12030")),
+    (12040, cfg!(feature = "cuda-12040")),
+    (12050, cfg!(feature = "cuda-12050")),
+    (12060, cfg!(feature = "cuda-12060")),
+    (12080, cfg!(feature = "cuda-12080")),
+    (12090, cfg!(feature = "cuda-12090")),
+    (13000, cfg!(feature = "cuda-13000")),
+    (13010, cfg!(feature = "cuda-13010")),
+    (13020, cfg!(feature = "cuda-13020")),
+    (13030, cfg!(feature = "cuda-13030")),
+    (13040, cfg!(feature = "cuda-13040")),
+    (13050, cfg!(feature = "cuda-13050")),
+];
+
+/// The `cuda-XXXXX` feature that is on, if any; two are an error.
 pub fn release(pregenerated: &[u32]) -> Result<Release> {
-    let mut on: Vec<u32> = std::env::vars_os()
-        .filter_map(|(k, _)| {
-            let number = k.to_str()?.strip_prefix("CARGO_FEATURE_CUDA_")?;
-            number.parse().ok()
-        })
-        .collect();
-    on.sort_unstable();
+    // A release in `releases.txt` without its feature here (or the reverse)
+    // is a crate that was changed in one place only.
+    let features: Vec<u32> = RELEASE_FEATURES.iter().map(|(n, _)| *n).collect();
+    if features != pregenerated {
+        return Err(Error::new(
+            "the release features do not match pregenerated/releases.txt",
+            format!(
+                "build/mode.rs knows the features of {features:?}, releases.txt lists {pregenerated:?}.\n\
+                 Fix: give every release its `cuda-XXXXX` feature in Cargo.toml and build/mode.rs"
+            ),
+        ));
+    }
+    let on: Vec<u32> = RELEASE_FEATURES.iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect();
     let newest = *pregenerated.last().unwrap_or(&0);
     let feature = |n: &u32| format!("cuda-{n:05}");
     match on.as_slice() {
         [] => Ok(Release { requested: None, newest }),
-        [one] if pregenerated.contains(one) => Ok(Release { requested: Some(*one), newest }),
-        [one] => Err(Error::new(
-            format!("feature {} names no pregenerated CUDA release", feature(one)),
-            format!(
-                "The release features are: {}.",
-                pregenerated.iter().map(feature).collect::<Vec<_>>().join(", ")
-            ),
-        )),
+        [one] => Ok(Release { requested: Some(*one), newest }),
         several => {
             let names: Vec<String> = several.iter().map(feature).collect();
             Err(Error::new(
@@ -106,8 +124,49 @@ pub fn other_release(release: &Release, found: CudaVersion, toolkit: &Toolkit) -
         ),
         warn: true,
         undo: "point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of that release",
-        watch: Vec::new(),
+        watch: Default::default(),
+        release: None,
     }
+}
+
+/// The pregenerated release for headers of `found` that are not generated
+/// from: their own where it is pregenerated, else the newest older one (a
+/// subset of their API). Headers older than every pregenerated release are an
+/// error rather than bindings of a newer one. Returns the release and what the
+/// warning says of the choice.
+pub fn release_of_headers(
+    releases: &[u32],
+    found: CudaVersion,
+    toolkit: &Toolkit,
+) -> Result<(u32, String)> {
+    let oldest = CudaVersion { number: releases.first().copied().unwrap_or_default() };
+    let Some(&number) = releases.iter().rev().find(|&&r| r <= found.number) else {
+        return Err(Error::new(
+            format!(
+                "the headers found ({}) are CUDA {found}, older than every pregenerated release, and cannot be generated from",
+                toolkit.source()
+            ),
+            format!(
+                "Without generation (no libclang, the `bindgen` feature off, or LIBCUDA_SYS_BINDINGS=pregenerated)
+                 the bindings are the pregenerated ones of the headers' release, or of the newest release
+                 older than it. The pregenerated releases start at CUDA {oldest}, so none fits CUDA {found}.
+
+                 Fix one of:
+                 - install libclang (apt-get install libclang-dev) to generate the bindings of these headers
+                 - name a release to bind: features = [\"cuda-{:05}\"] for CUDA {oldest}, whatever the headers
+                 - point {} at headers of CUDA {oldest} or newer, or unset it",
+                oldest.number, toolkit.found_by
+            ),
+        ));
+    };
+    let bound = CudaVersion { number };
+    let note = if number == found.number {
+        "the headers' own release".to_string()
+    } else {
+        format!("the newest pregenerated release not newer than the headers' CUDA {found}")
+    };
+    crate::env::log(format!("headers of CUDA {found}: pregenerated CUDA {bound}"));
+    Ok((number, note))
 }
 
 /// Why the pregenerated set is used, and whether the user should hear of it.
@@ -117,9 +176,12 @@ pub struct Why {
     pub warn: bool,
     /// How to have generated bindings instead.
     pub undo: &'static str,
-    /// Directories where what the fallback lacks would appear: a change in
-    /// one re-runs the build script, so the fallback ends when they do.
-    pub watch: Vec<std::path::PathBuf>,
+    /// Where what the fallback lacks would appear: a change there re-runs the
+    /// build script, so the fallback ends when they do.
+    pub watch: crate::watch::Watch,
+    /// How the release was chosen from headers that are not generated from
+    /// (`mode::release_of_headers`).
+    pub release: Option<String>,
 }
 
 pub enum Mode {
@@ -143,7 +205,13 @@ pub fn choose() -> Result<Mode> {
         .map(|v| v.to_string_lossy().trim().to_string())
         .filter(|v| !v.is_empty());
     let pregenerated = |reason: &str, undo: &'static str| {
-        Mode::Pregenerated(Why { reason: reason.to_string(), warn: false, undo, watch: Vec::new() })
+        Mode::Pregenerated(Why {
+            reason: reason.to_string(),
+            warn: false,
+            undo,
+            watch: Default::default(),
+            release: None,
+        })
     };
     match requested.as_deref() {
         Some("generate") if cfg!(feature = "bindgen") => Ok(Mode::Generate),
@@ -184,7 +252,10 @@ pub fn driver_floor() -> Result<Option<u32>> {
     let text = value.to_string_lossy().trim().to_string();
     let why = match crate::sections::parse_version(&text) {
         Some(floor) if (11000..100_000).contains(&floor) => return Ok(Some(floor)),
-        Some(_) => "is older than any driver with the memory-pool API this crate binds (11.x)",
+        Some(floor) if floor < 11000 => {
+            "is older than any driver with the memory-pool API this crate binds (11.x)"
+        }
+        Some(_) => "is not a CUDA release (their major versions have two digits)",
         None => "is not a CUDA version",
     };
     Err(Error::new(
@@ -197,27 +268,15 @@ pub fn driver_floor() -> Result<Option<u32>> {
 }
 
 /// The automatic mode's fallback: `missing` is the error generation would have
-/// given, which becomes the reason in the warning.
-/// Headers, libclang and `nvcc` installed later end the fallback: the
-/// directories they would appear in are watched.
+/// given, which becomes the reason in the warning. Headers, libclang and
+/// `nvcc` installed later end the fallback where they can be watched.
 pub fn fallback(missing: &Error, target: &crate::env::Target) -> Why {
-    let mut watch = crate::discover::watched(target);
-    let libclang = [
-        target.multiarch_lib_dir().map(PathBuf::from),
-        Some(PathBuf::from("/usr/lib64")),
-        Some(PathBuf::from("/usr/local/lib")),
-        std::env::var_os("LIBCLANG_PATH").map(PathBuf::from),
-    ];
-    for dir in libclang.into_iter().flatten() {
-        if dir.is_absolute() && dir.is_dir() && !watch.contains(&dir) {
-            watch.push(dir);
-        }
-    }
     Why {
         reason: missing.summary.clone(),
         warn: true,
         undo: "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
-        watch,
+        watch: crate::watch::fallback(target, crate::discover::python()),
+        release: None,
     }
 }
 

@@ -41,6 +41,17 @@ impl Header {
         })
     }
 
+    /// The header in `include_dir` as the target's build sees it.
+    pub fn for_target(target: &crate::env::Target, include_dir: &Path) -> Result<Header> {
+        Header::new(
+            target.manifest_dir.join("wrapper.h"),
+            include_dir.to_path_buf(),
+            target.defines(),
+            target.out_dir.clone(),
+            target.triple.clone(),
+        )
+    }
+
     /// The C source that declares everything bound: `wrapper.h` and the
     /// profiler's declarations.
     pub fn source(&self) -> String {
@@ -128,7 +139,6 @@ impl Header {
                 (name.to_string(), body.trim().to_string())
             })
             .collect();
-        self.check_api_defines(&macros)?;
         // Every C compiler predefines dozens of macros: none at all means CC is
         // not a C compiler (CC=/bin/true), whatever the header says.
         if macros.is_empty() {
@@ -144,38 +154,56 @@ impl Header {
         Ok(macros)
     }
 
-    /// Macros from the user's flags that change which ABI `cuda.h` declares
-    /// would give the preprocessor (plain names) and bindgen (declarations)
-    /// different views of it, and plain names would silently go missing.
-    fn check_api_defines(&self, macros: &[(String, String)]) -> Result<()> {
-        let defined = |name: &str| macros.iter().any(|(n, _)| n == name);
+    /// Macros that change which ABI `cuda.h` declares, from any flags that
+    /// reach the preprocessor (`CC`, `CFLAGS`: in its macro dump) or bindgen
+    /// (`extra_args`): the two would see different headers, or the bindings
+    /// would declare another ABI than the crate says (`PLAIN_NAMES`,
+    /// `DEP_CUDA_PER_THREAD_DEFAULT_STREAM`), without a word.
+    pub fn check_api_defines(
+        &self,
+        macros: &[(String, String)],
+        extra_args: &[(String, Option<String>)],
+    ) -> Result<()> {
         let ptds = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
-        let (name, fix) = if defined(ptds) && !self.defines.contains(&ptds) {
+        let checks = [
             (
                 ptds,
+                !self.defines.contains(&ptds),
                 "enable libcuda-sys's `per-thread-default-stream` feature instead, which defines it for\n\
                  the bindings and the preprocessor alike",
-            )
-        } else if defined("__CUDA_API_VERSION_INTERNAL") {
+            ),
             (
                 "__CUDA_API_VERSION_INTERNAL",
+                true,
                 "remove it: it is cuda.h's own switch to declare the legacy ABIs, not a user setting",
-            )
-        } else {
-            return Ok(());
-        };
-        let flags = user_flags();
-        Err(Error::new(
-            format!(
-                "{name} is defined by the C flags{}",
-                if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) }
             ),
-            format!(
-                "{name} changes which functions cuda.h declares under which names. Defined for the C\n\
-                 preprocessor but not for bindgen, the plain-name aliases (cuMemAlloc, ...) of the\n\
-                 functions it renames would be left out without a word.\n\nFix: {fix}"
-            ),
-        ))
+        ];
+        for (name, _, fix) in checks.into_iter().filter(|(_, forbidden, _)| *forbidden) {
+            let by_bindgen = extra_args.iter().find_map(|(var, value)| {
+                value.as_deref().filter(|v| defines(v, name)).map(|v| format!("{var}={v}"))
+            });
+            let by = match by_bindgen {
+                Some(setting) => setting,
+                None if macros.iter().any(|(n, _)| n == name) => {
+                    let flags = user_flags();
+                    if flags.is_empty() {
+                        "the C flags".to_string()
+                    } else {
+                        format!("the C flags ({})", flags.join(", "))
+                    }
+                }
+                None => continue,
+            };
+            return Err(Error::new(
+                format!("{name} is defined by {by}"),
+                format!(
+                    "{name} changes which functions cuda.h declares under which names. Defined by hand,\n\
+                     the bindings and the crate's account of them (the plain-name aliases, the per-thread\n\
+                     default stream) would disagree without a word.\n\nFix: {fix}"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Expands each of `names` after the header, returning `(name, expansion)`
@@ -216,6 +244,21 @@ impl Header {
     pub fn compiler_command(&self) -> Vec<String> {
         command_line(&self.compiler)
     }
+}
+
+/// Whether clang flags `args` (as bindgen splits them, on whitespace) define `name`.
+fn defines(args: &str, name: &str) -> bool {
+    let mut words = args.split_whitespace();
+    while let Some(word) = words.next() {
+        let defined = match word {
+            "-D" | "--define-macro" => words.next(),
+            _ => word.strip_prefix("-D").or_else(|| word.strip_prefix("--define-macro=")),
+        };
+        if defined.is_some_and(|d| d.split('=').next() == Some(name)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The profiler API (`cuProfilerStart`, `cuProfilerStop`, and

@@ -2,6 +2,8 @@
 //! cumulative `cuda_X_Y` cfgs derived from it.
 
 use crate::error::{Error, Result};
+use std::path::Path;
+
 use crate::preprocess::Header;
 
 /// Memory pools (`cuMemPool*`, `CUmemPool_attribute`) arrived in 11.2.
@@ -46,6 +48,26 @@ pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaV
         )
     })?;
     Ok(CudaVersion { number })
+}
+
+/// `CUDA_VERSION` of the headers in `include_dir` that are not generated from,
+/// read from `cuda.h`'s own `#define CUDA_VERSION` line: the pregenerated
+/// bindings need no C compiler for the target (a cross build may have none).
+pub fn of_headers(include_dir: &Path) -> Result<CudaVersion> {
+    let path = include_dir.join("cuda.h");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display()), ""))?;
+    let number = text.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix('#')?.trim_start().strip_prefix("define")?;
+        rest.trim().strip_prefix("CUDA_VERSION")?.trim().parse::<u32>().ok()
+    });
+    number.map(|number| CudaVersion { number }).ok_or_else(|| {
+        Error::new(
+            format!("{} does not define CUDA_VERSION as a number", path.display()),
+            "The header is not the CUDA driver API header, or is damaged.\n\
+             Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer, or unset them.",
+        )
+    })
 }
 
 /// Headers older than the memory-pool API are refused.

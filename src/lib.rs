@@ -84,8 +84,14 @@
 //! the features of every crate in a build, so two crates asked for different
 //! releases). The rule:
 //!
-//! - **No feature:** the headers found decide; without headers (or libclang),
-//!   the newest pregenerated release.
+//! - **No feature:** the headers found decide. Generated from them where
+//!   libclang loads; where they cannot be generated from (no libclang, the
+//!   `bindgen` feature off, `LIBCUDA_SYS_BINDINGS=pregenerated`), the
+//!   pregenerated set of their `CUDA_VERSION` (read from `cuda.h`'s `#define`
+//!   line), or where that release has none, of the newest release older than
+//!   theirs (13.5 for 13.6 headers), said in the warning. Headers older than
+//!   every pregenerated release (11.2–11.6) are an error that names the fixes.
+//!   Without headers, the newest pregenerated release.
 //! - **A feature, and headers of that release found** (with libclang):
 //!   generated from them, with the header's documentation.
 //! - **A feature, and headers of another release found:** the pregenerated set of
@@ -119,6 +125,9 @@
 //! 7. `/usr/local/cuda`, `/usr/local/cuda-X.Y` (newest first), `/opt/cuda`,
 //!    `/usr/lib/cuda`, `/usr` (and their `targets/<triple>` directories).
 //!
+//! Features are read as the build script was compiled with them, never from
+//! `CARGO_FEATURE_*` variables in the environment (an outer build's leak).
+//!
 //! `LIBCUDA_SYS_INCLUDE_DIR` and `LIBCUDA_SYS_LIB_DIR` may carry the target as
 //! a prefix (`X86_64_UNKNOWN_LINUX_GNU_LIBCUDA_SYS_INCLUDE_DIR`), which wins.
 //! A variable that is set but wrong is an error, never skipped. `cargo build -vv`
@@ -131,7 +140,12 @@
 //! `libcuda` from `LIBCUDA_SYS_LIB_DIR`, else the driver's directories
 //! (`ldconfig -p`, `/usr/lib/x86_64-linux-gnu`, `/usr/lib64`,
 //! `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`), else the toolkit's
-//! `lib64/stubs`. Where there is none (a CI machine), it builds a stand-in
+//! `lib64/stubs`. A library is taken only if it is an ELF shared object for
+//! the target's architecture (a 32-bit driver is passed over). A stub is
+//! linked as one, with its warning and `DEP_CUDA_LINK_KIND`, however it was
+//! found (also when `LIBCUDA_SYS_LIB_DIR` names it): the toolkit's is told by
+//! its `stubs` directory, the crate's stand-in by a mark it carries. Where
+//! there is none (a CI machine), it builds a stand-in
 //! `libcuda.so.1` in `OUT_DIR` whose every function returns
 //! `CUDA_ERROR_STUB_LIBRARY`, and says so with a warning. Programs built against
 //! a stand-in run against the real driver wherever one is installed: the
@@ -198,13 +212,45 @@
 //! | `LIBCUDA_SYS_DRIVER_PATH` | at run time, `dynamic-loading` only: the library to open instead of `libcuda.so.1` |
 //!
 //! A variable that is set but wrong (a path that does not exist or holds no
-//! `cuda.h`, a relative path) is an error in every mode, never skipped. A build
-//! that fell back to the pregenerated set watches the directories where headers,
-//! `nvcc` and libclang would appear (`PATH`'s, `/usr/local`, `/opt`,
-//! `/usr/include`, Python's site directories, the library directories), and
-//! generates on the next build after they do; Cargo checks them on every build
-//! meanwhile (a fraction of a second with large Python environments).
+//! `cuda.h`, a relative path) is an error in every mode, never skipped.
+//! `CUDA_API_PER_THREAD_DEFAULT_STREAM` (without the feature) and
+//! `__CUDA_API_VERSION_INTERNAL` change which ABI `cuda.h` declares: defined
+//! through `CFLAGS`/`CC` or `BINDGEN_EXTRA_CLANG_ARGS` (and its per-target
+//! forms), they are an error.
 //!
+//! # When the build runs again
+//!
+//! Cargo re-runs the build script when a variable above changes or a
+//! `rerun-if-changed` path does. Its rule, from its fingerprint code: a path is
+//! stale when its modification time is newer than the start of the script's
+//! last run; for a directory, the newest time of every entry in its whole tree
+//! (symlinks followed), which Cargo walks on every build; a path that does not
+//! exist is stale on every build. So this crate watches only paths that exist,
+//! and a directory only if its tree has at most 4096 entries and it neither
+//! is `/`, holds the home directory, the crate or the target directory, lies
+//! in the target directory, nor holds a Cargo project: a no-op `cargo build`
+//! re-runs nothing, wherever the project and its target directory are (under
+//! `/opt`, `/usr/local`, or a `PATH` directory; with `target/debug`, `/` or
+//! `$HOME` on `PATH`).
+//!
+//! Generated bindings watch each header bindgen read and, under those rules,
+//! their include directory. A build that fell back to the pregenerated set
+//! watches where what it lacks would appear, and generates on the next build
+//! after it does:
+//!
+//! | place | watched through |
+//! |---|---|
+//! | a toolkit or libclang installed with apt/dpkg or rpm | `/var/lib/dpkg/status`, `/var/lib/rpm/rpmdb.sqlite` (one file each) |
+//! | `nvcc` on `PATH` | each `PATH` directory, or for a missing one the nearest directory above it |
+//! | conda (`$CONDA_PREFIX`) | `conda-meta` (every install writes there), `include`, `targets/<triple>/include` |
+//! | pip wheels, pip's user site | `nvidia/` of each site directory, or the nearest directory above it |
+//! | `/usr/local/cuda`, `/opt/cuda`, `/usr/include` | the nearest directory that exists |
+//! | `LIBCLANG_PATH` | that directory |
+//!
+//! Each under the rules above: a place whose watch would break them is not
+//! watched, and the fallback's warning names it. After installing headers there,
+//! `cargo clean -p libcuda-sys` makes the next build look again.
+
 //! # cfgs
 //!
 //! `cuda_11_2`, `cuda_11_3`, ..., up to the header's version, are set for this
