@@ -115,7 +115,10 @@ fn tree_refusal(dir: &Path) -> Option<&'static str> {
 }
 
 impl Watch {
-    fn add(&mut self, rules: &Rules, place: &Path) {
+    /// Watches `place` where the rules allow; `say`: a place that is not
+    /// watched is named in the warning (a `PATH` entry is only logged: its
+    /// toolkit's own root is named).
+    fn add(&mut self, rules: &Rules, place: &Path, say: bool) {
         if !place.is_absolute() {
             return;
         }
@@ -128,7 +131,9 @@ impl Watch {
             }
             Err(why) => {
                 log(format!("not watched: {} through {why}", place.display()));
-                self.unwatched.push(place.to_path_buf());
+                if say {
+                    self.unwatched.push(place.to_path_buf());
+                }
             }
         }
     }
@@ -158,29 +163,29 @@ pub fn fallback(target: &Target, python: &crate::discover::Python) -> Watch {
     // nvcc on PATH; relative and empty entries name no fixed place.
     if let Some(path) = env::var("PATH") {
         for dir in std::env::split_paths(&path) {
-            watch.add(&rules, &dir);
+            watch.add(&rules, &dir, false);
         }
     }
     if let Some(prefix) = env::var("CONDA_PREFIX").filter(|p| !p.is_empty()) {
         let prefix = PathBuf::from(prefix);
         // Every conda install writes its record in conda-meta.
-        watch.add(&rules, &prefix.join("conda-meta"));
-        watch.add(&rules, &prefix.join("include"));
+        watch.add(&rules, &prefix.join("conda-meta"), true);
+        watch.add(&rules, &prefix.join("include"), true);
         for t in target.toolkit_target_dirs() {
-            watch.add(&rules, &prefix.join("targets").join(t).join("include"));
+            watch.add(&rules, &prefix.join("targets").join(t).join("include"), true);
         }
     }
     // `pip install` (and `--user`) puts the headers under `nvidia/` of a site directory.
     for site in python.site_dirs() {
-        watch.add(&rules, &site.join("nvidia"));
+        watch.add(&rules, &site.join("nvidia"), true);
     }
     if !target.is_windows() {
         for root in ["/usr/local/cuda", "/opt/cuda", "/usr/include"] {
-            watch.add(&rules, Path::new(root));
+            watch.add(&rules, Path::new(root), true);
         }
     }
     if let Some(dir) = env::var("LIBCLANG_PATH").filter(|p| !p.is_empty()) {
-        watch.add(&rules, Path::new(&dir));
+        watch.add(&rules, Path::new(&dir), true);
     }
     watch
 }
@@ -190,7 +195,6 @@ pub fn fallback(target: &Target, python: &crate::discover::Python) -> Watch {
 /// bindgen read are watched one by one as well (its Cargo callbacks).
 pub fn generated(target: &Target, include_dir: &Path) -> Watch {
     let mut watch = Watch::default();
-    watch.add(&Rules::new(target), include_dir);
-    watch.unwatched.clear();
+    watch.add(&Rules::new(target), include_dir, false);
     watch
 }

@@ -1821,7 +1821,10 @@ fn a_fallback_watches_only_small_directories_it_never_writes() {
     // What is not watched is said, with the command that ends the fallback.
     let warning =
         run.warnings().into_iter().find(|w| w.contains("using the pregenerated")).unwrap();
-    for said in [large.display().to_string(), "`cargo clean -p libcuda-sys`".into()] {
+    // (conda's include directory: its prefix is the project.)
+    for said in
+        [project.join("include").display().to_string(), "`cargo clean -p libcuda-sys`".into()]
+    {
         assert!(warning.contains(&said), "the warning lacks {said}\n{}", run.report());
     }
     // The system's package database: an install through apt or rpm re-runs the build.
@@ -2403,6 +2406,8 @@ fn a_driver_floor_must_be_a_cuda_version() {
         let run = Case::new("floor_too_old").env("LIBCUDA_SYS_DRIVER_FLOOR", floor).run();
         run.failure(&format!("LIBCUDA_SYS_DRIVER_FLOOR={floor} is older than any driver"));
     }
+    let run = Case::new("floor_too_new").env("LIBCUDA_SYS_DRIVER_FLOOR", "100.0").run();
+    run.failure("LIBCUDA_SYS_DRIVER_FLOOR=100.0 is not a CUDA release (their major versions have two digits)");
 }
 
 #[test]

@@ -143,6 +143,111 @@ pub fn checks(report: &mut Report) {
         "a cuda.h replaced in place with an older time stops the dependent's C build",
         || env.header_replaced_in_place(),
     );
+    report.check("a no-op build re-runs nothing, in every layout and mode", no_op_layouts);
+}
+
+/// Where a user's project may be: under `/opt` and `/usr/local` (containers'
+/// `WORKDIR`), and in a directory of `PATH`.
+/// Each is `(layout, project, what to remove afterwards)`.
+fn layouts() -> Vec<(&'static str, PathBuf, PathBuf)> {
+    let tmp = std::env::temp_dir().join(format!("libcuda-sys-no-op-{}", std::process::id()));
+    let opt = PathBuf::from("/opt/libcuda-sys-no-op");
+    let local = PathBuf::from("/usr/local/libcuda-sys-no-op");
+    vec![
+        ("under /opt", opt.clone(), opt),
+        ("under /usr/local", local.clone(), local),
+        ("in a PATH directory", tmp.join("bin/project"), tmp),
+    ]
+}
+
+/// A dependent of the checkout with its own target directory, built twice in
+/// each layout and mode: the second build must not run libcuda-sys's build
+/// script (its `bindings.rs` keeps its time). `PATH` holds the project's
+/// `target/debug`, `/`, `$HOME`, `.`, an empty entry, a missing directory and
+/// the directory that holds the project; `CONDA_PREFIX` and `VIRTUAL_ENV` are the project.
+fn no_op_layouts() -> Outcome {
+    let mut rows = Vec::new();
+    for (layout, dir, made) in layouts() {
+        let _ = std::fs::remove_dir_all(&made);
+        if let Err(e) = std::fs::create_dir_all(dir.join("src")) {
+            rows.push(format!("{layout}: skipped ({}: {e})", dir.display()));
+            continue;
+        }
+        let result = no_op_layout(&dir);
+        let _ = std::fs::remove_dir_all(&made);
+        rows.push(format!("{layout}: {}", result?));
+    }
+    if rows.iter().all(|r| r.contains("skipped")) {
+        return Err(Failure::Skipped(rows.join("; ")));
+    }
+    Ok(rows.join("; "))
+}
+
+fn no_op_layout(dir: &Path) -> Result<String> {
+    let manifest = format!(
+        "[package]\nname = \"no-op-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n[workspace]\n",
+        crate::root()
+    );
+    let write =
+        |file: &str, text: &str| std::fs::write(dir.join(file), text).map_err(|e| e.to_string());
+    write("Cargo.toml", &manifest)?;
+    write("src/main.rs", "fn main() {\n    let _ = libcuda_sys::HEADER_VERSION;\n}\n")?;
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let odd = [
+        dir.join("target/debug"),
+        PathBuf::from("/"),
+        PathBuf::from(&home),
+        PathBuf::from("."),
+        PathBuf::new(),
+        dir.join("missing/bin"),
+        dir.parent().unwrap_or(dir).to_path_buf(),
+    ];
+    let path = std::env::join_paths(odd.into_iter().chain(std::env::split_paths(&path)))
+        .map_err(|e| e.to_string())?;
+    let mut times = Vec::new();
+    for mode in ["generated", "fallback"] {
+        let build = || -> Result<(cargo::Build, PathBuf)> {
+            let mut cmd = cargo::command(&["build", "--message-format=json"]);
+            no_headers(&mut cmd);
+            cmd.current_dir(dir)
+                .env_remove("CARGO_TARGET_DIR")
+                .env("PATH", &path)
+                .env("CONDA_PREFIX", dir)
+                .env("VIRTUAL_ENV", dir);
+            if mode == "generated" {
+                cmd.env("LIBCUDA_SYS_INCLUDE_DIR", newest_include()?);
+            }
+            let build = cargo::build(cmd)?;
+            if !build.success {
+                return Err(format!("{mode}: the build failed:\n{}", build.stderr).into());
+            }
+            let bindings = build.out_dir("libcuda-sys")?.join("bindings.rs");
+            Ok((build, bindings))
+        };
+        let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let (first, bindings) = build()?;
+        let fallback = first.stderr.contains(FALLBACK_WARNING);
+        if fallback != (mode == "fallback") {
+            return Err(format!(
+                "{mode}: the first build was not a {mode} build:\n{}",
+                first.stderr
+            )
+            .into());
+        }
+        let before = modified(&bindings);
+        let (noop, _) = build()?;
+        if modified(&bindings) != before {
+            return Err(format!(
+                "{} ({mode}): a build with nothing changed re-ran the build script",
+                dir.display()
+            )
+            .into());
+        }
+        times.push(format!("{mode} no-op {:.2} s", noop.wall));
+    }
+    Ok(format!("no re-run ({})", times.join(", ")))
 }
 
 fn newest_include() -> Result<PathBuf> {
