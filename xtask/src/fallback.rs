@@ -221,7 +221,7 @@ fn no_op_layout(dir: &Path) -> Result<String> {
             }
             let build = cargo::build(cmd)?;
             if !build.success {
-                return Err(format!("{mode}: the build failed:\n{}", build.stderr).into());
+                return Err(format!("{mode}: the build failed:\n{}", build.stderr));
             }
             let bindings = build.out_dir("libcuda-sys")?.join("bindings.rs");
             Ok((build, bindings))
@@ -233,8 +233,7 @@ fn no_op_layout(dir: &Path) -> Result<String> {
             return Err(format!(
                 "{mode}: the first build was not a {mode} build:\n{}",
                 first.stderr
-            )
-            .into());
+            ));
         }
         let before = modified(&bindings);
         let (noop, _) = build()?;
@@ -242,8 +241,7 @@ fn no_op_layout(dir: &Path) -> Result<String> {
             return Err(format!(
                 "{} ({mode}): a build with nothing changed re-ran the build script",
                 dir.display()
-            )
-            .into());
+            ));
         }
         times.push(format!("{mode} no-op {:.2} s", noop.wall));
     }
