@@ -263,10 +263,25 @@ impl Env {
     /// `cargo args`, with no headers visible, no libclang loadable, and its
     /// own target directory.
     fn sandboxed(&self, args: &[&str]) -> std::result::Result<Command, Failure> {
+        self.sandboxed_read_only(args, &[])
+    }
+
+    /// [`Env::sandboxed`], with `read_only` directories mounted read-only, as
+    /// Cargo's registry copy of a crate is to a user who is not its owner (and
+    /// docs.rs's): root too cannot write there then.
+    fn sandboxed_read_only(
+        &self,
+        args: &[&str],
+        read_only: &[&Path],
+    ) -> std::result::Result<Command, Failure> {
         let files = self.hide.as_ref().map_err(|why| Failure::Skipped(why.clone()))?;
         let mut script = String::from("set -e; ");
         for f in files {
             script.push_str(&format!("mount --bind /dev/null '{}'; ", f.display()));
+        }
+        for d in read_only {
+            let d = d.display();
+            script.push_str(&format!("mount --bind '{d}' '{d}'; mount -o remount,bind,ro '{d}'; "));
         }
         script.push_str("exec \"$0\" \"$@\"");
         let inner = cargo::command(args);
@@ -428,7 +443,8 @@ impl Env {
             .into());
         }
         let (user, ran) = write_dependent(&scratch, &unpacked)?;
-        let mut test = self.sandboxed(&["test", "--manifest-path"])?;
+        // The build may write under OUT_DIR only: the package is read-only here.
+        let mut test = self.sandboxed_read_only(&["test", "--manifest-path"], &[&unpacked])?;
         test.arg(user.join("Cargo.toml")).env("CARGO_TARGET_DIR", scratch.join("target"));
         let out = output(test)?;
         let test_ran = ran.is_file();
@@ -439,7 +455,7 @@ impl Env {
             return Err(String::from("the dependent's test did not run").into());
         }
         Ok(format!(
-            "{} KiB packed, {} KiB unpacked; a fresh dependent's test passed with the fallback warning",
+            "{} KiB packed, {} KiB unpacked; a fresh dependent's test passed with the fallback warning, the package read-only",
             packed / 1024,
             size / 1024
         ))
