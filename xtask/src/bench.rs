@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use crate::{cargo, headers, Result};
 
 /// `(name, dependency line, environment)`; `{path}` is the packaged crate.
-const CONFIGS: [(&str, &str, &str); 4] = [
+const CONFIGS: [(&str, &str, &str); 5] = [
     (
         "cudarc (pregenerated bindings, `driver`, `cuda-13000`, `dynamic-loading`)",
         "cudarc = { version = \"=0.19.10\", default-features = false, features = [\"std\", \"driver\", \"cuda-13000\", \"dynamic-loading\"] }",
@@ -34,6 +34,11 @@ const CONFIGS: [(&str, &str, &str); 4] = [
         "libcuda-sys default, `LIBCUDA_SYS_BINDINGS=pregenerated`",
         "libcuda-sys = { path = {path}, features = [\"cuda-13000\"] }",
         "pregenerated",
+    ),
+    (
+        "libcuda-sys default, no headers: the fallback to the pregenerated bindings",
+        "libcuda-sys = { path = {path}, features = [\"cuda-13000\"] }",
+        "",
     ),
     (
         "libcuda-sys `default-features = false`, `cuda-13000`",
@@ -79,7 +84,7 @@ pub fn build(args: &[String]) -> Result {
     }
     let mut projects = Vec::new();
     for (i, (name, dependency, _)) in configs.iter().enumerate() {
-        let package = &packages[usize::from(i == 4)];
+        let package = &packages[usize::from(i == CONFIGS.len())];
         let dir = work.join(format!("project-{i}"));
         std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
         let manifest = format!(
@@ -94,7 +99,7 @@ pub fn build(args: &[String]) -> Result {
         crate::run(cmd(&dir, configs[i].2, &include, &["fetch"]))?;
         projects.push(dir);
     }
-    // samples[config][round] = (clean build seconds, seconds after bindgen)
+    // samples[config][round] = (clean build seconds, seconds after bindgen, no-op build seconds)
     let mut samples = vec![Vec::new(); configs.len()];
     for round in 0..rounds {
         for k in 0..configs.len() {
@@ -117,7 +122,14 @@ pub fn build(args: &[String]) -> Result {
                 })
                 .map(|(t, _)| *t)
                 .next();
-            samples[i].push((b.wall, bindgen_done.map(|t| b.wall - t)));
+            // The same build again, nothing changed: what every later `cargo build` costs.
+            let again = cargo::build(cmd(
+                &projects[i],
+                configs[i].2,
+                &include,
+                &["build", "--message-format=json"],
+            ))?;
+            samples[i].push((b.wall, bindgen_done.map(|t| b.wall - t), again.wall));
         }
     }
     let data = json!({
@@ -128,6 +140,7 @@ pub fn build(args: &[String]) -> Result {
             "name": name,
             "clean_s": s.iter().map(|x| x.0).collect::<Vec<_>>(),
             "ours_s": s.iter().filter_map(|x| x.1).collect::<Vec<_>>(),
+            "noop_s": s.iter().map(|x| x.2).collect::<Vec<_>>(),
             "ratio": s.iter().zip(&samples[0]).map(|(x, c)| x.0 / c.0).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
@@ -206,18 +219,19 @@ fn build_table(data: &Value) -> String {
     let mut out = format!(
         "Clean builds of fresh dependent projects (debug, each resolving its own lockfile), {} rounds \
          interleaved; {}; {}. Median (range).\n\n\
-         | configuration | clean build | / cudarc | ours: after bindgen is compiled |\n|---|---:|---:|---:|\n",
+         | configuration | clean build | / cudarc | ours: after bindgen is compiled | no-op build |\n|---|---:|---:|---:|---:|\n",
         data["rounds"],
         data["machine"].as_str().unwrap_or_default(),
         data["date"].as_str().unwrap_or_default(),
     );
     for c in data["configs"].as_array().into_iter().flatten() {
         out.push_str(&format!(
-            "| {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} |\n",
             c["name"].as_str().unwrap_or_default(),
             spread(&numbers(&c["clean_s"]), |x| format!("{x:.1} s")),
             spread(&numbers(&c["ratio"]), |x| format!("{x:.2}x")),
             spread(&numbers(&c["ours_s"]), |x| format!("{x:.1} s")),
+            spread(&numbers(&c["noop_s"]), |x| format!("{x:.2} s")),
         ));
     }
     out
