@@ -123,6 +123,18 @@ pub fn run(mut cmd: std::process::Command) -> Result {
     }
 }
 
+/// `word` as one word of a POSIX shell command line: as it is where it holds
+/// only characters no shell treats specially, otherwise in single quotes, each
+/// `'` in it written `'\''` (out of the quotes, escaped, back in).
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=+,@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 /// The workspace root (xtask lives one level below it).
 pub fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

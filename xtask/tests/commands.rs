@@ -408,3 +408,127 @@ fn setup_finds_libclang_without_ldconfig_on_path() {
         text(&out)
     );
 }
+
+// ---------------------------------------------------------------------------
+// cargo xtask gpu-bundle, bench-calls-bundle: what a bundle writes and removes
+// ---------------------------------------------------------------------------
+
+/// Stubs for a bundle made without building: a `cargo` whose builds name
+/// shell scripts in `stubs/built` as the executables (the test binary the one
+/// `stubs/test-name` names: `test_name` to begin with), and 13.0 headers in
+/// the cache.
+fn bundle_stubs(stubs: &Path, test_name: &str) {
+    let built = stubs.join("built");
+    fs::create_dir_all(&built).unwrap();
+    for name in ["gpu_test", "other_test", "mempool-report", "call_overhead", "cudarc-calls"] {
+        stub(&built, name, &format!("echo \"fake {name}\""));
+    }
+    fs::write(stubs.join("test-name"), test_name).unwrap();
+    let artifact = |package: &str, target: &str, test: bool, exe: &str| {
+        format!(
+            r#"{{"reason":"compiler-artifact","package_id":"path+file:///x#{package}@0.0.0","target":{{"name":"{target}"}},"profile":{{"test":{test}}},"executable":"{}/{exe}"}}"#,
+            built.display()
+        )
+    };
+    let test = artifact("libcuda-sys", "$test", true, "$test");
+    let lines = [
+        artifact("mempool-report", "mempool-report", false, "mempool-report"),
+        artifact("libcuda-sys", "call_overhead", false, "call_overhead"),
+        artifact("cudarc-calls", "cudarc-calls", false, "cudarc-calls"),
+    ];
+    let body = format!(
+        "if [ \"$1\" = metadata ]; then echo '{{\"packages\":[{{\"name\":\"libcuda-sys\"}}]}}'; exit; fi\n\
+         test=$(cat \"{}\")\necho '{test}' | sed \"s/\\$test/$test/g\"\necho '{}'",
+        stubs.join("test-name").display(),
+        lines.join("'\necho '")
+    );
+    stub(stubs, "cargo", &body);
+    let copy = stubs.join("cache/13.0");
+    fs::create_dir_all(copy.join("nvidia/cu13/include")).unwrap();
+    fs::write(copy.join("nvidia/cu13/include/cuda.h"), "/* 13.0 */\n").unwrap();
+    fs::write(copy.join("WHEEL"), "nvidia_cuda_runtime-13.0.0-py3-none-manylinux2014_x86_64.whl\n")
+        .unwrap();
+}
+
+fn bundle(command: &str, stubs: &Path, dir: &Path) -> Output {
+    run(&mut with_stubs(&[command, "13.0", dir.to_str().unwrap()], stubs, &[]))
+}
+
+/// Files under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+        for e in fs::read_dir(dir).unwrap().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else {
+                out.push(path.strip_prefix(base).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn a_new_bundle_removes_only_what_the_last_one_wrote() {
+    for (command, binary) in [("gpu-bundle", "bin/gpu_test"), ("bench-calls-bundle", "")] {
+        let stubs = temp_dir();
+        bundle_stubs(stubs.path(), "gpu_test");
+        let dir = stubs.path().join("bundle");
+        let out = bundle(command, stubs.path(), &dir);
+        assert!(out.status.success(), "{command}: {}", text(&out));
+        assert!(binary.is_empty() || dir.join(binary).is_file(), "{command}: {}", text(&out));
+        // What a user copies back: results, and a file beside the binaries.
+        fs::write(dir.join("results.txt"), "GPU results\n").unwrap();
+        fs::write(dir.join("bin/notes"), "mine\n").unwrap();
+        fs::write(stubs.path().join("test-name"), "other_test").unwrap();
+        let out = bundle(command, stubs.path(), &dir);
+        assert!(out.status.success(), "{command}: {}", text(&out));
+        assert_eq!(fs::read_to_string(dir.join("results.txt")).unwrap(), "GPU results\n");
+        assert_eq!(fs::read_to_string(dir.join("bin/notes")).unwrap(), "mine\n");
+        if !binary.is_empty() {
+            assert!(!dir.join(binary).exists(), "{command}: the earlier bundle's binary stayed");
+            assert!(dir.join("bin/other_test").is_file(), "{command}: {:?}", files_under(&dir));
+        }
+    }
+}
+
+#[test]
+fn a_bundle_names_the_files_in_its_way_and_deletes_nothing() {
+    let stubs = temp_dir();
+    bundle_stubs(stubs.path(), "gpu_test");
+    let dir = stubs.path().join("bundle");
+    let out = bundle("gpu-bundle", stubs.path(), &dir);
+    assert!(out.status.success(), "{}", text(&out));
+    // A file of the user's where the next bundle writes one of its own.
+    fs::write(stubs.path().join("test-name"), "other_test").unwrap();
+    fs::write(dir.join("bin/other_test"), "mine\n").unwrap();
+    let before = files_under(&dir);
+    let out = bundle("gpu-bundle", stubs.path(), &dir);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("bin/other_test"), "{}", text(&out));
+    assert_eq!(files_under(&dir), before, "{}", text(&out));
+    assert_eq!(fs::read_to_string(dir.join("bin/other_test")).unwrap(), "mine\n");
+}
+
+#[test]
+fn a_bundle_writes_through_a_symlink_and_prints_a_command_that_runs() {
+    let stubs = temp_dir();
+    bundle_stubs(stubs.path(), "gpu_test");
+    let target = stubs.path().join("the target");
+    fs::create_dir(&target).unwrap();
+    let link = stubs.path().join("a bundle, 'quoted'");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = bundle("gpu-bundle", stubs.path(), &link);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    assert!(target.join("run.sh").is_file() && target.join("bin/gpu_test").is_file());
+    // The printed line, run by a POSIX shell from the repository root.
+    let line = String::from_utf8(out.stdout.clone()).unwrap();
+    let ran = run(Command::new("sh").arg("-c").arg(line.trim()).current_dir(root()));
+    assert!(ran.status.success(), "{line}: {}", text(&ran));
+    assert!(String::from_utf8_lossy(&ran.stdout).contains("fake gpu_test"), "{}", text(&ran));
+}
