@@ -39,9 +39,10 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     if !args.is_empty() {
         return Err("usage: cargo xtask setup".to_string().into());
     }
-    // For a shell: `eval "$(cargo xtask setup)"`.
+    // For a shell: `eval "$(cargo xtask setup)"`, whatever the path holds.
     if let Some(dir) = prepare()?.include_dir {
-        println!("export LIBCUDA_SYS_INCLUDE_DIR='{}'", dir.display());
+        let dir = dir.to_str().ok_or(format!("{}: not UTF-8", dir.display()))?;
+        println!("export LIBCUDA_SYS_INCLUDE_DIR={}", crate::shell_word(dir));
     }
     Ok(())
 }

@@ -374,7 +374,7 @@ fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        format!("export LIBCUDA_SYS_INCLUDE_DIR='{}'\n", include.display())
+        format!("export LIBCUDA_SYS_INCLUDE_DIR={}\n", include.display())
     );
 }
 
@@ -531,4 +531,39 @@ fn a_bundle_writes_through_a_symlink_and_prints_a_command_that_runs() {
     let ran = run(Command::new("sh").arg("-c").arg(line.trim()).current_dir(root()));
     assert!(ran.status.success(), "{line}: {}", text(&ran));
     assert!(String::from_utf8_lossy(&ran.stdout).contains("fake gpu_test"), "{}", text(&ran));
+}
+
+/// `eval "$(cargo xtask setup)"` sets the include directory and runs nothing
+/// else, whatever the path holds.
+#[test]
+fn setup_quotes_the_include_directory_for_the_shell() {
+    let stubs = temp_dir();
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    let pwned = stubs.path().join("pwned");
+    let cache = PathBuf::from(format!(
+        "{}/x'; touch {}; '\\ $HOME \"`true`\"",
+        stubs.path().display(),
+        pwned.display()
+    ));
+    let copy = cache.join("12.4");
+    let include = copy.join("nvidia/cuda_runtime/include");
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), "/* 12.4 */\n").unwrap();
+    fs::write(
+        copy.join("WHEEL"),
+        "nvidia_cuda_runtime_cu12-12.4.127-py3-none-manylinux2014_x86_64.whl\n",
+    )
+    .unwrap();
+    let out = run(with_stubs(&["setup"], stubs.path(), &[])
+        .env("XTASK_CUDA_HEADERS", "12.4")
+        .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
+    assert!(out.status.success(), "{}", text(&out));
+    let script = "eval \"$1\" && printf %s \"$LIBCUDA_SYS_INCLUDE_DIR\"";
+    let shell = run(Command::new("sh")
+        .args(["-c", script, "sh"])
+        .arg(String::from_utf8(out.stdout.clone()).unwrap())
+        .current_dir(stubs.path()));
+    assert!(!pwned.exists(), "the export line ran a command: {}", text(&out));
+    assert!(shell.status.success(), "{}\n{}", text(&out), text(&shell));
+    assert_eq!(String::from_utf8_lossy(&shell.stdout), include.to_str().unwrap(), "{}", text(&out));
 }
