@@ -17,8 +17,10 @@ use std::process::ExitCode;
 
 /// `(command, arguments, what it does)`.
 const COMMANDS: &[(&str, &str, &str)] = &[
-    ("report", "[--json]", "setup, then the memory-pool report (the static table without a GPU)"),
-    ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped`"),
+    ("report", "[--json]", "setup, then the memory-pool report (the static table without a GPU); exit status \
+      the report's, 3 when setup fails, 64 for an unknown argument"),
+    ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped`; exit status \
+      1 when any failed, 3 when setup fails, 64 for an argument"),
     ("setup", "", "install what is missing (libclang-dev, pkg-config; CUDA headers from pip where no toolkit is \
       installed, or XTASK_CUDA_HEADERS's version); exit status 3 when the headers cannot be had"),
     ("headers", "VERSION", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
@@ -44,7 +46,6 @@ fn main() -> ExitCode {
             .and_then(|()| setup::prepare())
             .and_then(|env| report::run(rest, &env)),
         Some("test") => test::check(rest)
-            .map_err(Error::from)
             .and_then(|()| setup::prepare())
             .and_then(|env| test::run(&env).map_err(Error::from)),
         Some("setup") => setup::run(rest),

@@ -12,9 +12,9 @@ use std::process::{Command, Stdio};
 
 use crate::headers;
 
-/// xtask's exit status when setup fails: the report documents it (its
-/// `EXIT_SETUP`) beside its own 0, 1 and 2, so it must differ from those.
-pub const FAILED: u8 = 3;
+/// xtask's exit status when setup fails: the report's `EXIT_SETUP`, which it
+/// documents beside its own statuses.
+pub const FAILED: u8 = crate::report::exit::EXIT_SETUP;
 
 /// What setup decided for the builds.
 #[derive(Debug, Default)]

@@ -32,11 +32,14 @@ fn suites() -> Vec<Vec<&'static str>> {
     suites
 }
 
-pub fn check(args: &[String]) -> Result {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err("usage: cargo xtask test".into())
+/// No arguments; any is a usage error, with the report's status for one.
+pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
+    match args {
+        [] => Ok(()),
+        _ => Err(crate::Error::new(
+            crate::report::exit::EXIT_USAGE,
+            "usage: cargo xtask test".into(),
+        )),
     }
 }
 

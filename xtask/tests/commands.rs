@@ -110,9 +110,9 @@ fn real_python() -> Option<PathBuf> {
     (out.status.success() && path.is_file()).then_some(path)
 }
 
-/// The report's source, which declares its exit statuses.
+/// The report's source that declares its exit statuses.
 fn report_source() -> PathBuf {
-    root().join("tools/mempool-report/src/main.rs")
+    root().join("tools/mempool-report/src/exit.rs")
 }
 
 /// The report's exit statuses, `EXIT_*` in its source.
@@ -122,7 +122,7 @@ fn report_exit_statuses() -> Vec<(String, i32)> {
     source
         .lines()
         .filter_map(|l| {
-            let rest = l.trim().strip_prefix("const EXIT_")?;
+            let rest = l.trim().strip_prefix("pub const EXIT_")?;
             let (name, value) = rest.split_once(": u8 = ")?;
             Some((name.to_owned(), value.strip_suffix(';')?.parse().ok()?))
         })
@@ -272,6 +272,36 @@ fn refusals_come_before_anything_runs() {
         assert_eq!(calls(stubs.path()), "", "{args:?}: something ran before the refusal");
     }
     assert!(Path::new(dir).join("keep.rs").is_file(), "a bundle deleted the directory");
+}
+
+/// A usage error of `report` or `test` has an exit status none of the
+/// report's other statuses has (setup's among them), the report's for one;
+/// with `--json`, the report's error object on stdout.
+#[test]
+fn a_usage_error_has_an_exit_status_of_its_own() {
+    let stubs = temp_dir();
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3", "cargo"]);
+    let statuses = report_exit_statuses();
+    for args in
+        [&["report", "--jsn"][..], &["report", "--json", "--jsn"][..], &["test", "--all"][..]]
+    {
+        let out = run(&mut with_stubs(args, stubs.path(), &[]));
+        let code = out.status.code().expect("an exit status");
+        let shared: Vec<_> = statuses.iter().filter(|(n, v)| *v == code && n != "USAGE").collect();
+        assert!(shared.is_empty(), "{args:?}: exit status {code} is the report's {shared:?}");
+        assert_eq!(code, report_exit_status("USAGE"), "{args:?}: {}", text(&out));
+        assert_eq!(calls(stubs.path()), "", "{args:?}: something ran before the refusal");
+        if args.contains(&"--json") {
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", text(&out)));
+            assert_eq!(json["status"]["exit_code"], code, "{json}");
+            let message = json["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains("\"--jsn\""), "{json}");
+            assert!(json["error"]["usage"].as_str().is_some_and(|u| u.contains("xtask report")));
+        } else {
+            assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out));
+        }
+    }
 }
 
 #[test]
