@@ -114,14 +114,19 @@ pub type Result<T = ()> = std::result::Result<T, String>;
 
 /// Runs `cmd` with its output shown; an error that names it where it fails.
 pub fn run(mut cmd: std::process::Command) -> Result {
-    let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
-    let shown = format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "));
+    let shown = shown(&cmd);
     eprintln!("+ {shown}");
     match cmd.status() {
         Ok(status) if status.success() => Ok(()),
         Ok(status) => Err(format!("`{shown}` failed ({status})")),
         Err(e) => Err(format!("{shown}: {e}")),
     }
+}
+
+/// `cmd`'s program and arguments, as a shell command line.
+pub fn shown(cmd: &std::process::Command) -> String {
+    let words = std::iter::once(cmd.get_program()).chain(cmd.get_args());
+    words.map(|w| shell_word(&w.to_string_lossy())).collect::<Vec<_>>().join(" ")
 }
 
 /// `word` as one word of a POSIX shell command line: as it is where it holds
