@@ -165,7 +165,8 @@ impl Env {
         let files = self.hide.as_ref().map_err(|why| Failure::Skipped(why.clone()))?;
         let mut script = String::from("set -e; ");
         for f in files {
-            script.push_str(&format!("mount --bind /dev/null '{}'; ", f.display()));
+            let f = crate::shell_word(&f.to_string_lossy());
+            script.push_str(&format!("mount --bind /dev/null {f}; "));
         }
         script.push_str("exec \"$0\" \"$@\"");
         let inner = cargo::command(args);

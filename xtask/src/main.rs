@@ -148,3 +148,17 @@ pub fn root() -> std::path::PathBuf {
         .expect("xtask sits in the workspace")
         .to_path_buf()
 }
+
+#[cfg(test)]
+mod tests {
+    /// A POSIX shell reads each word back as it was.
+    #[test]
+    fn shell_words_read_back_as_they_were() {
+        for word in ["plain/path-1.0", "", "a b", "x'; touch y; '", "$HOME `true` \\ \"\n*", "'"] {
+            let line = format!("printf %s {}", super::shell_word(word));
+            let out = std::process::Command::new("sh").arg("-c").arg(&line).output().unwrap();
+            assert_eq!(String::from_utf8_lossy(&out.stdout), word, "{line}");
+        }
+        assert_eq!(super::shell_word("plain/path-1.0"), "plain/path-1.0");
+    }
+}
