@@ -251,6 +251,23 @@ fn with_stubs(args: &[&str], stubs: &Path, hide: &[&str]) -> Command {
     cmd
 }
 
+/// A complete copy of CUDA `version`'s headers (12.x or 13.x) in the header
+/// cache `cache`, as a fetch leaves one, so that setup hands it out without
+/// pip: its include directory.
+fn cached_headers(cache: &Path, version: &str) -> PathBuf {
+    let copy = cache.join(version);
+    let (sub, wheel) = match version.starts_with("12.") {
+        true => ("nvidia/cuda_runtime/include", "nvidia_cuda_runtime_cu12"),
+        false => ("nvidia/cu13/include", "nvidia_cuda_runtime"),
+    };
+    let include = copy.join(sub);
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), format!("/* {version} */\n")).unwrap();
+    let wheel = format!("{wheel}-{version}.0-py3-none-manylinux2014_x86_64.whl\n");
+    fs::write(copy.join("WHEEL"), wheel).unwrap();
+    include
+}
+
 /// Wrong arguments, and a bundle directory that is not a bundle's, are
 /// refused before setup or a build runs; the directory is kept.
 #[test]
@@ -370,16 +387,7 @@ fn setup_test_and_report_stop_for_a_version_without_headers() {
 fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
     let stubs = temp_dir();
     recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
-    // A complete copy in the cache: setup hands it out without pip.
-    let copy = stubs.path().join("cache/12.4");
-    let include = copy.join("nvidia/cuda_runtime/include");
-    fs::create_dir_all(&include).unwrap();
-    fs::write(include.join("cuda.h"), "/* 12.4 */\n").unwrap();
-    fs::write(
-        copy.join("WHEEL"),
-        "nvidia_cuda_runtime_cu12-12.4.127-py3-none-manylinux2014_x86_64.whl\n",
-    )
-    .unwrap();
+    let include = cached_headers(&stubs.path().join("cache"), "12.4");
     let static_table = report_exit_status("STATIC");
     let log = stubs.path().join("cargo-calls");
     stub(
@@ -473,11 +481,7 @@ fn bundle_stubs(stubs: &Path, test_name: &str) {
         lines.join("'\necho '")
     );
     stub(stubs, "cargo", &body);
-    let copy = stubs.join("cache/13.0");
-    fs::create_dir_all(copy.join("nvidia/cu13/include")).unwrap();
-    fs::write(copy.join("nvidia/cu13/include/cuda.h"), "/* 13.0 */\n").unwrap();
-    fs::write(copy.join("WHEEL"), "nvidia_cuda_runtime-13.0.0-py3-none-manylinux2014_x86_64.whl\n")
-        .unwrap();
+    cached_headers(&stubs.join("cache"), "13.0");
 }
 
 fn bundle(command: &str, stubs: &Path, dir: &Path) -> Output {
@@ -575,15 +579,7 @@ fn setup_quotes_the_include_directory_for_the_shell() {
         stubs.path().display(),
         pwned.display()
     ));
-    let copy = cache.join("12.4");
-    let include = copy.join("nvidia/cuda_runtime/include");
-    fs::create_dir_all(&include).unwrap();
-    fs::write(include.join("cuda.h"), "/* 12.4 */\n").unwrap();
-    fs::write(
-        copy.join("WHEEL"),
-        "nvidia_cuda_runtime_cu12-12.4.127-py3-none-manylinux2014_x86_64.whl\n",
-    )
-    .unwrap();
+    let include = cached_headers(&cache, "12.4");
     let out = run(with_stubs(&["setup"], stubs.path(), &[])
         .env("XTASK_CUDA_HEADERS", "12.4")
         .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
