@@ -299,7 +299,6 @@ fn the_report_says_when_stdout_cannot_be_written() {
 #[cfg(dynamic_loading)]
 #[test]
 fn the_report_names_the_driver_library_it_could_not_load() {
-    const TEST: &str = "the_report_names_the_driver_library_it_could_not_load";
     if !built_here() {
         return;
     }
