@@ -53,17 +53,41 @@ fn build(args: &[&str], env: &[(&str, &Path)]) -> Result<cargo::Build> {
 const MANIFEST: &str = ".libcuda-sys-bundle";
 
 /// A bundle goes into a new or empty directory, or one that holds an earlier
-/// bundle (its manifest): anything else is refused before anything is built.
-/// A directory is written into, never replaced: a symbolic link to one stays.
+/// bundle (its manifest) and none of the files every bundle writes but that
+/// one's: anything else is refused before anything is built. A directory is
+/// written into, never replaced: a symbolic link to one stays.
 fn claim(dir: &Path) -> Result {
     match std::fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("{}: {e}", dir.display())),
-        Ok(empty) if empty || dir.join(MANIFEST).is_file() => Ok(()),
-        Ok(_) => Err(format!(
+        Ok(true) => Ok(()),
+        Ok(false) if dir.join(MANIFEST).is_file() => {
+            refuse_in_the_way(dir, &["info.txt", "run.sh"].map(PathBuf::from)).map(drop)
+        }
+        Ok(false) => Err(format!(
             "{} is not empty and holds no bundle these commands made: refusing to write into it; \
              name a new or empty directory",
             dir.display()
+        )),
+    }
+}
+
+/// The files the earlier bundle in `dir` wrote; an error naming those of
+/// `files` (relative paths) that are in `dir` though it did not write them.
+fn refuse_in_the_way(dir: &Path, files: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let before = written_before(dir)?;
+    let in_the_way: Vec<String> = files
+        .iter()
+        .filter(|f| !before.contains(f) && std::fs::symlink_metadata(dir.join(f)).is_ok())
+        .map(|f| f.display().to_string())
+        .collect();
+    match in_the_way.as_slice() {
+        [] => Ok(before),
+        _ => Err(format!(
+            "{} holds files that no earlier bundle wrote, where this one writes: {}; refusing \
+             to replace them: move them away, or name another directory",
+            dir.display(),
+            in_the_way.join(", ")
         )),
     }
 }
@@ -94,20 +118,7 @@ fn written_before(dir: &Path) -> Result<Vec<PathBuf>> {
 /// writes the manifest, before the files, so that it lists whatever is written.
 fn make_room(dir: &Path, files: &[PathBuf]) -> Result {
     claim(dir)?;
-    let before = written_before(dir)?;
-    let in_the_way: Vec<String> = files
-        .iter()
-        .filter(|f| !before.contains(f) && std::fs::symlink_metadata(dir.join(f)).is_ok())
-        .map(|f| f.display().to_string())
-        .collect();
-    if !in_the_way.is_empty() {
-        return Err(format!(
-            "{} holds files that no earlier bundle wrote, where this one writes: {}; refusing \
-             to replace them: move them away, or name another directory",
-            dir.display(),
-            in_the_way.join(", ")
-        ));
-    }
+    let before = refuse_in_the_way(dir, files)?;
     for f in &before {
         match std::fs::remove_file(dir.join(f)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

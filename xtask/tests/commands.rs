@@ -546,6 +546,14 @@ fn a_bundle_names_the_files_in_its_way_and_deletes_nothing() {
     assert!(text(&out).contains("bin/other_test"), "{}", text(&out));
     assert_eq!(files_under(&dir), before, "{}", text(&out));
     assert_eq!(fs::read_to_string(dir.join("bin/other_test")).unwrap(), "mine\n");
+    // A bundle whose mark lists no files (as before there were manifests):
+    // refused before anything is built, naming what is in the way.
+    fs::write(dir.join(".libcuda-sys-bundle"), "made by cargo xtask\n").unwrap();
+    let out = bundle("gpu-bundle", stubs.path(), &dir);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("info.txt, run.sh;"), "{}", text(&out));
+    assert!(!text(&out).contains("bundle: cargo"), "it built first: {}", text(&out));
+    assert_eq!(files_under(&dir), before, "{}", text(&out));
 }
 
 #[test]
