@@ -161,9 +161,12 @@ fn package(work: &Path, rev: Option<&str>) -> Result<PathBuf> {
         Some(rev) => {
             let tree = work.join("tree");
             std::fs::create_dir_all(&tree).map_err(|e| e.to_string())?;
+            let word = |p: &Path| crate::shell_word(&p.to_string_lossy());
             let archive = format!(
-                "git -C {:?} archive --format=tar {rev} | tar -x -C {tree:?}",
-                crate::root()
+                "git -C {} archive --format=tar {} | tar -x -C {}",
+                word(&crate::root()),
+                crate::shell_word(rev),
+                word(&tree)
             );
             let mut sh = Command::new("sh");
             sh.args(["-c", &archive]);

@@ -3,6 +3,9 @@
 //! bench-calls-bundle`). Cargo's JSON messages say which executables it built;
 //! the bundle holds copies of them and a `run.sh` (from `xtask/templates/`),
 //! never a libcuda: on the GPU machine the driver's `libcuda.so.1` is used.
+//! A bundle made where an earlier one is removes only the files that one
+//! wrote (its manifest): what the user added there, such as results copied
+//! back, stays.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,8 +14,6 @@ use crate::{cargo, headers, Result};
 
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
 const CALLS_RUN: &str = include_str!("../templates/calls-run.sh");
-/// Marks a directory as a bundle these commands made, which they may replace.
-const MARK: &str = ".libcuda-sys-bundle";
 
 /// The executables of a build: `(target name, path)`; test harnesses only
 /// where `tests`.
@@ -47,31 +48,94 @@ fn build(args: &[&str], env: &[(&str, &Path)]) -> Result<cargo::Build> {
     Ok(build)
 }
 
+/// Lists, one a line under a comment, the files the bundle in its directory
+/// wrote (relative paths): all that the next bundle made there may remove.
+const MANIFEST: &str = ".libcuda-sys-bundle";
+
 /// A bundle goes into a new or empty directory, or one that holds an earlier
-/// bundle (its mark): anything else is refused before anything is built, and
-/// never deleted.
+/// bundle (its manifest) and none of the files every bundle writes but that
+/// one's: anything else is refused before anything is built. A directory is
+/// written into, never replaced: a symbolic link to one stays.
 fn claim(dir: &Path) -> Result {
     match std::fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("{}: {e}", dir.display())),
-        Ok(empty) if empty || dir.join(MARK).is_file() => Ok(()),
-        Ok(_) => Err(format!(
-            "{} is not empty and holds no bundle these commands made: refusing to replace it; \
+        Ok(true) => Ok(()),
+        Ok(false) if dir.join(MANIFEST).is_file() => {
+            refuse_in_the_way(dir, &["info.txt", "run.sh"].map(PathBuf::from)).map(drop)
+        }
+        Ok(false) => Err(format!(
+            "{} is not empty and holds no bundle these commands made: refusing to write into it; \
              name a new or empty directory",
             dir.display()
         )),
     }
 }
 
-/// `dir`, emptied if [`claim`] allowed it, with its mark.
-fn fresh_dir(dir: &Path) -> Result {
+/// The files the earlier bundle in `dir` wrote; an error naming those of
+/// `files` (relative paths) that are in `dir` though it did not write them.
+fn refuse_in_the_way(dir: &Path, files: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let before = written_before(dir)?;
+    let in_the_way: Vec<String> = files
+        .iter()
+        .filter(|f| !before.contains(f) && std::fs::symlink_metadata(dir.join(f)).is_ok())
+        .map(|f| f.display().to_string())
+        .collect();
+    match in_the_way.as_slice() {
+        [] => Ok(before),
+        _ => Err(format!(
+            "{} holds files that no earlier bundle wrote, where this one writes: {}; refusing \
+             to replace them: move them away, or name another directory",
+            dir.display(),
+            in_the_way.join(", ")
+        )),
+    }
+}
+
+/// The files the earlier bundle in `dir` wrote, from its manifest (none
+/// without one); an entry that would lead out of `dir` is an error.
+fn written_before(dir: &Path) -> Result<Vec<PathBuf>> {
+    let path = dir.join(MANIFEST);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let inside = |p: &Path| p.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match Path::new(l) {
+            p if inside(p) => Ok(p.to_path_buf()),
+            _ => Err(format!("{}: {l:?} is not a path inside the bundle", path.display())),
+        })
+        .collect()
+}
+
+/// Makes room in `dir` (after [`claim`]) for a bundle of `files` (relative
+/// paths): removes the files the earlier bundle there wrote, and nothing
+/// else; where a file the bundle would write is there and the earlier bundle
+/// did not write it, refuses and names it, having removed nothing. Then
+/// writes the manifest, before the files, so that it lists whatever is written.
+fn make_room(dir: &Path, files: &[PathBuf]) -> Result {
     claim(dir)?;
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(|e| format!("removing {}: {e}", dir.display()))?;
+    let before = refuse_in_the_way(dir, files)?;
+    for f in &before {
+        match std::fs::remove_file(dir.join(f)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!("removing {}: {e}", dir.join(f).display()))
+            }
+            _ => {}
+        }
     }
     std::fs::create_dir_all(dir.join("bin"))
-        .map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    write(&dir.join(MARK), "made by cargo xtask; replaced by the next bundle made here\n", false)
+        .map_err(|e| format!("creating {}: {e}", dir.join("bin").display()))?;
+    let mut manifest = String::from(
+        "# Written by cargo xtask: the next bundle made here removes these files, and only these.\n",
+    );
+    for f in files {
+        manifest.push_str(&format!("{}\n", f.display()));
+    }
+    write(&dir.join(MANIFEST), &manifest, false)
 }
 
 fn write(path: &Path, contents: &str, executable: bool) -> Result {
@@ -84,9 +148,17 @@ fn write(path: &Path, contents: &str, executable: bool) -> Result {
     Ok(())
 }
 
-/// Copies `binaries` into `dir/bin` (debug information stripped, where `strip`
-/// exists: the bundle only gets smaller) and writes `info.txt` and `run.sh`.
-fn fill(dir: &Path, binaries: &[(String, PathBuf)], info: &[(&str, String)], run: &str) -> Result {
+/// Writes the bundle into `dir`: `binaries` copied into `dir/bin` (debug
+/// information stripped, where `strip` exists: the bundle only gets smaller),
+/// `files` (`(name, source)`) copied beside them, `info.txt` and `run.sh`;
+/// prints the command that runs it.
+fn fill(
+    dir: &Path,
+    binaries: &[(String, PathBuf)],
+    files: &[(&str, PathBuf)],
+    info: &[(&str, String)],
+    run: &str,
+) -> Result {
     let mut copies = Vec::new();
     for (name, from) in binaries {
         if name.starts_with("libcuda.so") {
@@ -94,11 +166,21 @@ fn fill(dir: &Path, binaries: &[(String, PathBuf)], info: &[(&str, String)], run
                 "{name}: the GPU machine's driver must be used, never a bundled libcuda"
             ));
         }
-        let to = dir.join("bin").join(name);
-        std::fs::copy(from, &to).map_err(|e| format!("copying {}: {e}", from.display()))?;
-        copies.push(to);
+        copies.push((Path::new("bin").join(name), from));
     }
-    let _ = Command::new("strip").arg("--strip-debug").args(&copies).status();
+    copies.extend(files.iter().map(|(name, from)| (PathBuf::from(name), from)));
+    let written: Vec<PathBuf> = copies
+        .iter()
+        .map(|(to, _)| to.clone())
+        .chain(["info.txt", "run.sh"].map(PathBuf::from))
+        .collect();
+    make_room(dir, &written)?;
+    for (to, from) in &copies {
+        std::fs::copy(from, dir.join(to))
+            .map_err(|e| format!("copying {}: {e}", from.display()))?;
+    }
+    let bin = copies.iter().take(binaries.len()).map(|(to, _)| dir.join(to));
+    let _ = Command::new("strip").arg("--strip-debug").args(bin).status();
     let commit = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .current_dir(crate::root())
@@ -109,12 +191,13 @@ fn fill(dir: &Path, binaries: &[(String, PathBuf)], info: &[(&str, String)], run
     text.push_str(&format!("commit={commit}\n"));
     write(&dir.join("info.txt"), &text, false)?;
     write(&dir.join("run.sh"), run, true)?;
-    let shown = dir.strip_prefix(crate::root()).unwrap_or(dir).display().to_string();
+    let shown = dir.strip_prefix(crate::root()).unwrap_or(dir).join("run.sh");
     eprintln!(
-        "bundle: {} binaries in {shown}/; on the GPU machine, from the repository root:",
-        copies.len()
+        "bundle: {} binaries in {}/; on the GPU machine, from the repository root:",
+        binaries.len(),
+        dir.display()
     );
-    println!("bash {shown}/run.sh");
+    println!("bash {}", crate::shell_word(&shown.to_string_lossy()));
     Ok(())
 }
 
@@ -204,14 +287,13 @@ pub fn gpu(args: &[String]) -> Result {
             .filter(|e| e.1 == "mempool-report")
             .map(|e| ("report".to_string(), e.2)),
     );
-    fresh_dir(&dir)?;
     let info = [
         ("headers", version),
         ("features", features.unwrap_or_else(|| "none".into())),
         ("driver_floor", floor.map_or("none".into(), |f| f.display().to_string())),
         ("left_out", left_out.join(" ")),
     ];
-    fill(&dir, &binaries, &info, GPU_RUN)
+    fill(&dir, &binaries, &[], &info, GPU_RUN)
 }
 
 /// `cargo xtask bench-calls-bundle [VERSION [DIR]]`: the call benchmark's
@@ -247,8 +329,6 @@ pub fn calls(args: &[String]) -> Result {
         let found = executables(&built, false).into_iter().find(|e| e.1 == exe);
         binaries.push((format!("call_overhead-{name}"), found.ok_or(format!("no {exe}"))?.2));
     }
-    fresh_dir(&dir)?;
-    std::fs::copy(crate::root().join("benches/call_overhead.c"), dir.join("call_overhead.c"))
-        .map_err(|e| e.to_string())?;
-    fill(&dir, &binaries, &[("headers", version)], CALLS_RUN)
+    let source = [("call_overhead.c", crate::root().join("benches/call_overhead.c"))];
+    fill(&dir, &binaries, &source, &[("headers", version)], CALLS_RUN)
 }

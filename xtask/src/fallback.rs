@@ -69,7 +69,7 @@ pub fn run(args: &[String]) -> Result {
     }
     let mut report = Report::default();
     checks(&mut report);
-    report.finish("fallback checks")
+    report.finish()
 }
 
 pub fn checks(report: &mut Report) {
@@ -93,11 +93,13 @@ pub fn checks(report: &mut Report) {
         fallback_warning(&out, "because libclang not found")
     });
     for features in ["", "dynamic-loading", "per-thread-default-stream"] {
-        let name =
-            format!("no headers, no libclang: cargo test -p libcuda-sys --features '{features}'");
+        let name = match features {
+            "" => "no headers, no libclang".to_string(),
+            f => format!("no headers, no libclang, {f}"),
+        };
         match env.sandboxed(&["test", "-p", "libcuda-sys", "--features", features]) {
             Ok(cmd) => report.suite(&name, cmd),
-            Err(why) => report.check(&name, || Err(why)),
+            Err(why) => report.check(&format!("{name}: cargo test -p libcuda-sys"), || Err(why)),
         }
     }
     report.check("no headers, no libclang: the report", || env.report());
@@ -277,7 +279,8 @@ impl Env {
         let files = self.hide.as_ref().map_err(|why| Failure::Skipped(why.clone()))?;
         let mut script = String::from("set -e; ");
         for f in files {
-            script.push_str(&format!("mount --bind /dev/null '{}'; ", f.display()));
+            let f = crate::shell_word(&f.to_string_lossy());
+            script.push_str(&format!("mount --bind /dev/null {f}; "));
         }
         for d in read_only {
             let d = d.display();

@@ -17,8 +17,10 @@ use std::process::ExitCode;
 
 /// `(command, arguments, what it does)`.
 const COMMANDS: &[(&str, &str, &str)] = &[
-    ("report", "[--json]", "setup, then the memory-pool report (the static table without a GPU)"),
-    ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped`"),
+    ("report", "[--json]", "setup, then the memory-pool report (the static table without a GPU); exit status \
+      the report's, 3 when setup fails, 64 for an unknown argument"),
+    ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped`; exit status \
+      1 when any failed, 3 when setup fails, 64 for an argument"),
     ("setup", "", "install what is missing (libclang-dev, pkg-config; CUDA headers from pip where no toolkit is \
       installed, or XTASK_CUDA_HEADERS's version); exit status 3 when the headers cannot be had"),
     ("headers", "VERSION", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
@@ -44,7 +46,6 @@ fn main() -> ExitCode {
             .and_then(|()| setup::prepare())
             .and_then(|env| report::run(rest, &env)),
         Some("test") => test::check(rest)
-            .map_err(Error::from)
             .and_then(|()| setup::prepare())
             .and_then(|env| test::run(&env).map_err(Error::from)),
         Some("setup") => setup::run(rest),
@@ -113,13 +114,30 @@ pub type Result<T = ()> = std::result::Result<T, String>;
 
 /// Runs `cmd` with its output shown; an error that names it where it fails.
 pub fn run(mut cmd: std::process::Command) -> Result {
-    let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
-    let shown = format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "));
+    let shown = shown(&cmd);
     eprintln!("+ {shown}");
     match cmd.status() {
         Ok(status) if status.success() => Ok(()),
         Ok(status) => Err(format!("`{shown}` failed ({status})")),
         Err(e) => Err(format!("{shown}: {e}")),
+    }
+}
+
+/// `cmd`'s program and arguments, as a shell command line.
+pub fn shown(cmd: &std::process::Command) -> String {
+    let words = std::iter::once(cmd.get_program()).chain(cmd.get_args());
+    words.map(|w| shell_word(&w.to_string_lossy())).collect::<Vec<_>>().join(" ")
+}
+
+/// `word` as one word of a POSIX shell command line: as it is where it holds
+/// only characters no shell treats specially, otherwise in single quotes, each
+/// `'` in it written `'\''` (out of the quotes, escaped, back in).
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=+,@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -129,4 +147,18 @@ pub fn root() -> std::path::PathBuf {
         .parent()
         .expect("xtask sits in the workspace")
         .to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A POSIX shell reads each word back as it was.
+    #[test]
+    fn shell_words_read_back_as_they_were() {
+        for word in ["plain/path-1.0", "", "a b", "x'; touch y; '", "$HOME `true` \\ \"\n*", "'"] {
+            let line = format!("printf %s {}", super::shell_word(word));
+            let out = std::process::Command::new("sh").arg("-c").arg(&line).output().unwrap();
+            assert_eq!(String::from_utf8_lossy(&out.stdout), word, "{line}");
+        }
+        assert_eq!(super::shell_word("plain/path-1.0"), "plain/path-1.0");
+    }
 }

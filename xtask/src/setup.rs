@@ -12,9 +12,9 @@ use std::process::{Command, Stdio};
 
 use crate::headers;
 
-/// xtask's exit status when setup fails: the report documents it (its
-/// `EXIT_SETUP`) beside its own 0, 1 and 2, so it must differ from those.
-pub const FAILED: u8 = 3;
+/// xtask's exit status when setup fails: the report's `EXIT_SETUP`, which it
+/// documents beside its own statuses.
+pub const FAILED: u8 = crate::report::exit::EXIT_SETUP;
 
 /// What setup decided for the builds.
 #[derive(Debug, Default)]
@@ -39,9 +39,10 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     if !args.is_empty() {
         return Err("usage: cargo xtask setup".to_string().into());
     }
-    // For a shell: `eval "$(cargo xtask setup)"`.
+    // For a shell: `eval "$(cargo xtask setup)"`, whatever the path holds.
     if let Some(dir) = prepare()?.include_dir {
-        println!("export LIBCUDA_SYS_INCLUDE_DIR='{}'", dir.display());
+        let dir = dir.to_str().ok_or(format!("{}: not UTF-8", dir.display()))?;
+        println!("export LIBCUDA_SYS_INCLUDE_DIR={}", crate::shell_word(dir));
     }
     Ok(())
 }

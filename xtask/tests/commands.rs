@@ -110,9 +110,9 @@ fn real_python() -> Option<PathBuf> {
     (out.status.success() && path.is_file()).then_some(path)
 }
 
-/// The report's source, which declares its exit statuses.
+/// The report's source that declares its exit statuses.
 fn report_source() -> PathBuf {
-    root().join("tools/mempool-report/src/main.rs")
+    root().join("tools/mempool-report/src/exit.rs")
 }
 
 /// The report's exit statuses, `EXIT_*` in its source.
@@ -122,7 +122,7 @@ fn report_exit_statuses() -> Vec<(String, i32)> {
     source
         .lines()
         .filter_map(|l| {
-            let rest = l.trim().strip_prefix("const EXIT_")?;
+            let rest = l.trim().strip_prefix("pub const EXIT_")?;
             let (name, value) = rest.split_once(": u8 = ")?;
             Some((name.to_owned(), value.strip_suffix(';')?.parse().ok()?))
         })
@@ -251,6 +251,23 @@ fn with_stubs(args: &[&str], stubs: &Path, hide: &[&str]) -> Command {
     cmd
 }
 
+/// A complete copy of CUDA `version`'s headers (12.x or 13.x) in the header
+/// cache `cache`, as a fetch leaves one, so that setup hands it out without
+/// pip: its include directory.
+fn cached_headers(cache: &Path, version: &str) -> PathBuf {
+    let copy = cache.join(version);
+    let (sub, wheel) = match version.starts_with("12.") {
+        true => ("nvidia/cuda_runtime/include", "nvidia_cuda_runtime_cu12"),
+        false => ("nvidia/cu13/include", "nvidia_cuda_runtime"),
+    };
+    let include = copy.join(sub);
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), format!("/* {version} */\n")).unwrap();
+    let wheel = format!("{wheel}-{version}.0-py3-none-manylinux2014_x86_64.whl\n");
+    fs::write(copy.join("WHEEL"), wheel).unwrap();
+    include
+}
+
 /// Wrong arguments, and a bundle directory that is not a bundle's, are
 /// refused before setup or a build runs; the directory is kept.
 #[test]
@@ -272,6 +289,36 @@ fn refusals_come_before_anything_runs() {
         assert_eq!(calls(stubs.path()), "", "{args:?}: something ran before the refusal");
     }
     assert!(Path::new(dir).join("keep.rs").is_file(), "a bundle deleted the directory");
+}
+
+/// A usage error of `report` or `test` has an exit status none of the
+/// report's other statuses has (setup's among them), the report's for one;
+/// with `--json`, the report's error object on stdout.
+#[test]
+fn a_usage_error_has_an_exit_status_of_its_own() {
+    let stubs = temp_dir();
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3", "cargo"]);
+    let statuses = report_exit_statuses();
+    for args in
+        [&["report", "--jsn"][..], &["report", "--json", "--jsn"][..], &["test", "--all"][..]]
+    {
+        let out = run(&mut with_stubs(args, stubs.path(), &[]));
+        let code = out.status.code().expect("an exit status");
+        let shared: Vec<_> = statuses.iter().filter(|(n, v)| *v == code && n != "USAGE").collect();
+        assert!(shared.is_empty(), "{args:?}: exit status {code} is the report's {shared:?}");
+        assert_eq!(code, report_exit_status("USAGE"), "{args:?}: {}", text(&out));
+        assert_eq!(calls(stubs.path()), "", "{args:?}: something ran before the refusal");
+        if args.contains(&"--json") {
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", text(&out)));
+            assert_eq!(json["status"]["exit_code"], code, "{json}");
+            let message = json["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains("\"--jsn\""), "{json}");
+            assert!(json["error"]["usage"].as_str().is_some_and(|u| u.contains("xtask report")));
+        } else {
+            assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out));
+        }
+    }
 }
 
 #[test]
@@ -340,16 +387,7 @@ fn setup_test_and_report_stop_for_a_version_without_headers() {
 fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
     let stubs = temp_dir();
     recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
-    // A complete copy in the cache: setup hands it out without pip.
-    let copy = stubs.path().join("cache/12.4");
-    let include = copy.join("nvidia/cuda_runtime/include");
-    fs::create_dir_all(&include).unwrap();
-    fs::write(include.join("cuda.h"), "/* 12.4 */\n").unwrap();
-    fs::write(
-        copy.join("WHEEL"),
-        "nvidia_cuda_runtime_cu12-12.4.127-py3-none-manylinux2014_x86_64.whl\n",
-    )
-    .unwrap();
+    let include = cached_headers(&stubs.path().join("cache"), "12.4");
     let static_table = report_exit_status("STATIC");
     let log = stubs.path().join("cargo-calls");
     stub(
@@ -374,7 +412,7 @@ fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        format!("export LIBCUDA_SYS_INCLUDE_DIR='{}'\n", include.display())
+        format!("export LIBCUDA_SYS_INCLUDE_DIR={}\n", include.display())
     );
 }
 
@@ -407,4 +445,159 @@ fn setup_finds_libclang_without_ldconfig_on_path() {
         libclang.display(),
         text(&out)
     );
+}
+
+// ---------------------------------------------------------------------------
+// cargo xtask gpu-bundle, bench-calls-bundle: what a bundle writes and removes
+// ---------------------------------------------------------------------------
+
+/// Stubs for a bundle made without building: a `cargo` whose builds name
+/// shell scripts in `stubs/built` as the executables (the test binary the one
+/// `stubs/test-name` names: `test_name` to begin with), and 13.0 headers in
+/// the cache.
+fn bundle_stubs(stubs: &Path, test_name: &str) {
+    let built = stubs.join("built");
+    fs::create_dir_all(&built).unwrap();
+    for name in ["gpu_test", "other_test", "mempool-report", "call_overhead", "cudarc-calls"] {
+        stub(&built, name, &format!("echo \"fake {name}\""));
+    }
+    fs::write(stubs.join("test-name"), test_name).unwrap();
+    let artifact = |package: &str, target: &str, test: bool, exe: &str| {
+        format!(
+            r#"{{"reason":"compiler-artifact","package_id":"path+file:///x#{package}@0.0.0","target":{{"name":"{target}"}},"profile":{{"test":{test}}},"executable":"{}/{exe}"}}"#,
+            built.display()
+        )
+    };
+    let test = artifact("libcuda-sys", "$test", true, "$test");
+    let lines = [
+        artifact("mempool-report", "mempool-report", false, "mempool-report"),
+        artifact("libcuda-sys", "call_overhead", false, "call_overhead"),
+        artifact("cudarc-calls", "cudarc-calls", false, "cudarc-calls"),
+    ];
+    let body = format!(
+        "if [ \"$1\" = metadata ]; then echo '{{\"packages\":[{{\"name\":\"libcuda-sys\"}}]}}'; exit; fi\n\
+         test=$(cat \"{}\")\necho '{test}' | sed \"s/\\$test/$test/g\"\necho '{}'",
+        stubs.join("test-name").display(),
+        lines.join("'\necho '")
+    );
+    stub(stubs, "cargo", &body);
+    cached_headers(&stubs.join("cache"), "13.0");
+}
+
+fn bundle(command: &str, stubs: &Path, dir: &Path) -> Output {
+    run(&mut with_stubs(&[command, "13.0", dir.to_str().unwrap()], stubs, &[]))
+}
+
+/// Files under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+        for e in fs::read_dir(dir).unwrap().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else {
+                out.push(path.strip_prefix(base).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn a_new_bundle_removes_only_what_the_last_one_wrote() {
+    for (command, binary) in [("gpu-bundle", "bin/gpu_test"), ("bench-calls-bundle", "")] {
+        let stubs = temp_dir();
+        bundle_stubs(stubs.path(), "gpu_test");
+        let dir = stubs.path().join("bundle");
+        let out = bundle(command, stubs.path(), &dir);
+        assert!(out.status.success(), "{command}: {}", text(&out));
+        assert!(binary.is_empty() || dir.join(binary).is_file(), "{command}: {}", text(&out));
+        // What a user copies back: results, and a file beside the binaries.
+        fs::write(dir.join("results.txt"), "GPU results\n").unwrap();
+        fs::write(dir.join("bin/notes"), "mine\n").unwrap();
+        fs::write(stubs.path().join("test-name"), "other_test").unwrap();
+        let out = bundle(command, stubs.path(), &dir);
+        assert!(out.status.success(), "{command}: {}", text(&out));
+        assert_eq!(fs::read_to_string(dir.join("results.txt")).unwrap(), "GPU results\n");
+        assert_eq!(fs::read_to_string(dir.join("bin/notes")).unwrap(), "mine\n");
+        if !binary.is_empty() {
+            assert!(!dir.join(binary).exists(), "{command}: the earlier bundle's binary stayed");
+            assert!(dir.join("bin/other_test").is_file(), "{command}: {:?}", files_under(&dir));
+        }
+    }
+}
+
+#[test]
+fn a_bundle_names_the_files_in_its_way_and_deletes_nothing() {
+    let stubs = temp_dir();
+    bundle_stubs(stubs.path(), "gpu_test");
+    let dir = stubs.path().join("bundle");
+    let out = bundle("gpu-bundle", stubs.path(), &dir);
+    assert!(out.status.success(), "{}", text(&out));
+    // A file of the user's where the next bundle writes one of its own.
+    fs::write(stubs.path().join("test-name"), "other_test").unwrap();
+    fs::write(dir.join("bin/other_test"), "mine\n").unwrap();
+    let before = files_under(&dir);
+    let out = bundle("gpu-bundle", stubs.path(), &dir);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("bin/other_test"), "{}", text(&out));
+    assert_eq!(files_under(&dir), before, "{}", text(&out));
+    assert_eq!(fs::read_to_string(dir.join("bin/other_test")).unwrap(), "mine\n");
+    // A bundle whose mark lists no files (as before there were manifests):
+    // refused before anything is built, naming what is in the way.
+    fs::write(dir.join(".libcuda-sys-bundle"), "made by cargo xtask\n").unwrap();
+    let out = bundle("gpu-bundle", stubs.path(), &dir);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("info.txt, run.sh;"), "{}", text(&out));
+    assert!(!text(&out).contains("bundle: cargo"), "it built first: {}", text(&out));
+    assert_eq!(files_under(&dir), before, "{}", text(&out));
+}
+
+#[test]
+fn a_bundle_writes_through_a_symlink_and_prints_a_command_that_runs() {
+    let stubs = temp_dir();
+    bundle_stubs(stubs.path(), "gpu_test");
+    let target = stubs.path().join("the target");
+    fs::create_dir(&target).unwrap();
+    let link = stubs.path().join("a bundle, 'quoted'");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = bundle("gpu-bundle", stubs.path(), &link);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    assert!(target.join("run.sh").is_file() && target.join("bin/gpu_test").is_file());
+    // The printed line, run by a POSIX shell from the repository root.
+    let line = String::from_utf8(out.stdout.clone()).unwrap();
+    let ran = run(Command::new("sh").arg("-c").arg(line.trim()).current_dir(root()));
+    assert!(ran.status.success(), "{line}: {}", text(&ran));
+    assert!(String::from_utf8_lossy(&ran.stdout).contains("fake gpu_test"), "{}", text(&ran));
+}
+
+/// `eval "$(cargo xtask setup)"` sets the include directory and runs nothing
+/// else, whatever the path holds.
+#[test]
+fn setup_quotes_the_include_directory_for_the_shell() {
+    let stubs = temp_dir();
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    let pwned = stubs.path().join("pwned");
+    let cache = PathBuf::from(format!(
+        "{}/x'; touch {}; '\\ $HOME \"`true`\"",
+        stubs.path().display(),
+        pwned.display()
+    ));
+    let include = cached_headers(&cache, "12.4");
+    let out = run(with_stubs(&["setup"], stubs.path(), &[])
+        .env("XTASK_CUDA_HEADERS", "12.4")
+        .env("LIBCUDA_SYS_HEADER_CACHE", &cache));
+    assert!(out.status.success(), "{}", text(&out));
+    let script = "eval \"$1\" && printf %s \"$LIBCUDA_SYS_INCLUDE_DIR\"";
+    let shell = run(Command::new("sh")
+        .args(["-c", script, "sh"])
+        .arg(String::from_utf8(out.stdout.clone()).unwrap())
+        .current_dir(stubs.path()));
+    assert!(!pwned.exists(), "the export line ran a command: {}", text(&out));
+    assert!(shell.status.success(), "{}\n{}", text(&out), text(&shell));
+    assert_eq!(String::from_utf8_lossy(&shell.stdout), include.to_str().unwrap(), "{}", text(&out));
 }

@@ -11,29 +11,27 @@
 //! One model ([`model::Report`]) is filled once ([`gather`]) and printed as
 //! text or serialized as JSON ([`render`]).
 //!
-//! Exit status (see `--help`): 0 live report; 1 error, including a report that
-//! could not be written to stdout; 2 no driver or no device here, static table
-//! only; 3 setup failed: what this run was told to use cannot be used
-//! (`LIBCUDA_SYS_DRIVER_PATH` with the `dynamic-loading` feature), or, from
-//! `cargo xtask report`, its setup could not prepare the build and this
-//! program never ran. With `--json`, `status.exit_code` is the exit status.
+//! Exit status (see `--help`, and [`exit`]): 0 live report; 1 error, including
+//! a report that could not be written to stdout; 2 no driver or no device
+//! here, static table only; 3 setup failed: what this run was told to use
+//! cannot be used (`LIBCUDA_SYS_DRIVER_PATH` with the `dynamic-loading`
+//! feature), or, from `cargo xtask report`, its setup could not prepare the
+//! build and this program never ran; 64 usage error, an unknown argument.
+//! With `--json`, stdout is one JSON object whatever happens (but a failed
+//! write): the report, `--help` as `{"help": ...}`, or an error object
+//! ([`exit::error_json`]); its `status.exit_code` is the exit status.
 //! Nothing here panics: every driver result is checked and reported by name,
 //! and a failed write to stdout is reported on stderr.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
+mod exit;
 mod gather;
 mod model;
 mod render;
 
-/// Exit statuses, as `--help` documents them.
-const EXIT_LIVE: u8 = 0;
-const EXIT_ERROR: u8 = 1;
-const EXIT_STATIC: u8 = 2;
-/// Also `cargo xtask setup`'s status when it fails, which `cargo xtask report`
-/// ends with before this program is built: the two mean the same to a caller.
-const EXIT_SETUP: u8 = 3;
+use exit::{EXIT_ERROR, EXIT_LIVE, EXIT_SETUP, EXIT_STATIC, EXIT_USAGE};
 
 const USAGE: &str = "usage: cargo run -p mempool-report -- [--json] [--help]";
 
@@ -65,16 +63,18 @@ Settable: 'yes' when the header lists the attribute under cuMemPoolSetAttribute;
 to zero (the high watermarks); 'no' otherwise.
 
 options:
-  --json      print the same data as one JSON object on stdout
+  --json      print the same data as one JSON object on stdout; always JSON:
+              with --help an object whose 'help' is this text, on a usage
+              error one whose 'error' says what is wrong ('message', 'usage')
   -h, --help  print this text
 
 exit status:
   0  live report: a driver, at least one device, every device read (attributes
      the driver rejects are listed, and are not errors)
-  1  error: an unknown argument, a driver call failed other than in the ways
-     below (the output names the call and the error), or the report could not
-     be written to stdout (a pipe whose reader has gone, a full disk, a
-     descriptor not open for writing; said on stderr)
+  1  error: a driver call failed other than in the ways below (the output
+     names the call and the error), or the report could not be written to
+     stdout (a pipe whose reader has gone, a full disk, a descriptor not open
+     for writing; said on stderr)
   2  no live values, static table only: no NVIDIA driver (the libcuda loaded is a
      stub, CUDA_ERROR_STUB_LIBRARY), no CUDA device (CUDA_ERROR_NO_DEVICE, or a
      device count of 0), or a driver that cannot be used here
@@ -88,6 +88,8 @@ exit status:
      the driver (the output names the path and gives the loader's message).
      cargo xtask report also exits 3, before anything is built, when its setup
      fails (e.g. no headers for XTASK_CUDA_HEADERS)
+  64  usage error: an unknown argument; nothing is reported (cargo xtask
+      report also exits 64 for one, before anything is built)
 
 With --json, status.exit_code is the exit status (except when the output could
 not be written at all).
@@ -99,36 +101,47 @@ libcuda at all fails in the dynamic loader before this program starts.
 ";
 
 fn main() -> ExitCode {
-    let mut json = false;
-    for arg in std::env::args_os().skip(1) {
-        match arg.to_str() {
-            Some("--json") => json = true,
-            Some("-h" | "--help") => return write_out(HELP, EXIT_LIVE),
-            _ => {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "mempool-report: unknown argument {arg:?}\n{USAGE}"
-                );
-                return ExitCode::from(EXIT_ERROR);
-            }
-        }
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    if let Some(arg) = args.iter().find(|a| !matches!(a.to_str(), Some("--json" | "-h" | "--help")))
+    {
+        let message = format!("unknown argument {arg:?}");
+        let _ = writeln!(std::io::stderr(), "mempool-report: {message}\n{USAGE}");
+        return match json {
+            true => write_out(&exit::error_json(EXIT_USAGE, &message, Some(USAGE)), EXIT_USAGE),
+            false => ExitCode::from(EXIT_USAGE),
+        };
+    }
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        return match json {
+            true => write_out(&help_json(), EXIT_LIVE),
+            false => write_out(HELP, EXIT_LIVE),
+        };
     }
     let report = gather::report();
     let text = if json {
         match render::json(&report) {
             Ok(text) => text,
             Err(e) => {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "mempool-report: cannot serialize the report as JSON: {e}"
-                );
-                return ExitCode::from(EXIT_ERROR);
+                let message = format!("cannot serialize the report as JSON: {e}");
+                let _ = writeln!(std::io::stderr(), "mempool-report: {message}");
+                return write_out(&exit::error_json(EXIT_ERROR, &message, None), EXIT_ERROR);
             }
         }
     } else {
         render::text(&report)
     };
     write_out(&text, report.status.exit_code)
+}
+
+/// `--json --help`: the help text in a JSON object shaped like the report's.
+fn help_json() -> String {
+    let help = serde_json::json!({
+        "report": "mempool-report",
+        "status": { "live": false, "exit_code": EXIT_LIVE },
+        "help": HELP,
+    });
+    format!("{help:#}\n")
 }
 
 /// Writes `text` to stdout and exits with `status`; when the write fails, says

@@ -107,6 +107,7 @@ fn exit_statuses_are_distinct_and_documented() {
         (EXIT_ERROR, "error", "error"),
         (EXIT_STATIC, "static table only", "no driver"),
         (EXIT_SETUP, "setup failed", "setup failed"),
+        (EXIT_USAGE, "usage error", "usage error"),
     ];
     let source = include_str!("main.rs");
     let top: String = source

@@ -27,12 +27,13 @@ fn built_here() -> bool {
     here
 }
 
-/// Exit statuses, as `--help` documents them (checked against main.rs's
+/// Exit statuses, as `--help` documents them (checked against exit.rs's
 /// `EXIT_*` by `exit_statuses_match_main` below).
 const EXIT_LIVE: i32 = 0;
 const EXIT_ERROR: i32 = 1;
 const EXIT_STATIC: i32 = 2;
 const EXIT_SETUP: i32 = 3;
+const EXIT_USAGE: i32 = 64;
 
 fn run(args: &[&str]) -> Output {
     let exe = exe();
@@ -53,12 +54,16 @@ fn json_run() -> (Value, i32) {
 
 #[test]
 fn exit_statuses_match_main() {
-    let main = include_str!("../src/main.rs");
-    for (name, value) in
-        [("LIVE", EXIT_LIVE), ("ERROR", EXIT_ERROR), ("STATIC", EXIT_STATIC), ("SETUP", EXIT_SETUP)]
-    {
-        let line = format!("const EXIT_{name}: u8 = {value};");
-        assert!(main.contains(&line), "src/main.rs has no `{line}`");
+    let source = include_str!("../src/exit.rs");
+    for (name, value) in [
+        ("LIVE", EXIT_LIVE),
+        ("ERROR", EXIT_ERROR),
+        ("STATIC", EXIT_STATIC),
+        ("SETUP", EXIT_SETUP),
+        ("USAGE", EXIT_USAGE),
+    ] {
+        let line = format!("pub const EXIT_{name}: u8 = {value};");
+        assert!(source.contains(&line), "src/exit.rs has no `{line}`");
     }
 }
 
@@ -210,10 +215,41 @@ fn help_and_unknown_arguments() {
     let help = String::from_utf8(help.stdout).unwrap();
     assert!(help.contains("usage: cargo run -p mempool-report"), "{help}");
     let bad = run(&["--frobnicate"]);
-    assert_eq!(bad.status.code(), Some(EXIT_ERROR));
+    assert_eq!(bad.status.code(), Some(EXIT_USAGE));
     let err = String::from_utf8(bad.stderr).unwrap();
     assert!(err.contains("unknown argument \"--frobnicate\""), "{err}");
     assert!(bad.stdout.is_empty());
+}
+
+/// With `--json`, stdout is one JSON object whatever the other arguments:
+/// the report, help, or an error with the exit status in `status.exit_code`.
+#[test]
+fn json_is_json_with_help_and_with_a_usage_error() {
+    if !built_here() {
+        return;
+    }
+    let json = |args: &[&str]| {
+        let out = run(args);
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stdout))
+        });
+        assert_eq!(value["report"], "mempool-report", "{args:?}: {value}");
+        assert_eq!(value["status"]["exit_code"], out.status.code().unwrap(), "{args:?}: {value}");
+        (value, out.status.code().unwrap())
+    };
+    for args in [&["--json", "--frobnicate"][..], &["--frobnicate", "--json", "--help"][..]] {
+        let (value, code) = json(args);
+        assert_eq!(code, EXIT_USAGE, "{args:?}: {value}");
+        let message = value["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("unknown argument \"--frobnicate\""), "{args:?}: {value}");
+        assert!(value["error"]["usage"].as_str().is_some_and(|u| u.starts_with("usage: ")));
+    }
+    for args in [&["--json", "-h"][..], &["--help", "--json"][..]] {
+        let (value, code) = json(args);
+        assert_eq!(code, EXIT_LIVE, "{args:?}: {value}");
+        let help = value["help"].as_str().unwrap_or_default();
+        assert!(help.contains("usage: cargo run -p mempool-report"), "{args:?}: {value}");
+    }
 }
 
 /// A report that cannot be written is an error said on stderr, not a panic,
@@ -263,7 +299,6 @@ fn the_report_says_when_stdout_cannot_be_written() {
 #[cfg(dynamic_loading)]
 #[test]
 fn the_report_names_the_driver_library_it_could_not_load() {
-    const TEST: &str = "the_report_names_the_driver_library_it_could_not_load";
     if !built_here() {
         return;
     }
