@@ -283,8 +283,8 @@ impl Env {
             script.push_str(&format!("mount --bind /dev/null {f}; "));
         }
         for d in read_only {
-            let d = d.display();
-            script.push_str(&format!("mount --bind '{d}' '{d}'; mount -o remount,bind,ro '{d}'; "));
+            let d = crate::shell_word(&d.to_string_lossy());
+            script.push_str(&format!("mount --bind {d} {d}; mount -o remount,bind,ro {d}; "));
         }
         script.push_str("exec \"$0\" \"$@\"");
         let inner = cargo::command(args);
