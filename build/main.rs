@@ -17,7 +17,7 @@ mod link;
 mod mode;
 mod output;
 mod pregenerated;
-// Without generation only `CUDA_VERSION` is read from headers.
+// Without generation only the compiler it selects is used (the stand-in libcuda).
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 mod preprocess;
 mod renames;
