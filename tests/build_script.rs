@@ -64,6 +64,16 @@ fn generation_unavailable() -> bool {
     libcuda_sys::PREGENERATED
 }
 
+/// Where the script under test has `dynamic-loading` (as in that feature's
+/// suite), it links nothing: cases about linking say `skipped` and return true.
+fn linking_untestable() -> bool {
+    let dynamic = cfg!(feature = "dynamic-loading");
+    if dynamic {
+        testkit::skip("the build script of this suite has dynamic-loading, which links nothing");
+    }
+    dynamic
+}
+
 /// The newest release of the pregenerated set (`pregenerated/releases.txt`), which
 /// it binds without a release feature, as `CUDA_VERSION`.
 fn newest_pregenerated() -> u32 {
@@ -741,6 +751,9 @@ fn lib_dir_override_that_does_not_exist_is_an_error() {
 
 #[test]
 fn lib_dir_override_without_libcuda_is_an_error() {
+    if linking_untestable() {
+        return;
+    }
     let mut case = Case::new("lib_dir_empty");
     let lib = case.mkdir("lib");
     // The pregenerated bindings: linking is the same for both, and needs no headers.
@@ -752,6 +765,9 @@ fn lib_dir_override_without_libcuda_is_an_error() {
 
 #[test]
 fn a_text_file_named_libcuda_is_not_a_library() {
+    if linking_untestable() {
+        return;
+    }
     let mut case = Case::new("lib_dir_text_file");
     let lib = case.mkdir("lib");
     fs::write(lib.join("libcuda.so"), "INPUT(nothing here)\n").unwrap();
@@ -766,6 +782,9 @@ fn a_text_file_named_libcuda_is_not_a_library() {
 
 #[test]
 fn a_stub_named_as_the_driver_directory_is_linked_as_a_stub() {
+    if linking_untestable() {
+        return;
+    }
     // The toolkit's stubs directory.
     let mut case = Case::new("lib_dir_toolkit_stub");
     let stubs = case.mkdir("cuda/lib64/stubs");
@@ -793,6 +812,9 @@ fn a_stub_named_as_the_driver_directory_is_linked_as_a_stub() {
 
 #[test]
 fn a_libcuda_of_another_architecture_is_not_taken() {
+    if linking_untestable() {
+        return;
+    }
     let other = if ELF_MACHINE == EM_X86_64 { EM_AARCH64 } else { EM_X86_64 };
     let mut case = Case::new("lib_dir_other_arch");
     let lib = case.mkdir("lib");
@@ -2114,6 +2136,9 @@ fn a_cc_with_a_wrapper_builds_the_stand_in() {
 
 #[test]
 fn a_cc_that_builds_no_library_is_an_error() {
+    if linking_untestable() {
+        return;
+    }
     let mut case = Case::with_tools("cc_cpp", &["cpp", "cc", "gcc", "as", "ld"]);
     let cpp = case.bin.join("cpp");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", &cpp).run();
@@ -2346,6 +2371,9 @@ fn unknown_mode_is_an_error() {
 
 #[test]
 fn a_driver_floor_works_with_the_pregenerated_set() {
+    if linking_untestable() {
+        return;
+    }
     let mut case = Case::new("floor_pregenerated");
     let run = case
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
@@ -2377,6 +2405,9 @@ fn bound_functions(case: &Case) -> BTreeSet<String> {
 
 #[test]
 fn a_floor_binds_what_the_older_release_binds() {
+    if linking_untestable() {
+        return;
+    }
     // For each pair of pregenerated releases: the newer one with the older as floor
     // binds the functions the older binds that the newer still declares:
     // nothing newer than the floor, nothing of the floor's lost.
@@ -2455,6 +2486,9 @@ fn windows(name: &'static str) -> Case {
 
 #[test]
 fn windows_toolkit_links_its_import_library() {
+    if linking_untestable() {
+        return;
+    }
     let mut case = windows("windows_toolkit");
     case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
     let lib = case.mkdir("toolkit/lib/x64");
@@ -2468,6 +2502,9 @@ fn windows_toolkit_links_its_import_library() {
 
 #[test]
 fn windows_pip_wheel_links_its_import_library() {
+    if linking_untestable() {
+        return;
+    }
     // nvidia-cuda-runtime's win_amd64 wheel: nvidia/cu13/include and nvidia/cu13/lib/x64/cuda.lib.
     let mut case = windows("windows_wheel");
     let include = case.header("site-packages/nvidia/cu13/include", "#define CUDA_VERSION 13000\n");
@@ -2481,6 +2518,9 @@ fn windows_pip_wheel_links_its_import_library() {
 
 #[test]
 fn windows_without_cuda_lib_is_a_clear_error() {
+    if linking_untestable() {
+        return;
+    }
     let mut case = windows("windows_no_lib");
     case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
     let run = case.env("CUDA_PATH", case.dir.join("toolkit")).run();
@@ -2503,6 +2543,9 @@ fn windows_dynamic_loading_links_nothing() {
 
 #[test]
 fn aarch64_toolkit_layouts_and_their_stubs() {
+    if linking_untestable() {
+        return;
+    }
     // Linux SBSA (Grace) and Jetson (L4T) keep headers and stubs under targets/.
     for (dir, name) in [("sbsa-linux", "aarch64_sbsa"), ("aarch64-linux", "aarch64_jetson")] {
         let mut case = for_target(name, "aarch64-unknown-linux-gnu", "linux", "aarch64", "gnu");
