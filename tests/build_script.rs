@@ -1305,7 +1305,8 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     let resolved = root.join("include").canonicalize().unwrap();
     assert_eq!(Path::new(run.metadata("includes")), resolved);
     assert_eq!(Path::new(run.metadata("root")), root);
-    assert_eq!(run.metadata("per_thread_default_stream"), "false");
+    let ptds = cfg!(feature = "per-thread-default-stream").to_string();
+    assert_eq!(run.metadata("per_thread_default_stream"), ptds);
 
     // Cumulative cfgs, all declared.
     let cfgs = run.directive("rustc-cfg");
