@@ -155,7 +155,13 @@ fn generate(
 ) -> error::Result<Generated> {
     use quote::ToTokens;
 
-    let header = preprocess::Header::for_target(target, &toolkit.include_dir)?;
+    let header = preprocess::Header::new(
+        target.manifest_dir.join("wrapper.h"),
+        toolkit.include_dir.clone(),
+        target.defines(),
+        target.out_dir.clone(),
+        target.triple.clone(),
+    )?;
     let macros = header.macros()?;
     let extra_args = env::bindgen_extra_clang_args(&target.triple);
     header.check_api_defines(&macros, &extra_args)?;

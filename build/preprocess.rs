@@ -41,17 +41,6 @@ impl Header {
         })
     }
 
-    /// The header in `include_dir` as the target's build sees it.
-    pub fn for_target(target: &crate::env::Target, include_dir: &Path) -> Result<Header> {
-        Header::new(
-            target.manifest_dir.join("wrapper.h"),
-            include_dir.to_path_buf(),
-            target.defines(),
-            target.out_dir.clone(),
-            target.triple.clone(),
-        )
-    }
-
     /// The C source that declares everything bound: `wrapper.h` and the
     /// profiler's declarations.
     pub fn source(&self) -> String {
