@@ -141,12 +141,28 @@ impl Bindings {
             ("macro_constants.rs", self.macro_constants.clone()),
             ("since.rs", since::render(self)),
             ("value_types.rs", value_types::render(self)),
+            ("enumerators.rs", self.render_enumerators()),
         ];
         for (name, text) in files {
             let path = out_dir.join(name);
             std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
         }
         Ok(())
+    }
+
+    /// `enumerators.rs`: every C enumerator under its C name at the crate root,
+    /// typed as its enum's typedef (`CUDA_SUCCESS: CUresult`), as C makes them
+    /// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`.
+    fn render_enumerators(&self) -> String {
+        let mut out = String::from("// C's enumerators under their global C names.\n");
+        for (owner, name) in &self.enumerators {
+            let ty =
+                self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias);
+            out.push_str(&format!(
+                "/// [`{ty}::{name}`] under its C name.\npub const {name}: {ty} = {ty}::{name};\n"
+            ));
+        }
+        out
     }
 
     /// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands

@@ -17,7 +17,14 @@
 //! not list, and a Rust `enum` holding one would be undefined behaviour. Each
 //! has `name()`, and `Debug` shows the enumerator under the C typedef's name:
 //! `CUresult(CUDA_ERROR_INVALID_DEVICE)`, `CUresult(9999)` for a value the
-//! header does not list. `CUresult` is `#[must_use]` and has `Display` and
+//! header does not list. Every enumerator is also a constant of the crate
+//! under its C name, as C makes them global: after `use libcuda_sys::*;`,
+//! `match r { CUDA_SUCCESS => .., CUDA_ERROR_OUT_OF_MEMORY => .., _ => .. }`
+//! works as in C. Within a release no name is an enumerator of two enums;
+//! across releases only the `CU_DEV_SM_RESOURCE_SPLIT_*` enumerators changed
+//! enum (13.1 renamed `CUdevSmResourceSplit_flags` to
+//! `CUdevSmResourceSplitByCount_flags`), and have the type of the release bound.
+//! `CUresult` is `#[must_use]` and has `Display` and
 //! `core::error::Error`. The enums `cuda.h` uses as masks ([`BITMASKS`]) have
 //! `|`, `&`, their assignments and `contains`:
 //!
@@ -374,6 +381,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/macro_constants.rs"));
     include!(concat!(env!("OUT_DIR"), "/since.rs"));
     include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
+    include!(concat!(env!("OUT_DIR"), "/enumerators.rs"));
 }
 pub use generated::*;
 

@@ -399,7 +399,7 @@ impl Env {
                 .env("CARGO_TARGET_DIR", dir.join("target"));
             Ok(cargo::build(cmd)?)
         };
-        for feature in ["cuda-13000", "cuda-13050"] {
+        for feature in ["cuda-11070", "cuda-13000", "cuda-13050"] {
             let build = check(feature)?;
             if !build.success {
                 return Err(format!("{feature} does not compile:\n{}", build.stderr).into());
@@ -419,8 +419,8 @@ impl Env {
             )
             .into());
         }
-        Ok("cuda-13000 sets props.location.id, cuda-13050 the union's id, cuda-12080 has no \
-            CU_MEMPOOL_ATTR_MAX_POOL_SIZE (E0599)"
+        Ok("cuda-11070, cuda-13000 and cuda-13050 match on bare enumerator names; cuda-13000 sets \
+            props.location.id, cuda-13050 the union's id, cuda-12080 has no CU_MEMPOOL_ATTR_MAX_POOL_SIZE (E0599)"
             .into())
     }
 
@@ -657,7 +657,8 @@ fn write_release_dependent(dir: &Path) -> Result {
     let manifest = format!(
         "[package]\nname = \"releases-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n\
-         [features]\ncuda-12080 = [\"libcuda-sys/cuda-12080\"]\ncuda-13000 = [\"libcuda-sys/cuda-13000\"]\n\
+         [features]\ncuda-11070 = [\"libcuda-sys/cuda-11070\"]\ncuda-12080 = [\"libcuda-sys/cuda-12080\"]\n\
+         cuda-13000 = [\"libcuda-sys/cuda-13000\"]\n\
          cuda-13050 = [\"libcuda-sys/cuda-13050\"]\n\n[workspace]\n",
         crate::root().display().to_string()
     );
@@ -669,7 +670,7 @@ pub fn pool_props(device: CUdevice) -> CUmemPoolProps {
     props.allocType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
     props.location.type_ = CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
     // Up to 13.3 `id` is a field of CUmemLocation...
-    #[cfg(any(feature = "cuda-12080", feature = "cuda-13000"))]
+    #[cfg(any(feature = "cuda-11070", feature = "cuda-12080", feature = "cuda-13000"))]
     {
         props.location.id = device;
     }
@@ -679,6 +680,15 @@ pub fn pool_props(device: CUdevice) -> CUmemPoolProps {
         props.location.__bindgen_anon_1.id = device;
     }
     props
+}
+
+/// A match on bare enumerator names, as code ported from C writes it.
+pub fn describe(r: CUresult) -> &'static str {
+    match r {
+        CUDA_SUCCESS => "success",
+        CUDA_ERROR_OUT_OF_MEMORY => "out of memory",
+        _ => "other",
+    }
 }
 
 /// A 13.2 attribute: written against 12.8, it does not compile.
