@@ -73,3 +73,20 @@ fn masks_combine_and_keep_their_type() {
         | CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_FLUSH;
     let _ = CUevent_flags::CU_EVENT_DISABLE_TIMING | CUevent_flags::CU_EVENT_INTERPROCESS;
 }
+
+#[test]
+fn contains_of_a_zero_enumerator_is_whether_no_bit_is_set() {
+    use CUctx_flags as F;
+    use CUmemAllocationHandleType as H;
+    assert!(!F::CU_CTX_MAP_HOST.contains(F::CU_CTX_SCHED_AUTO));
+    assert!(!(F::CU_CTX_SCHED_SPIN | F::CU_CTX_MAP_HOST).contains(F::CU_CTX_SCHED_AUTO));
+    assert!(F(0).contains(F::CU_CTX_SCHED_AUTO));
+    // The scheduling mode within other flags: compare the field.
+    assert_eq!(F::CU_CTX_MAP_HOST & F::CU_CTX_SCHED_MASK, F::CU_CTX_SCHED_AUTO);
+    assert!(!H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR.contains(H::CU_MEM_HANDLE_TYPE_NONE));
+    assert!(H::CU_MEM_HANDLE_TYPE_NONE.contains(H::CU_MEM_HANDLE_TYPE_NONE));
+    // Nonzero enumerators as before.
+    assert!(H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+        .contains(H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+    assert!(!H::CU_MEM_HANDLE_TYPE_NONE.contains(H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+}
