@@ -158,13 +158,22 @@ fn render_names(bindings: &Bindings, out: &mut String) {
             .find(|(e, _)| e == owner)
             .map_or(owner, |(_, alias)| alias.as_str());
         let bits: String = if bindings.bitmasks.iter().any(|m| m == owner) {
-            names.iter().map(|n| format!("(\"{n}\", Self::{n}.0 as i64), ")).collect()
+            names
+                .iter()
+                .map(|n| format!("(\"{n}\", crate::enums::bits::<Self>(Self::{n}.0 as i64)), "))
+                .collect()
         } else {
             String::new()
         };
+        // A mask's value by its bits (`1 << 31` of an `int` enum is no negative number).
+        let value = if bits.is_empty() {
+            "self.0 as i64"
+        } else {
+            "crate::enums::bits::<Self>(self.0 as i64)"
+        };
         let _ = writeln!(
             out,
-            "impl ::core::fmt::Debug for {owner} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        crate::enums::fmt_enumerator(f, \"{shown}\", self.name(), self.0 as i64, &[{bits}])\n    }}\n}}"
+            "impl ::core::fmt::Debug for {owner} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        crate::enums::fmt_enumerator(f, \"{shown}\", self.name(), {value}, &[{bits}])\n    }}\n}}"
         );
     }
 }

@@ -53,6 +53,15 @@ macro_rules! bitmask {
     )*};
 }
 
+/// A mask's value as the bits of its `T` (`1 << 31` of an `int` enum, not a
+/// negative number).
+pub(crate) const fn bits<T>(value: i64) -> i64 {
+    match core::mem::size_of::<T>() {
+        size @ 1..=7 => value & ((1 << (size * 8)) - 1),
+        _ => value,
+    }
+}
+
 /// `Debug` of a C enum: `CUresult(CUDA_ERROR_INVALID_DEVICE)`, or the number
 /// for a value the header does not list (`CUresult(9999)`). A mask whose value
 /// is no single enumerator lists its bits: `CUctx_flags(CU_CTX_SCHED_SPIN |

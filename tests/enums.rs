@@ -113,3 +113,21 @@ fn an_enum_of_modes_is_no_mask_and_shows_a_combination_as_its_number() {
         "CUmemAccess_flags(CU_MEM_ACCESS_FLAGS_PROT_READWRITE)"
     );
 }
+
+/// `CU_COREDUMP_LOG_ONLY` is `1 << 31` of an `int` enum (13.3 and newer).
+#[cfg(cuda_13_3)]
+#[test]
+fn the_top_bit_of_an_int_mask_is_a_bit_not_a_sign() {
+    use CUCoredumpGenerationFlags as C;
+    assert!(BITMASKS.contains(&"CUCoredumpGenerationFlags"));
+    let flags = C::CU_COREDUMP_SKIP_ABORT | C::CU_COREDUMP_LOG_ONLY;
+    assert!(flags.contains(C::CU_COREDUMP_LOG_ONLY));
+    assert_eq!(
+        format!("{flags:?}"),
+        "CUCoredumpGenerationFlags(CU_COREDUMP_SKIP_ABORT | CU_COREDUMP_LOG_ONLY)"
+    );
+    assert_eq!(
+        format!("{:?}", C::CU_COREDUMP_LOG_ONLY),
+        "CUCoredumpGenerationFlags(CU_COREDUMP_LOG_ONLY)"
+    );
+}
