@@ -45,24 +45,38 @@ pub fn find(items: &crate::items::Items) -> Vec<crate::output::Typed> {
     typed
 }
 
-/// Whether a C enum is a bit mask, which gets `|`, `&` and their assignments:
-/// `cuda.h` calls it a set of flags, and its values allow it. Either its name
-/// says flags (`CUctx_flags`, `CUgraphicsRegisterFlags`), or its comment starts
-/// with "Flags for" or "Bitmask" and each of its enumerators, but 0 and the
-/// `0x7FFFFFFF` sentinel, is a single bit (`CUmemAllocationHandleType`). The
-/// second condition keeps out what the header loosely calls flags but numbers
-/// 1, 2, 3 (`CUcoredumpSettings`).
+/// Whether a C enum is a bit mask, which gets `|`, `&`, their assignments and
+/// `contains`: `cuda.h` calls it a set of flags, and its values are bits. It
+/// calls it flags in its name (`CUctx_flags`, `CUgraphicsRegisterFlags`) or in
+/// a comment that starts with "Flags for" or "Bitmask"
+/// (`CUmemAllocationHandleType`). Its values are bits when each enumerator but
+/// 0 and the `0x7FFFFFFF` sentinel is a single bit (a negative one of an `int`
+/// enum by its 32-bit pattern: `CU_COREDUMP_LOG_ONLY` is `1 << 31`), or a union
+/// of the enum's single bits that its name calls a group (`_MASK`, `_FLAGS`:
+/// `CU_CTX_SCHED_MASK`, `CU_COREDUMP_LIGHTWEIGHT_FLAGS`). That keeps out what
+/// the header calls flags but numbers as a choice of one value: 1, 2, 3
+/// (`CUcoredumpSettings`), `READ` 1 and `READWRITE` 3 (`CUmemAccess_flags`),
+/// or a mode beside a flag bit, whose values a `|` would read as bits
+/// (`CUstreamWaitValue_flags`: `NOR` is 3, so `NOR | FLUSH` would show as
+/// `EQ | AND | FLUSH`).
 #[cfg(feature = "bindgen")]
-pub fn is_bitmask(name: &str, doc: &str, values: &[i128]) -> bool {
-    if name.to_ascii_lowercase().contains("flag") {
-        return true;
-    }
+pub fn is_bitmask(name: &str, doc: &str, enumerators: &[(&str, i128)]) -> bool {
     let doc = doc.trim_start();
-    (doc.starts_with("Flags for") || doc.starts_with("Bitmask"))
-        && values
+    let called_flags = name.to_ascii_lowercase().contains("flag")
+        || doc.starts_with("Flags for")
+        || doc.starts_with("Bitmask");
+    let bits = |v: i128| if (-(1 << 31)..0).contains(&v) { v & 0xFFFF_FFFF } else { v };
+    let single = |v: i128| bits(v) > 0 && bits(v).count_ones() == 1;
+    let all_bits =
+        enumerators.iter().filter(|(_, v)| single(*v)).fold(0, |acc, (_, v)| acc | bits(*v));
+    let is_group = |name: &str, v: i128| {
+        (name.ends_with("_MASK") || name.ends_with("_FLAGS")) && v > 0 && v & !all_bits == 0
+    };
+    called_flags
+        && enumerators
             .iter()
-            .filter(|v| **v != 0 && **v != 0x7FFF_FFFF)
-            .all(|v| *v > 0 && v.count_ones() == 1)
+            .filter(|(_, v)| *v != 0 && *v != 0x7FFF_FFFF)
+            .all(|(name, v)| single(*v) || is_group(name, *v))
 }
 
 /// The enums of the generated bindings that are bit masks.
@@ -72,13 +86,13 @@ pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
         .enums
         .iter()
         .filter(|e| {
-            let values: Vec<i128> = items
+            let enumerators: Vec<(&str, i128)> = items
                 .constants
                 .iter()
                 .filter(|k| k.owner.as_ref() == Some(*e))
-                .filter_map(|k| k.value)
+                .filter_map(|k| Some((k.name.as_str(), k.value?)))
                 .collect();
-            is_bitmask(e, &items.enum_doc(e), &values)
+            is_bitmask(e, &items.enum_doc(e), &enumerators)
         })
         .cloned()
         .collect()
@@ -144,20 +158,44 @@ fn render_names(bindings: &Bindings, out: &mut String) {
             .find(|(e, _)| e == owner)
             .map_or(owner, |(_, alias)| alias.as_str());
         let bits: String = if bindings.bitmasks.iter().any(|m| m == owner) {
-            names.iter().map(|n| format!("(\"{n}\", Self::{n}.0 as i64), ")).collect()
+            names
+                .iter()
+                .map(|n| format!("(\"{n}\", crate::enums::bits::<Self>(Self::{n}.0 as i64)), "))
+                .collect()
         } else {
             String::new()
         };
+        // A mask's value by its bits (`1 << 31` of an `int` enum is no negative number).
+        let value = if bits.is_empty() {
+            "self.0 as i64"
+        } else {
+            "crate::enums::bits::<Self>(self.0 as i64)"
+        };
         let _ = writeln!(
             out,
-            "impl ::core::fmt::Debug for {owner} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        crate::enums::fmt_enumerator(f, \"{shown}\", self.name(), self.0 as i64, &[{bits}])\n    }}\n}}"
+            "impl ::core::fmt::Debug for {owner} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        crate::enums::fmt_enumerator(f, \"{shown}\", self.name(), {value}, &[{bits}])\n    }}\n}}"
         );
     }
 }
 
 /// `BITMASKS`, and the operators of each.
 fn render_bitmasks(bitmasks: &[String], out: &mut String) {
-    out.push_str("/// The C enums `cuda.h` uses as bit masks: each has `|`, `|=`, `&`, `&=` and\n/// `contains`, and its `Debug` lists the bits of a combination. An enum is one\n/// when the header calls it a set of flags and its values allow it: its name\n/// says flags (`CUctx_flags`), or its comment starts with \"Flags for\" or\n/// \"Bitmask\" and each enumerator but 0 and the `0x7FFFFFFF` sentinel is a\n/// single bit (`CUmemAllocationHandleType`).\npub const BITMASKS: &[&str] = &[\n");
+    out.push_str(concat!(
+        "/// The C enums `cuda.h` uses as bit masks: each has `|`, `|=`, `&`, `&=` and\n",
+        "/// `contains`, and its `Debug` lists the bits of a combination. An enum is one\n",
+        "/// when the header calls it a set of flags (its name says flags, `CUctx_flags`,\n",
+        "/// or its comment starts with \"Flags for\" or \"Bitmask\",\n",
+        "/// `CUmemAllocationHandleType`) and its values are bits: each enumerator but 0\n",
+        "/// and the `0x7FFFFFFF` sentinel is a single bit, or a union of the enum's bits\n",
+        "/// named as a group (`CU_CTX_SCHED_MASK`, `CU_COREDUMP_LIGHTWEIGHT_FLAGS`).\n",
+        "/// An enum the header calls flags whose values are a choice of one\n",
+        "/// (`CUmemAccess_flags`: `READ` is 1, `READWRITE` 3), or a mode beside flag bits\n",
+        "/// (`CUstreamWaitValue_flags`: `GEQ` 0 to `NOR` 3, with `FLUSH` `1 << 30`), is no\n",
+        "/// mask, and its `Debug` shows a number for a value no enumerator has: combine\n",
+        "/// its values through `.0`, as C does\n",
+        "/// (`CU_STREAM_WAIT_VALUE_NOR.0 | CU_STREAM_WAIT_VALUE_FLUSH.0`).\n",
+        "pub const BITMASKS: &[&str] = &[\n",
+    ));
     for m in bitmasks {
         let _ = writeln!(out, "    \"{m}\",");
     }

@@ -35,13 +35,31 @@ macro_rules! bitmask {
             }
         }
         impl $name {
-            /// Whether every bit of `other` is set in `self`.
+            /// Whether every bit of `other` is set in `self`. An enumerator of
+            /// value 0 (`CU_CTX_SCHED_AUTO`, `CU_MEM_HANDLE_TYPE_NONE`) has no bit
+            /// to look for: `contains` of it is whether `self` is 0 too, no bit
+            /// set at all. (For a zero value within a field, such as the
+            /// scheduling mode of `CUctx_flags`, compare the field:
+            /// `flags & CU_CTX_SCHED_MASK == CU_CTX_SCHED_AUTO`.)
             #[inline]
             pub const fn contains(self, other: Self) -> bool {
-                self.0 & other.0 == other.0
+                if other.0 == 0 {
+                    self.0 == 0
+                } else {
+                    self.0 & other.0 == other.0
+                }
             }
         }
     )*};
+}
+
+/// A mask's value as the bits of its `T` (`1 << 31` of an `int` enum, not a
+/// negative number).
+pub(crate) const fn bits<T>(value: i64) -> i64 {
+    match core::mem::size_of::<T>() {
+        size @ 1..=7 => value & ((1 << (size * 8)) - 1),
+        _ => value,
+    }
 }
 
 /// `Debug` of a C enum: `CUresult(CUDA_ERROR_INVALID_DEVICE)`, or the number

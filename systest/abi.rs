@@ -141,7 +141,8 @@ pub fn checks(items: &Items, preprocessed: &str, bitmasks: &[String]) -> Vec<Che
             .constants
             .iter()
             .filter(|k| k.owner.as_ref() == Some(mask))
-            .filter(|k| k.value.is_some_and(|v| v > 0 && v.count_ones() == 1))
+            // A single bit; of an `int` enum, `1 << 31` is one too (negative).
+            .filter(|k| k.value.is_some_and(|v| v == -(1 << 31) || (v > 0 && v.count_ones() == 1)))
             .map(|k| k.name.clone())
             .collect();
         if !bits.is_empty() {

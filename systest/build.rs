@@ -19,14 +19,11 @@ mod preprocess;
 
 mod abi;
 mod layout;
+mod tables;
 
 use std::path::{Path, PathBuf};
 
-/// A plain name and the function it is an alias of, as `renames.rs` says.
-pub struct Rename {
-    pub plain: String,
-    pub target: String,
-}
+use tables::Rename;
 
 fn main() {
     if let Err(e) = run() {
@@ -45,6 +42,7 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=abi.rs");
     println!("cargo::rerun-if-changed=layout.rs");
+    println!("cargo::rerun-if-changed=tables.rs");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let bindings = PathBuf::from(var("DEP_CUDA_BINDINGS_DIR"));
     let found_by = var("DEP_CUDA_FOUND_BY");
@@ -75,16 +73,9 @@ fn run() -> error::Result<()> {
     let code = read("bindings.rs")? + &read("functions.rs")?;
     let bindings = items::parse(&code)?;
     let items = items::read(bindings.clone())?;
-    let renames = renames(&items::parse(&read("renames.rs")?)?);
+    let renames = tables::renames(&items::parse(&read("renames.rs")?)?)?;
     let macro_file = items::parse(&read("macro_constants.rs")?)?;
-    let macro_constants: Vec<String> = macro_file
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Const(c) => Some(c.ident.to_string()),
-            _ => None,
-        })
-        .collect();
+    let macro_constants = tables::macro_constants(&macro_file)?;
 
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let header = preprocess::Header::new(
@@ -96,29 +87,7 @@ fn run() -> error::Result<()> {
     )?;
     let (_, preprocessed) = header.expand(&[])?;
     // The enums the bindings treat as bit masks, from their `BITMASKS`.
-    let bitmasks: Vec<String> = items::parse(&read("value_types.rs")?)?
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Const(c) if c.ident == "BITMASKS" => Some(&*c.expr),
-            _ => None,
-        })
-        .flat_map(|expr| {
-            let syn::Expr::Reference(r) = expr else {
-                return Vec::new();
-            };
-            let syn::Expr::Array(a) = &*r.expr else {
-                return Vec::new();
-            };
-            a.elems
-                .iter()
-                .filter_map(|e| match e {
-                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
+    let bitmasks = tables::bitmasks(&items::parse(&read("value_types.rs")?)?)?;
     let checks = abi::checks(&items, &preprocessed, &bitmasks);
     // The run-time check's sources; its program runs only where the tests do
     // (the host), the static check below for any target.
@@ -136,6 +105,19 @@ fn run() -> error::Result<()> {
         })
         .map(|(name, body)| format!("    ({name:?}, {body:?}),\n"))
         .collect();
+    // The header's macro constants, found as libcuda-sys's build script finds
+    // them: what `macro_constants.rs` must hold, all of it.
+    let candidates: Vec<&str> = macro_constants::candidates(&macros, &items).collect();
+    let (expansions, _) = header.expand(&candidates)?;
+    let of_header: Vec<String> =
+        macro_constants::find(&expansions, &macros, &items).into_iter().map(|c| c.name).collect();
+    let pairs: Vec<(&str, &str)> =
+        renames.iter().map(|r| (r.plain.as_str(), r.target.as_str())).collect();
+    write(
+        &out_dir,
+        "read_tables.rs",
+        &read_tables(&bitmasks, &pairs, &macro_constants, &of_header),
+    )?;
     write(
         &out_dir,
         "unbound_macros.rs",
@@ -189,21 +171,24 @@ fn run() -> error::Result<()> {
     Ok(())
 }
 
-/// `pub use self::cuMemAlloc_v2 as cuMemAlloc;` lines.
-fn renames(file: &syn::File) -> Vec<Rename> {
-    file.items
-        .iter()
-        .filter_map(|item| {
-            let syn::Item::Use(u) = item else { return None };
-            let syn::UseTree::Path(p) = &u.tree else {
-                return None;
-            };
-            let syn::UseTree::Rename(r) = &*p.tree else {
-                return None;
-            };
-            Some(Rename { plain: r.rename.to_string(), target: r.ident.to_string() })
-        })
-        .collect()
+/// What systest read of the tables, for the tests to compare with what the
+/// crate exports (`libcuda_sys::BITMASKS`, `PLAIN_NAMES`) and with the header.
+fn read_tables(
+    bitmasks: &[String],
+    plain_names: &[(&str, &str)],
+    macro_constants: &[String],
+    of_header: &[String],
+) -> String {
+    format!(
+        "/// The masks whose `|` the ABI check compares, as read from `BITMASKS`.\n\
+         pub const READ_BITMASKS: &[&str] = &{bitmasks:?};\n\
+         /// `(plain name, target)` as read from `renames.rs`.\n\
+         pub const READ_PLAIN_NAMES: &[(&str, &str)] = &{plain_names:?};\n\
+         /// The constants read from `macro_constants.rs`.\n\
+         pub const READ_MACRO_CONSTANTS: &[&str] = &{macro_constants:?};\n\
+         /// The macro constants the header's macros give, found as the build script finds them.\n\
+         pub const HEADER_MACRO_CONSTANTS: &[&str] = &{of_header:?};\n"
+    )
 }
 
 fn write(out_dir: &Path, name: &str, text: &str) -> error::Result<()> {
@@ -226,6 +211,7 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
     write(out_dir, "summary.json", &format!("{:#}\n", serde_json::json!({ "skipped": why })))?;
     write(out_dir, "abi_values.json", "{}\n")?;
     write(out_dir, "unbound_macros.rs", "pub const UNBOUND_MACROS: &[(&str, &str)] = &[];\n")?;
+    write(out_dir, "read_tables.rs", &read_tables(&[], &[], &[], &[]))?;
     println!("cargo::rustc-env=SYSTEST_INCLUDE_DIR=");
     println!(
         "cargo::rustc-env=SYSTEST_BINDINGS={}",

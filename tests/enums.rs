@@ -69,7 +69,65 @@ fn masks_combine_and_keep_their_type() {
     }
     let _ = CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
         | CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
-    let _ = CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ
-        | CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_FLUSH;
     let _ = CUevent_flags::CU_EVENT_DISABLE_TIMING | CUevent_flags::CU_EVENT_INTERPROCESS;
+}
+
+#[test]
+fn contains_of_a_zero_enumerator_is_whether_no_bit_is_set() {
+    use CUctx_flags as F;
+    use CUmemAllocationHandleType as H;
+    assert!(!F::CU_CTX_MAP_HOST.contains(F::CU_CTX_SCHED_AUTO));
+    assert!(!(F::CU_CTX_SCHED_SPIN | F::CU_CTX_MAP_HOST).contains(F::CU_CTX_SCHED_AUTO));
+    assert!(F(0).contains(F::CU_CTX_SCHED_AUTO));
+    // The scheduling mode within other flags: compare the field.
+    assert_eq!(F::CU_CTX_MAP_HOST & F::CU_CTX_SCHED_MASK, F::CU_CTX_SCHED_AUTO);
+    assert!(!H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR.contains(H::CU_MEM_HANDLE_TYPE_NONE));
+    assert!(H::CU_MEM_HANDLE_TYPE_NONE.contains(H::CU_MEM_HANDLE_TYPE_NONE));
+    // Nonzero enumerators as before.
+    assert!(H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+        .contains(H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+    assert!(!H::CU_MEM_HANDLE_TYPE_NONE.contains(H::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+}
+
+/// `CUstreamWaitValue_flags` holds a comparison (GEQ 0, EQ 1, AND 2, NOR 3)
+/// beside the FLUSH bit: read as bits, NOR | FLUSH would show as EQ | AND |
+/// FLUSH. Such enums are no masks; their values combine through `.0`.
+#[test]
+fn an_enum_of_modes_is_no_mask_and_shows_a_combination_as_its_number() {
+    use CUstreamWaitValue_flags as W;
+    for mode in [
+        "CUstreamWaitValue_flags_enum",
+        "CUmemAccess_flags_enum",
+        "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum",
+    ] {
+        assert!(!BITMASKS.contains(&mode), "{mode} is in BITMASKS");
+    }
+    let nor_flush = W(W::CU_STREAM_WAIT_VALUE_NOR.0 | W::CU_STREAM_WAIT_VALUE_FLUSH.0);
+    assert_eq!(format!("{nor_flush:?}"), "CUstreamWaitValue_flags(1073741827)");
+    assert_eq!(
+        format!("{:?}", W::CU_STREAM_WAIT_VALUE_NOR),
+        "CUstreamWaitValue_flags(CU_STREAM_WAIT_VALUE_NOR)"
+    );
+    assert_eq!(
+        format!("{:?}", CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE),
+        "CUmemAccess_flags(CU_MEM_ACCESS_FLAGS_PROT_READWRITE)"
+    );
+}
+
+/// `CU_COREDUMP_LOG_ONLY` is `1 << 31` of an `int` enum (13.3 and newer).
+#[cfg(cuda_13_3)]
+#[test]
+fn the_top_bit_of_an_int_mask_is_a_bit_not_a_sign() {
+    use CUCoredumpGenerationFlags as C;
+    assert!(BITMASKS.contains(&"CUCoredumpGenerationFlags"));
+    let flags = C::CU_COREDUMP_SKIP_ABORT | C::CU_COREDUMP_LOG_ONLY;
+    assert!(flags.contains(C::CU_COREDUMP_LOG_ONLY));
+    assert_eq!(
+        format!("{flags:?}"),
+        "CUCoredumpGenerationFlags(CU_COREDUMP_SKIP_ABORT | CU_COREDUMP_LOG_ONLY)"
+    );
+    assert_eq!(
+        format!("{:?}", C::CU_COREDUMP_LOG_ONLY),
+        "CUCoredumpGenerationFlags(CU_COREDUMP_LOG_ONLY)"
+    );
 }

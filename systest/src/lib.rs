@@ -16,6 +16,10 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/abi_check.rs"));
     // `UNBOUND_MACROS`: the object-like `CU*` macros of the header the bindings lack, `(name, body)`.
     include!(concat!(env!("OUT_DIR"), "/unbound_macros.rs"));
+    // `READ_BITMASKS`, `READ_PLAIN_NAMES`, `READ_MACRO_CONSTANTS`: what the build
+    // script read of libcuda-sys's tables; `HEADER_MACRO_CONSTANTS`: what the
+    // header gives (all empty when skipped).
+    include!(concat!(env!("OUT_DIR"), "/read_tables.rs"));
 }
 pub use generated::*;
 

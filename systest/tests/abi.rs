@@ -90,6 +90,51 @@ fn every_bound_function_is_declared_by_the_header() {
     assert_eq!(c_side().get("functions").map(String::as_str), Some(FUNCTIONS.to_string().as_str()));
 }
 
+/// systest reads the bit masks, plain names and macro constants back from the
+/// build script's output (and the functions with them): each table it checks
+/// must be the crate's, whole. A reading that found nothing would leave its
+/// checks nothing to check, and they would pass.
+#[test]
+fn every_table_the_checks_read_is_the_crates_whole() {
+    if !systest::available() {
+        return;
+    }
+    fn sorted<T: Ord + Clone>(items: &[T]) -> Vec<T> {
+        let mut v = items.to_vec();
+        v.sort();
+        v
+    }
+    let masks = rust_side().iter().filter(|(check, _)| check.starts_with("mask ")).count();
+    let plain_names: Vec<&str> = systest::plain_name_addresses().iter().map(|(p, _)| *p).collect();
+    let macro_constants = systest::macro_values().len();
+    assert_eq!(sorted(systest::READ_BITMASKS), sorted(libcuda_sys::BITMASKS), "bit masks");
+    assert_eq!(masks, libcuda_sys::BITMASKS.len(), "masks whose `|` is compared with C's");
+    assert_eq!(sorted(systest::READ_PLAIN_NAMES), sorted(libcuda_sys::PLAIN_NAMES), "plain names");
+    let crate_plain_names: Vec<&str> = libcuda_sys::PLAIN_NAMES.iter().map(|(p, _)| *p).collect();
+    assert_eq!(sorted(&plain_names), sorted(&crate_plain_names), "plain names resolved");
+    assert_eq!(sorted(systest::FUNCTION_NAMES), sorted(libcuda_sys::FUNCTIONS), "functions");
+    assert_eq!(FUNCTIONS, libcuda_sys::FUNCTIONS.len(), "functions declared in C");
+    assert_eq!(
+        sorted(systest::READ_MACRO_CONSTANTS),
+        sorted(systest::HEADER_MACRO_CONSTANTS),
+        "macro constants: read, and found in the header's macros"
+    );
+    assert_eq!(macro_constants, systest::HEADER_MACRO_CONSTANTS.len(), "macro constants compared");
+    // Every supported header has some of each.
+    for (table, n) in [
+        ("bit masks", masks),
+        ("plain names", plain_names.len()),
+        ("macro constants", macro_constants),
+        ("functions", FUNCTIONS),
+    ] {
+        assert!(n > 0, "no {table} to check");
+    }
+    println!(
+        "checked whole: {masks} bit masks, {} plain names, {macro_constants} macro constants, {FUNCTIONS} functions",
+        plain_names.len()
+    );
+}
+
 #[cfg(not(feature = "dynamic-loading"))]
 use testkit::loaded_symbol as symbol_address;
 

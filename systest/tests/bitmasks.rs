@@ -13,7 +13,6 @@ fn the_rule_picks_the_masks_of_the_header() {
     for mask in [
         "CUctx_flags_enum",
         "CUevent_flags_enum",
-        "CUstreamWaitValue_flags_enum",
         "CUgraphInstantiate_flags_enum",
         "CUmemAllocationHandleType_enum",
         "CUmemAttach_flags_enum",
@@ -32,5 +31,19 @@ fn the_rule_picks_the_masks_of_the_header() {
     }
     // Loosely called flags by the header, but numbered 1, 2, 3 (12.1 and newer).
     assert!(!BITMASKS.contains(&"CUcoredumpSettings_enum"));
+    // Called flags, but a choice of one value (READ 1, READWRITE 3), or a mode
+    // (GEQ 0, EQ 1, AND 2, NOR 3) beside a flag bit (FLUSH): no bits to list.
+    for mode in [
+        "CUmemAccess_flags_enum",
+        "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum",
+        "CUstreamWaitValue_flags_enum",
+    ] {
+        assert!(!BITMASKS.contains(&mode), "{mode} is in BITMASKS");
+    }
+    // Single bits, `1 << 31` of an `int` enum (13.3 and newer) and a union
+    // named as a group (`CU_COREDUMP_LIGHTWEIGHT_FLAGS`): a mask (12.5 and newer).
+    if libcuda_sys::CUDA_VERSION >= 12050 {
+        assert!(BITMASKS.contains(&"CUCoredumpGenerationFlags"));
+    }
     println!("{} bit-mask enums: {}", BITMASKS.len(), BITMASKS.join(", "));
 }

@@ -1,0 +1,108 @@
+//! systest's reading of the tables libcuda-sys's build script renders as Rust
+//! (`renames.rs`, `macro_constants.rs`, `BITMASKS` in `value_types.rs`). Each
+//! reader takes every item of its file or fails: a file whose shape changed is
+//! a build error that names the item, never an empty list that would leave the
+//! checks of that table with nothing to check.
+
+use crate::error::{Error, Result};
+
+/// A plain name and the function it is an alias of, as `renames.rs` says.
+pub struct Rename {
+    pub plain: String,
+    pub target: String,
+}
+
+fn unreadable(file: &str, what: &str, found: &dyn quote::ToTokens) -> Error {
+    let mut text = found.to_token_stream().to_string();
+    if text.len() > 200 {
+        let end = (0..=200).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
+        text.truncate(end);
+        text.push_str(" ...");
+    }
+    Error::new(
+        format!("systest cannot read {file}: {what}"),
+        format!(
+            "{file}, as libcuda-sys's build script wrote it, holds\n    {text}\n\
+             systest/tables.rs reads that file item by item; teach it the new shape\n\
+             rather than let the checks of this table check nothing."
+        ),
+    )
+}
+
+/// The item as the error shows it: without its documentation.
+fn undocumented(item: &syn::Item) -> syn::Item {
+    let mut item = item.clone();
+    match &mut item {
+        syn::Item::Use(u) => u.attrs.clear(),
+        syn::Item::Const(c) => c.attrs.clear(),
+        syn::Item::Static(s) => s.attrs.clear(),
+        syn::Item::Fn(f) => f.attrs.clear(),
+        syn::Item::Macro(m) => m.attrs.clear(),
+        _ => {}
+    }
+    item
+}
+
+/// `renames.rs`: nothing but `pub use self::cuMemAlloc_v2 as cuMemAlloc;`.
+pub fn renames(file: &syn::File) -> Result<Vec<Rename>> {
+    let what = "an item that is no `pub use self::TARGET as PLAIN;`";
+    file.items
+        .iter()
+        .map(|item| match item {
+            syn::Item::Use(syn::ItemUse { tree: syn::UseTree::Path(p), .. })
+                if p.ident == "self" =>
+            {
+                match &*p.tree {
+                    syn::UseTree::Rename(r) => {
+                        Ok(Rename { plain: r.rename.to_string(), target: r.ident.to_string() })
+                    }
+                    _ => Err(unreadable("renames.rs", what, &undocumented(item))),
+                }
+            }
+            _ => Err(unreadable("renames.rs", what, &undocumented(item))),
+        })
+        .collect()
+}
+
+/// `macro_constants.rs`: nothing but `pub const NAME: TYPE = VALUE;`.
+pub fn macro_constants(file: &syn::File) -> Result<Vec<String>> {
+    file.items
+        .iter()
+        .map(|item| match item {
+            syn::Item::Const(c) => Ok(c.ident.to_string()),
+            other => Err(unreadable(
+                "macro_constants.rs",
+                "an item that is no `pub const`",
+                &undocumented(other),
+            )),
+        })
+        .collect()
+}
+
+/// `BITMASKS` of `value_types.rs`: `&["CUctx_flags_enum", ...]`.
+pub fn bitmasks(file: &syn::File) -> Result<Vec<String>> {
+    let what = "`BITMASKS` is no `&[\"NAME\", ...]` of string literals";
+    let Some(c) = file.items.iter().find_map(|item| match item {
+        syn::Item::Const(c) if c.ident == "BITMASKS" => Some(c),
+        _ => None,
+    }) else {
+        return Err(Error::new(
+            "systest cannot read value_types.rs: it has no `const BITMASKS`",
+            "systest/tables.rs looks for `pub const BITMASKS: &[&str] = &[...]` in\n\
+             value_types.rs as libcuda-sys's build script wrote it, to check each mask's `|`.",
+        ));
+    };
+    let syn::Expr::Reference(r) = &*c.expr else {
+        return Err(unreadable("value_types.rs", what, &c.expr));
+    };
+    let syn::Expr::Array(a) = &*r.expr else {
+        return Err(unreadable("value_types.rs", what, &c.expr));
+    };
+    a.elems
+        .iter()
+        .map(|e| match e {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Ok(s.value()),
+            other => Err(unreadable("value_types.rs", what, other)),
+        })
+        .collect()
+}
