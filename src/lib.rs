@@ -26,7 +26,10 @@
 //! `CUdevSmResourceSplitByCount_flags`), and have the type of the release bound.
 //! `CUresult` is `#[must_use]` and has `Display` and
 //! `core::error::Error`. The enums `cuda.h` uses as masks ([`BITMASKS`]) have
-//! `|`, `&`, their assignments and `contains`:
+//! `|`, `&`, their assignments and `contains` (`contains` of a zero enumerator
+//! such as `CU_CTX_SCHED_AUTO` is whether no bit is set). An enum the header
+//! calls flags whose values are a mode rather than bits (`CUstreamWaitValue_flags`,
+//! `CUmemAccess_flags`) is none: combine its values through `.0`, as C does:
 //!
 //! ```
 //! use libcuda_sys::*;
