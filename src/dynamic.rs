@@ -194,6 +194,16 @@ pub fn try_load() -> Result<(), LoadError> {
     driver().as_ref().map(|_| ()).map_err(Clone::clone)
 }
 
+/// The address of `name` in the library this crate opened: see [`crate::driver_symbol`].
+pub(crate) fn symbol(name: &core::ffi::CStr) -> Result<*mut c_void, CUresult> {
+    let driver = driver().as_ref().map_err(|_| CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)?;
+    // SAFETY: only the address is taken.
+    match unsafe { driver.library.get::<*mut c_void>(name.to_bytes_with_nul()) } {
+        Ok(f) if !f.is_null() => Ok(*f),
+        _ => Err(CUresult::CUDA_ERROR_NOT_FOUND),
+    }
+}
+
 /// Whether the driver has the function `symbol` (a bound name, e.g.
 /// `"cuMemGetDefaultMemPool"`, or a plain name such as `"cuMemAlloc"`, which
 /// answers for the function it is an alias of), resolving it if needed. `None`

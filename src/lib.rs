@@ -415,36 +415,140 @@ pub(crate) fn alias_target(name: &str) -> &str {
 /// (`cuMemAlloc_v2`): the ABI these bindings call, not the driver's legacy
 /// symbol of that name. `Ok(false)` also for a name these bindings do not bind.
 ///
-/// Linked, the answer compares the driver's `cuDriverGetVersion` with
-/// [`since`], the release that introduced the function's ABI; it needs
-/// `cudaTypedefs.h` at build time ([`SINCE_AVAILABLE`], true for every pregenerated
-/// release), else `Err(CUDA_ERROR_NOT_SUPPORTED)`. With `dynamic-loading`, the
-/// driver library is asked ([`dynamic::is_available`], which also refuses an
-/// ABI newer than the driver). Errors: what `cuDriverGetVersion` returns
-/// without a usable driver (`CUDA_ERROR_STUB_LIBRARY` against a stub), or
-/// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` when `dynamic-loading` cannot open it.
+/// One answer in both linking modes, for the same driver: the driver's
+/// `cuDriverGetVersion` must be at least [`since`] of the function (the release
+/// that introduced its ABI), and the driver must have it: the exact symbol
+/// ([`driver_symbol`]) when linked; with `dynamic-loading`, what a call would
+/// resolve ([`dynamic::is_available`]: the exact symbol, else
+/// `cuGetProcAddress` for a renamed plain name). So the answers differ only for
+/// a function a driver gives through `cuGetProcAddress` alone, which a linked
+/// program cannot call (and could not start with). Errors: what
+/// `cuDriverGetVersion` returns without a usable driver, so against a stub (the
+/// toolkit's or this crate's stand-in) `CUDA_ERROR_STUB_LIBRARY` in both modes;
+/// `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` when `dynamic-loading` cannot open
+/// the library; `CUDA_ERROR_NOT_SUPPORTED` where the bindings do not know
+/// [`since`] ([`SINCE_AVAILABLE`] false: no `cudaTypedefs.h` at build time).
 pub fn driver_has(name: &str) -> Result<bool, CUresult> {
     let target = alias_target(name);
     if FUNCTIONS.binary_search(&target).is_err() {
         return Ok(false);
     }
+    let mut driver = 0;
+    // SAFETY: a valid out-pointer.
+    let r = unsafe { cuDriverGetVersion(&mut driver) };
+    if r != CUresult::CUDA_SUCCESS {
+        return Err(r);
+    }
+    let needed = since(target).ok_or(CUresult::CUDA_ERROR_NOT_SUPPORTED)?;
+    if needed > driver as u32 {
+        return Ok(false);
+    }
     #[cfg(feature = "dynamic-loading")]
     {
-        dynamic::try_load().map_err(|_| CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)?;
         Ok(dynamic::is_available(target) == Some(true))
     }
     #[cfg(not(feature = "dynamic-loading"))]
     {
-        let mut driver = 0;
-        // SAFETY: a valid out-pointer.
-        let r = unsafe { cuDriverGetVersion(&mut driver) };
-        if r != CUresult::CUDA_SUCCESS {
-            return Err(r);
+        // A function name with its NUL, without allocating (`no_std`).
+        let mut buf = [0u8; 128];
+        let Some(slot) = buf.get_mut(..target.len()) else {
+            return Ok(false);
+        };
+        slot.copy_from_slice(target.as_bytes());
+        let symbol = core::ffi::CStr::from_bytes_until_nul(&buf)
+            .map_err(|_| CUresult::CUDA_ERROR_NOT_FOUND)?;
+        Ok(driver_symbol(symbol).is_ok())
+    }
+}
+
+/// The address of `name`, a symbol the driver library exports, by its exact
+/// name (`c"cuMemAlloc_v2"`; `c"cuMemAlloc"` is libcuda's legacy ABI of that
+/// name): for calling what these bindings do not declare, or asking whether
+/// the driver has it. Never opens the library a second time: linked, the
+/// libcuda loaded with the program (`libcuda.so.1`, `nvcuda.dll`);
+/// with `dynamic-loading`, the library the crate opened.
+///
+/// Errors, never a panic: `CUDA_ERROR_NOT_FOUND` for a name the library does
+/// not export; `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` where there is no such
+/// library (`dynamic-loading` could not open it; linked, on a platform without
+/// a loader to ask).
+///
+/// The driver's own way to find a function is `cuGetProcAddress`: it takes the
+/// *base* name (`"cuMemAlloc"`) and the CUDA version whose ABI is wanted, and
+/// also finds functions that are not exported under any name. This function
+/// knows nothing of versions: the symbol is the ABI, as in the header's
+/// `#define cuMemAlloc cuMemAlloc_v2`.
+pub fn driver_symbol(name: &core::ffi::CStr) -> Result<*mut core::ffi::c_void, CUresult> {
+    #[cfg(feature = "dynamic-loading")]
+    {
+        dynamic::symbol(name)
+    }
+    #[cfg(not(feature = "dynamic-loading"))]
+    {
+        loaded::symbol(name)
+    }
+}
+
+/// The libcuda a linked program was loaded with, asked through the system loader.
+#[cfg(not(feature = "dynamic-loading"))]
+mod loaded {
+    use core::ffi::{c_char, c_int, c_void, CStr};
+
+    use crate::CUresult;
+
+    #[cfg(target_os = "linux")]
+    pub fn symbol(name: &CStr) -> Result<*mut c_void, CUresult> {
+        // glibc before 2.34 keeps these in libdl.
+        #[cfg_attr(target_env = "gnu", link(name = "dl"))]
+        extern "C" {
+            fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
+            fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+            fn dlclose(handle: *mut c_void) -> c_int;
         }
-        match since(target) {
-            Some(needed) => Ok(needed <= driver as u32),
-            None => Err(CUresult::CUDA_ERROR_NOT_SUPPORTED),
+        const RTLD_LAZY: c_int = 0x1;
+        const RTLD_NOLOAD: c_int = 0x4;
+        // SAFETY: NUL-terminated names; RTLD_NOLOAD only finds a library already
+        // loaded (it loads nothing), and the handle is released after the lookup.
+        unsafe {
+            let handle = dlopen(c"libcuda.so.1".as_ptr(), RTLD_LAZY | RTLD_NOLOAD);
+            if handle.is_null() {
+                return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+            }
+            let f = dlsym(handle, name.as_ptr());
+            dlclose(handle);
+            if f.is_null() {
+                Err(CUresult::CUDA_ERROR_NOT_FOUND)
+            } else {
+                Ok(f)
+            }
         }
+    }
+
+    #[cfg(windows)]
+    pub fn symbol(name: &CStr) -> Result<*mut c_void, CUresult> {
+        #[link(name = "kernel32")]
+        extern "system" {
+            fn GetModuleHandleA(name: *const c_char) -> *mut c_void;
+            fn GetProcAddress(module: *mut c_void, name: *const c_char) -> *mut c_void;
+        }
+        // SAFETY: NUL-terminated names; the module handle is not reference-counted.
+        unsafe {
+            let module = GetModuleHandleA(c"nvcuda.dll".as_ptr());
+            if module.is_null() {
+                return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+            }
+            let f = GetProcAddress(module, name.as_ptr());
+            if f.is_null() {
+                Err(CUresult::CUDA_ERROR_NOT_FOUND)
+            } else {
+                Ok(f)
+            }
+        }
+    }
+
+    #[cfg(not(any(target_os = "linux", windows)))]
+    pub fn symbol(_: &CStr) -> Result<*mut c_void, CUresult> {
+        Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)
     }
 }
 

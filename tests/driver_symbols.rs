@@ -24,8 +24,12 @@ fn driver_has_every_bound_function() {
     const TEST: &str = "driver_has_every_bound_function";
     let r = unsafe { cuInit(0) };
     if r != CUresult::CUDA_SUCCESS {
-        // Without a usable driver the presence check says so, never yes or no.
+        // Without a usable driver the presence check says so, never yes or no:
+        // against a stub, in both modes, the stub's own answer.
         assert!(driver_has("cuInit").is_err(), "{:?}", driver_has("cuInit"));
+        if r == CUresult::CUDA_ERROR_STUB_LIBRARY {
+            assert_eq!(driver_has("cuInit"), Err(r));
+        }
         let result = testkit::cu_result(r.name(), r.0);
         let why = testkit::no_driver_for_tests(r.0)
             .unwrap_or_else(|| panic!("cuInit(0) returned {result}"));
@@ -84,4 +88,62 @@ fn driver_has_every_bound_function() {
     if driver >= CUDA_VERSION as i32 {
         assert!(missing.is_empty(), "the driver is as new as the headers yet lacks {missing:?}");
     }
+}
+
+#[test]
+fn driver_symbol_finds_what_the_library_exports() {
+    let init = match driver_symbol(c"cuInit") {
+        Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)
+            if cfg!(feature = "dynamic-loading") =>
+        {
+            return testkit::skip("no driver library to open (libcuda.so.1)");
+        }
+        other => other.expect("the libcuda this program runs with exports cuInit"),
+    };
+    assert!(!init.is_null());
+    assert_eq!(driver_symbol(c"cuNoSuchFunction"), Err(CUresult::CUDA_ERROR_NOT_FOUND));
+    // Linked, the library the loader gave the program: the address it resolved.
+    #[cfg(not(feature = "dynamic-loading"))]
+    assert_eq!(init as *const (), testkit::loaded_symbol("cuInit"));
+    let _ = std::io::stderr().write_all(
+        format!("driver_symbol: cuInit at {init:?}, cuNoSuchFunction not found\n").as_bytes(),
+    );
+}
+
+/// The dynamic-loading tests' fake driver (tests/dynamic_loading.rs), linked:
+/// this binary runs again with the fake as its `libcuda.so.1` and must get the
+/// same answers, but for a function the fake gives only through
+/// `cuGetProcAddress`, which a linked program cannot call.
+#[cfg(not(feature = "dynamic-loading"))]
+#[test]
+fn a_fake_driver_gets_the_answers_dynamic_loading_gives() {
+    const TEST: &str = "a_fake_driver_gets_the_answers_dynamic_loading_gives";
+    const CHILD: &str = "LIBCUDA_SYS_TEST_LINKED_FAKE";
+    if std::env::var_os(CHILD).is_some() {
+        let mut v = 0;
+        assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUresult::CUDA_SUCCESS);
+        assert_eq!(v, 12345, "not the fake driver");
+        assert!(driver_symbol(c"cuMemAlloc_v2").is_ok_and(|f| !f.is_null()));
+        assert_eq!(driver_symbol(c"cuMemFree_v2"), Err(CUresult::CUDA_ERROR_NOT_FOUND));
+        assert_eq!(driver_symbol(c"no_such_function"), Err(CUresult::CUDA_ERROR_NOT_FOUND));
+        assert_eq!(driver_has("cuMemAlloc"), Ok(true));
+        assert_eq!(driver_has("cuDeviceGetDefaultMemPool"), Ok(false));
+        assert_eq!(driver_has("cuMemGetDefaultMemPool"), Ok(false));
+        assert_eq!(driver_has("cuMemFree"), Ok(false), "only cuGetProcAddress has cuMemFree_v2");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-driver-linked");
+    testkit::fake_driver(&dir, CUDA_VERSION, 1);
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("LD_LIBRARY_PATH", &dir)
+        .output()
+        .unwrap();
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "the linked run with the fake:\n{text}"
+    );
 }

@@ -8,49 +8,13 @@ use std::process::Command;
 
 use libcuda_sys::*;
 
-const FAKE: &str = r#"
-#include <string.h>
-typedef unsigned long long u64;
-int cuInit(unsigned flags) { (void)flags; return 0; }
-int cuDriverGetVersion(int *v) { *v = 12345; return 0; }
-/* The legacy plain symbol: must never be reached through the alias. */
-int cuMemAlloc(unsigned *p, unsigned size) { (void)p; (void)size; return 999; }
-int cuMemAlloc_v2(u64 *p, u64 size) { *p = 0x1000 + size; return 0; }
-/* cuMemFree_v2 is not exported: only cuGetProcAddress knows it. */
-static int free_via_proc_address(u64 p) { return p == 0x1007 ? 0 : 1; }
-int cuCtxSynchronize(void) { return 0; }
-/* A newer ABI the driver would hand out for the header's own name. */
-static int synchronize_with_context(void *ctx) { (void)ctx; return 709; }
-int cuGetProcAddress_v2(const char *symbol, void **pfn, int version, u64 flags, int *status) {
-    if (version == LIBCUDA_SYS_EXPECT_VERSION && flags == LIBCUDA_SYS_EXPECT_FLAGS) {
-        if (strcmp(symbol, "cuMemFree") == 0) { *pfn = (void *)free_via_proc_address; *status = 0; return 0; }
-        if (strcmp(symbol, "cuCtxSynchronize") == 0) { *pfn = (void *)synchronize_with_context; *status = 0; return 0; }
-    }
-    *pfn = 0; *status = 1; return 500;
-}
-"#;
-
 fn build_fake() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fake-driver");
-    std::fs::create_dir_all(&dir).unwrap();
-    let c = dir.join("fake.c");
-    std::fs::write(&c, FAKE).unwrap();
-    let so = dir.join("libcuda-fake.so");
-    // The fake includes no CUDA header: any C compiler will do.
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let cmd: Vec<&str> = cc.split_whitespace().collect();
     let flags = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
-    let status = Command::new(cmd[0])
-        .args(&cmd[1..])
-        .args(["-shared", "-fPIC", "-o"])
-        .arg(&so)
-        .arg(&c)
-        .arg(format!("-DLIBCUDA_SYS_EXPECT_VERSION={}", CUDA_VERSION))
-        .arg(format!("-DLIBCUDA_SYS_EXPECT_FLAGS={flags}"))
-        .status()
-        .unwrap();
-    assert!(status.success());
-    so
+    testkit::fake_driver(
+        &PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fake-driver"),
+        CUDA_VERSION,
+        flags,
+    )
 }
 
 #[test]
@@ -102,6 +66,16 @@ fn fake_driver() {
     assert_eq!(libcuda_sys::dynamic::is_available("cuMemAlloc"), Some(true));
     assert_eq!(libcuda_sys::dynamic::is_available("cuMemAlloc_v2"), Some(true));
     assert_eq!(libcuda_sys::dynamic::is_available("no_such_function"), None);
+    // The library's own symbols, by exact name, from the library the crate opened.
+    assert!(driver_symbol(c"cuMemAlloc_v2").is_ok_and(|f| !f.is_null()));
+    assert_eq!(driver_symbol(c"cuMemFree_v2"), Err(CUresult::CUDA_ERROR_NOT_FOUND));
+    assert_eq!(driver_symbol(c"no_such_function"), Err(CUresult::CUDA_ERROR_NOT_FOUND));
+    // driver_has: present and old enough (a plain name for its target, one that
+    // only cuGetProcAddress has), absent, or newer than the driver's 12.3.
+    assert_eq!(driver_has("cuMemAlloc"), Ok(true));
+    assert_eq!(driver_has("cuMemFree"), Ok(true));
+    assert_eq!(driver_has("cuDeviceGetDefaultMemPool"), Ok(false));
+    assert_eq!(driver_has("cuMemGetDefaultMemPool"), Ok(false));
     // And what was present still works afterwards.
     assert_eq!(unsafe { cuInit(0) }, CUresult::CUDA_SUCCESS);
 }

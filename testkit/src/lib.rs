@@ -177,6 +177,55 @@ pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
     ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", 15, 13040),
 ];
 
+/// A fake CUDA driver, in C: it has some functions, lacks others
+/// (`cuDeviceGetDefaultMemPool`, `cuMemFree_v2`, which only its
+/// `cuGetProcAddress_v2` gives, for `cuMemFree`), says it is CUDA 12.3 (12345),
+/// and answers `cuGetProcAddress_v2` for two names at the expected version and
+/// stream flag only.
+pub const FAKE_DRIVER: &str = r#"
+#include <string.h>
+typedef unsigned long long u64;
+int cuInit(unsigned flags) { (void)flags; return 0; }
+int cuDriverGetVersion(int *v) { *v = 12345; return 0; }
+/* The legacy plain symbol: must never be reached through the alias. */
+int cuMemAlloc(unsigned *p, unsigned size) { (void)p; (void)size; return 999; }
+int cuMemAlloc_v2(u64 *p, u64 size) { *p = 0x1000 + size; return 0; }
+/* cuMemFree_v2 is not exported: only cuGetProcAddress knows it. */
+static int free_via_proc_address(u64 p) { return p == 0x1007 ? 0 : 1; }
+int cuCtxSynchronize(void) { return 0; }
+/* A newer ABI the driver would hand out for the header's own name. */
+static int synchronize_with_context(void *ctx) { (void)ctx; return 709; }
+int cuGetProcAddress_v2(const char *symbol, void **pfn, int version, u64 flags, int *status) {
+    if (version == LIBCUDA_SYS_EXPECT_VERSION && flags == LIBCUDA_SYS_EXPECT_FLAGS) {
+        if (strcmp(symbol, "cuMemFree") == 0) { *pfn = (void *)free_via_proc_address; *status = 0; return 0; }
+        if (strcmp(symbol, "cuCtxSynchronize") == 0) { *pfn = (void *)synchronize_with_context; *status = 0; return 0; }
+    }
+    *pfn = 0; *status = 1; return 500;
+}
+"#;
+
+/// [`FAKE_DRIVER`] compiled in `dir` as `libcuda.so.1`, for `cuGetProcAddress`
+/// asked at `version` with `flags`; its path. Any C compiler will do (`CC`).
+pub fn fake_driver(dir: &std::path::Path, version: u32, flags: u32) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let c = dir.join("fake.c");
+    std::fs::write(&c, FAKE_DRIVER).unwrap();
+    let so = dir.join("libcuda.so.1");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let cmd: Vec<&str> = cc.split_whitespace().collect();
+    let status = std::process::Command::new(cmd[0])
+        .args(&cmd[1..])
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&so)
+        .arg(&c)
+        .arg(format!("-DLIBCUDA_SYS_EXPECT_VERSION={version}"))
+        .arg(format!("-DLIBCUDA_SYS_EXPECT_FLAGS={flags}"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "{cc} could not build the fake driver");
+    so
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
