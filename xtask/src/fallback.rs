@@ -64,10 +64,11 @@ const PACKAGE_LIMITS: (u64, u64) = (500 * 1024, 2560 * 1024);
 const GENERATION_ONLY: [&str; 5] = ["bindgen", "clang-sys", "syn", "quote", "doxygen-bindgen"];
 
 pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask fallback-tests".into());
+    if args.len() > 1 {
+        return Err("usage: cargo xtask fallback-tests [part of a check's name]".into());
     }
     let mut report = Report::default();
+    report.only = args.first().cloned();
     checks(&mut report);
     report.finish()
 }
@@ -128,6 +129,9 @@ pub fn checks(report: &mut Report) {
     });
     report.check("no headers, no libclang: a dependent's code per release feature", || {
         env.release_dependents()
+    });
+    report.check("dynamic-loading: one libloading, 0.9 or 0.8, with a dependent's", || {
+        env.libloading_range()
     });
     report.check("the packaged crate: its size, and a fresh dependent's test", || {
         env.packaged_crate()
@@ -424,6 +428,46 @@ impl Env {
             .into())
     }
 
+    /// Both ends of the crate's libloading range: a dependent's 0.9 is the one
+    /// copy a fresh resolve builds, and one held at 0.8.0 (the range's floor)
+    /// is too, once `cargo update --precise` takes the crate's copy down to it.
+    fn libloading_range(&self) -> Outcome {
+        let dir = self.target_dir.join("libloading-user");
+        let mut found = Vec::new();
+        for (wanted, pin) in [("0.9", None), ("=0.8.0", Some("0.8.0"))] {
+            write_libloading_dependent(&dir, wanted)?;
+            let manifest = dir.join("Cargo.toml");
+            let manifest = manifest.to_string_lossy();
+            let _ = std::fs::remove_file(dir.join("Cargo.lock"));
+            crate::run(self.sandboxed(&["generate-lockfile", "--manifest-path", &manifest])?)?;
+            if let Some(version) = pin {
+                // The fresh resolve gives the crate its newest (0.9), beside the dependent's.
+                let args = ["update", "--manifest-path", &manifest, "-p", "libloading@0.9.1"];
+                crate::run(self.sandboxed(&[&args[..], &["--precise", version]].concat())?)?;
+            }
+            let args = ["metadata", "--format-version", "1", "--manifest-path", &manifest];
+            let metadata = output(self.sandboxed(&args)?)?;
+            let metadata: serde_json::Value = serde_json::from_slice(&metadata.stdout)
+                .map_err(|e| format!("cargo metadata: {e}"))?;
+            let versions: Vec<&str> = metadata["packages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p["name"] == "libloading")
+                .filter_map(|p| p["version"].as_str())
+                .collect();
+            let want = pin.unwrap_or("0.9.");
+            if versions.len() != 1 || !versions[0].starts_with(want) {
+                return Err(format!("a dependent of libloading {wanted}: {versions:?}").into());
+            }
+            let mut cmd = self.sandboxed(&["check", "--manifest-path", &manifest])?;
+            cmd.env("CARGO_TARGET_DIR", dir.join("target"));
+            expect_success(&output(cmd)?)?;
+            found.push(versions[0].to_string());
+        }
+        Ok(format!("one libloading in each build, {}, and the crate compiles with it", found.join(" and ")))
+    }
+
     fn packaged_crate(&self) -> Outcome {
         // `cargo publish --dry-run` packages, then builds the package as a user would.
         let mut publish =
@@ -695,6 +739,22 @@ pub fn describe(r: CUresult) -> &'static str {
 #[cfg(feature = "cuda-12080")]
 pub const MAX_SIZE: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_MAX_POOL_SIZE;
 "#;
+    for (name, text) in [("Cargo.toml", manifest.as_str()), ("src/lib.rs", lib)] {
+        std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A crate that uses libloading `wanted` beside libcuda-sys's dynamic loading.
+fn write_libloading_dependent(dir: &Path, wanted: &str) -> Result {
+    std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+    let manifest = format!(
+        "[package]\nname = \"libloading-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nlibloading = \"{wanted}\"\nlibcuda-sys = {{ path = {:?}, default-features = false, \
+         features = [\"dynamic-loading\", \"cuda-13000\"] }}\n\n[workspace]\n",
+        crate::root().display().to_string()
+    );
+    let lib = "pub fn driver_loads() -> bool {\n    libcuda_sys::dynamic::try_load().is_ok()\n}\n";
     for (name, text) in [("Cargo.toml", manifest.as_str()), ("src/lib.rs", lib)] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
     }

@@ -29,7 +29,7 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("pregenerate", "[--check]", "regenerate the pregenerated set (pregenerated/); --check compares instead"),
     ("abi-matrix", "[VERSION ...]", "systest's checks of the pregenerated set of every release and of generated bindings"),
     ("cross-abi", "[--target T ...] [VERSION ...]", "the ABI check for aarch64 Linux and Windows (MinGW)"),
-    ("fallback-tests", "", "builds without headers or libclang, docs.rs, the package, errors that stay errors"),
+    ("fallback-tests", "[part of a check's name]", "builds without headers or libclang, docs.rs, the package, errors that stay errors"),
     ("gpu-bundle", "[VERSION [DIR]] [--features F] [--driver-floor V]", "the test binaries and a run.sh for a GPU machine"),
     ("bench-build", "[--rounds N] [--baseline REV] [--write]", "build costs beside cudarc, as fresh dependents"),
     ("bench-calls-bundle", "[VERSION [DIR]]", "the call benchmark and a run.sh for a GPU machine"),
