@@ -114,13 +114,17 @@ pub struct Report {
     /// `(test or check, [(suite, its reasons there)])`: each once, in the
     /// order they first skipped.
     skipped: Vec<(String, Vec<(String, String)>)>,
-    /// Run only the checks whose name holds this (`cargo xtask fallback-tests <part>`).
+    /// Run only the suites and checks whose name holds this (`cargo xtask fallback-tests <part>`).
     pub only: Option<String>,
 }
 
 impl Report {
+    fn left_out(&self, name: &str) -> bool {
+        self.only.as_ref().is_some_and(|part| !name.contains(part.as_str()))
+    }
+
     pub fn check(&mut self, name: &str, f: impl FnOnce() -> Outcome) {
-        if self.only.as_ref().is_some_and(|part| !name.contains(part.as_str())) {
+        if self.left_out(name) {
             return;
         }
         let start = std::time::Instant::now();
@@ -150,6 +154,9 @@ impl Report {
     /// its exit status, its tests counted from libtest's lines on its stdout
     /// (passed on as they come) and the skip log.
     pub fn suite(&mut self, label: &str, mut cmd: Command) {
+        if self.left_out(label) {
+            return;
+        }
         let log = crate::root().join(format!("target/xtask-skips-{}.jsonl", std::process::id()));
         let _ = std::fs::remove_file(&log);
         cmd.env(testkit::SKIP_LOG, &log).stdout(Stdio::piped());
