@@ -7,6 +7,7 @@
 use quote::ToTokens;
 
 use crate::error::{Error, Result};
+use crate::members::is_integer;
 
 pub struct Function {
     pub name: String,
@@ -51,28 +52,6 @@ pub struct Items {
     /// `(enum, typedef)` of `typedef enum X_enum { .. } X;`.
     pub aliases: Vec<(String, String)>,
 }
-
-/// Rust's integer types and the `core::ffi` names bindgen gives C's (a macro
-/// bindgen was told is unsigned comes out as `c_uint`).
-const INTEGER_TYPES: [&str; 17] = [
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "c_char",
-    "c_schar",
-    "c_uchar",
-    "c_int",
-    "c_uint",
-    "c_long",
-    "c_ulong",
-    "c_longlong",
-    "c_ulonglong",
-];
 
 /// Parses Rust source (the build script's own output, read again by systest).
 #[allow(dead_code)]
@@ -264,15 +243,6 @@ fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String
             (n, c)
         })
         .collect()
-}
-
-fn is_integer(ty: &syn::Type) -> bool {
-    let syn::Type::Path(p) = ty else { return false };
-    p.path
-        .segments
-        .last()
-        .map(|s| INTEGER_TYPES.contains(&s.ident.to_string().as_str()))
-        .unwrap_or(false)
 }
 
 fn doc(attrs: &[syn::Attribute]) -> String {

@@ -34,6 +34,8 @@ mod bindings;
 mod items;
 #[cfg(feature = "bindgen")]
 mod macro_constants;
+#[cfg(feature = "bindgen")]
+mod members;
 
 use mode::Mode;
 use output::Bindings;
@@ -198,16 +200,37 @@ fn generate(
         enumerators: items
             .constants
             .iter()
-            .filter_map(|k| Some((k.owner.clone()?, k.name.clone())))
+            .filter_map(|k| {
+                Some(output::Enumerator {
+                    owner: k.owner.clone()?,
+                    name: k.name.clone(),
+                    value: k.value,
+                })
+            })
             .collect(),
         aliases: items.aliases.clone(),
         bitmasks,
+        moved: moved_members(&items, target)?,
+        history: pregenerated::history(target)?,
         origin: output::Origin::Generated {
             compiler: header.compiler_command(),
             fingerprint: header.fingerprint()?,
             toolkit,
         },
     })))
+}
+
+/// Where the generated bindings have each member that moved between releases;
+/// one that is not an integer is left out, as its accessor could not read it
+/// from a union safely.
+#[cfg(feature = "bindgen")]
+fn moved_members(items: &items::Items, target: &env::Target) -> error::Result<Vec<output::Moved>> {
+    let wanted = pregenerated::moved_members(target)?;
+    Ok(members::all(&items.types)
+        .into_iter()
+        .filter(|m| m.integer && wanted.iter().any(|(r, n)| *r == m.record && *n == m.name))
+        .map(|m| output::Moved { record: m.record, member: m.name, path: m.path, ty: m.ty })
+        .collect())
 }
 
 /// Without the `bindgen` feature `mode::choose` never asks for generation;

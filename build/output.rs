@@ -26,6 +26,32 @@ pub struct Rename {
     pub target: String,
 }
 
+/// A C enumerator: its enum (the Rust newtype), its name, and its value where
+/// it is a literal.
+pub struct Enumerator {
+    pub owner: String,
+    pub name: String,
+    pub value: Option<i128>,
+}
+
+/// A struct member that moved into or out of an anonymous union between
+/// releases (`pregenerated/moved_members.txt`), and where these bindings have it.
+pub struct Moved {
+    pub record: String,
+    pub member: String,
+    /// `id`, or `__bindgen_anon_1.id`.
+    pub path: String,
+    pub ty: String,
+}
+
+/// The pregenerated releases whose headers declare each item
+/// (`pregenerated/items.txt`): what the "since" lines of the docs say.
+pub struct History {
+    /// Every pregenerated release, oldest first.
+    pub releases: Vec<u32>,
+    pub of: BTreeMap<String, Vec<u32>>,
+}
+
 /// An enumerator whose header documentation declares `(value type = T)`.
 pub struct Typed {
     pub owner: String,
@@ -52,12 +78,15 @@ pub struct Bindings {
     /// The CUDA version each function's ABI needs, or `None` without `cudaTypedefs.h`.
     pub since: Option<BTreeMap<String, u32>>,
     pub typed: Vec<Typed>,
-    /// `(enum, enumerator)` of every C enum, in the header's order.
-    pub enumerators: Vec<(String, String)>,
+    /// Every enumerator of every C enum, in the header's order.
+    pub enumerators: Vec<Enumerator>,
     /// `(enum, typedef)`: `CUresult` for `cudaError_enum`.
     pub aliases: Vec<(String, String)>,
     /// The enums `cuda.h` uses as bit masks (`value_types::is_bitmask`).
     pub bitmasks: Vec<String>,
+    /// The members that moved between releases, each where these bindings have it.
+    pub moved: Vec<Moved>,
+    pub history: History,
     pub origin: Origin,
 }
 
@@ -135,13 +164,14 @@ impl Bindings {
     /// Writes the files `src/lib.rs` includes.
     pub fn write(&self, out_dir: &Path) -> Result<()> {
         let files = [
-            ("bindings.rs", docs::with_value_types(&self.types, &self.typed)),
+            ("bindings.rs", docs::types(self)),
             ("functions.rs", self.render_functions()),
             ("renames.rs", renames::render(&self.renames)),
             ("macro_constants.rs", self.macro_constants.clone()),
             ("since.rs", since::render(self)),
             ("value_types.rs", value_types::render(self)),
             ("enumerators.rs", self.render_enumerators()),
+            ("accessors.rs", self.render_accessors()),
         ];
         for (name, text) in files {
             let path = out_dir.join(name);
@@ -155,11 +185,40 @@ impl Bindings {
     /// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`.
     fn render_enumerators(&self) -> String {
         let mut out = String::from("// C's enumerators under their global C names.\n");
-        for (owner, name) in &self.enumerators {
-            let ty =
-                self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias);
+        for e in &self.enumerators {
+            let (ty, name) = (self.typedef_of(&e.owner), &e.name);
+            let value = docs::value(self, e).map_or(String::new(), |v| format!(", `{name} = {v}`"));
             out.push_str(&format!(
-                "/// [`{ty}::{name}`] under its C name.\npub const {name}: {ty} = {ty}::{name};\n"
+                "/// [`{ty}::{name}`] under its C name{value}.\npub const {name}: {ty} = {ty}::{name};\n"
+            ));
+        }
+        out
+    }
+
+    /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.
+    pub fn typedef_of<'a>(&'a self, owner: &'a str) -> &'a str {
+        self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
+    }
+
+    /// `accessors.rs`: `member()` and `set_member()` for each member that moved,
+    /// so that the same code compiles against every release.
+    fn render_accessors(&self) -> String {
+        let mut out = String::from("// Accessors of the members that moved between releases.\n");
+        for m in &self.moved {
+            let (record, member, path, ty) = (&m.record, &m.member, &m.path, &m.ty);
+            // A member of an anonymous union: `cargo xtask pregenerate` and
+            // the generated path let only integers through, any bits of which are a value.
+            let read = if path.contains('.') {
+                format!("// SAFETY: an integer member of a C union: any bits are a value.\n        unsafe {{ self.{path} }}")
+            } else {
+                format!("self.{path}")
+            };
+            out.push_str(&format!(
+                "impl {record} {{\n    /// `{member}`, here `self.{path}`: the same call in every release, where the\n    \
+                 /// member is in an anonymous union or not (crate docs, [Members that moved](crate#members-that-moved)).\n    \
+                 pub fn {member}(&self) -> {ty} {{\n        {read}\n    }}\n    \
+                 /// Sets `{member}` (`self.{path}`), in every release: see [`Self::{member}`].\n    \
+                 pub fn set_{member}(&mut self, value: {ty}) {{\n        self.{path} = value;\n    }}\n}}\n"
             ));
         }
         out
@@ -171,11 +230,13 @@ impl Bindings {
     fn render_functions(&self) -> String {
         let mut out = String::from("functions! {\n");
         for f in &self.functions {
-            let line = self.since.as_ref().and_then(|s| s.get(&f.name));
-            let decl = match line {
-                Some(v) => docs::insert_before(&f.decl, "pub fn", &f.name, &docs::since(*v)),
-                None => f.decl.clone(),
-            };
+            let needs = self.since.as_ref().and_then(|s| s.get(&f.name)).map(|v| docs::since(*v));
+            // Each a paragraph of its own.
+            let mut add: Vec<String> = needs.into_iter().collect();
+            if let Some(h) = docs::history(self, &f.name) {
+                add.extend([String::new(), h]);
+            }
+            let decl = docs::insert_before(&f.decl, &f.name, &add);
             out.push_str(&decl);
             out.push('\n');
         }

@@ -9,8 +9,11 @@
 //! `types.rs` and `macro_constants.rs` are Rust items, `functions.rs` the
 //! declarations of the `functions!` list; `since.txt` (`function version`),
 //! `renames.txt` (`plain target`), `value_types.txt` (`enum enumerator C-type
-//! size-type setter reset-only`, tab-separated, `-` for none) and
-//! `bitmasks.txt` (the enums used as masks) are tables.
+//! size-type setter reset-only`, tab-separated, `-` for none),
+//! `bitmasks.txt` (the enums used as masks), `items.txt` (every item's name,
+//! in the sections of the releases that declare it) and `moved_members.txt`
+//! (`record member path type`, tab-separated: the members that moved into or
+//! out of an anonymous union, and where each release has them) are tables.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,8 +22,8 @@ use crate::discover::Toolkit;
 use crate::env::{log, Target};
 use crate::error::{Error, Result};
 use crate::mode::Why;
-use crate::output::{Bindings, Function, Origin, Rename, Typed};
-use crate::sections::{parse_releases, select};
+use crate::output::{Bindings, Enumerator, Function, History, Moved, Origin, Rename, Typed};
+use crate::sections::{parse_releases, releases_of_lines, select};
 use crate::version::CudaVersion;
 
 /// The pregenerated set, relative to the crate's root.
@@ -70,6 +73,41 @@ fn rows<'a>(text: &'a str, name: &str, fields: usize, tabs: bool) -> Result<Vec<
         .collect()
 }
 
+/// Which pregenerated releases declare each item, for generated bindings too.
+pub fn history(target: &Target) -> Result<History> {
+    let releases = releases(target)?;
+    let text = read(&target.manifest_dir, "items.txt")?;
+    let of = releases_of_lines(&text, &releases).map_err(|e| damaged("items.txt", e))?;
+    Ok(History { releases, of })
+}
+
+/// The rows of `moved_members.txt` in `text`.
+fn moved_rows(text: &str) -> Result<Vec<Moved>> {
+    Ok(rows(text, "moved_members.txt", 4, true)?
+        .into_iter()
+        .map(|row| Moved {
+            record: row[0].to_string(),
+            member: row[1].to_string(),
+            path: row[2].to_string(),
+            ty: row[3].to_string(),
+        })
+        .collect())
+}
+
+/// `(record, member)` of every member that moved in some release: where it is
+/// in generated bindings, `members` finds.
+#[cfg(feature = "bindgen")]
+pub fn moved_members(target: &Target) -> Result<Vec<(String, String)>> {
+    let text = read(&target.manifest_dir, "moved_members.txt")?;
+    let body: String =
+        text.lines().filter(|l| !l.starts_with("//")).map(|l| format!("{l}\n")).collect();
+    let mut out: Vec<(String, String)> =
+        moved_rows(&body)?.into_iter().map(|m| (m.record, m.member)).collect();
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
 pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -> Result<Bindings> {
     let version = CudaVersion { number: release };
     log(format!("pregenerated CUDA {version} bindings ({DIR}): {}", why.reason));
@@ -111,6 +149,8 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
         enumerators: enumerators(&types),
         aliases: aliases(&types),
         bitmasks,
+        moved: moved_rows(&section(target, "moved_members.txt", release)?)?,
+        history: history(target)?,
         types,
         functions: functions(&section(target, "functions.rs", release)?),
         renames,
@@ -153,19 +193,26 @@ fn aliases(types: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `(enum, enumerator)` of every `impl Enum { pub const NAME: ... }` block.
-fn enumerators(types: &str) -> Vec<(String, String)> {
+/// Every enumerator of the `impl Enum { pub const NAME: Enum = Enum(value); }`
+/// blocks, whose value is on the line or, when long, alone on the next one.
+fn enumerators(types: &str) -> Vec<Enumerator> {
     let mut out = Vec::new();
     let mut owner: Option<&str> = None;
-    for line in types.lines() {
+    let mut lines = types.lines().peekable();
+    while let Some(line) = lines.next() {
         if let Some(name) = line.strip_prefix("impl ").and_then(|l| l.strip_suffix(" {")) {
             owner = Some(name);
         } else if line == "}" {
             owner = None;
         } else if let (Some(owner), Some(rest)) = (owner, line.trim().strip_prefix("pub const ")) {
-            if let Some((name, _)) = rest.split_once(':') {
-                out.push((owner.to_string(), name.to_string()));
-            }
+            let Some((name, rest)) = rest.split_once(':') else { continue };
+            let value = match rest.split_once('(').map(|(_, v)| v) {
+                Some("") => lines.peek().map(|next| next.trim().trim_end_matches(',')),
+                Some(v) => v.strip_suffix(");"),
+                None => None,
+            };
+            let value = value.and_then(|v| v.parse().ok());
+            out.push(Enumerator { owner: owner.to_string(), name: name.to_string(), value });
         }
     }
     out

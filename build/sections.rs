@@ -81,3 +81,30 @@ pub fn select(text: &str, release: u32, per_thread: bool) -> std::result::Result
     }
     Ok(out)
 }
+
+/// Each line of `text` with the releases of `releases` whose sections hold it
+/// (in either variant): for a table of names, the releases that have each.
+#[allow(dead_code)] // xtask, which shares this file, only writes the tables.
+pub fn releases_of_lines(
+    text: &str,
+    releases: &[u32],
+) -> std::result::Result<std::collections::BTreeMap<String, Vec<u32>>, String> {
+    let mut out: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+    let mut current: Vec<u32> = Vec::new();
+    for line in text.lines() {
+        if let Some(heading) = line.strip_prefix("//@ ") {
+            current.clear();
+            for &r in releases {
+                if includes(heading, r, false)? || includes(heading, r, true)? {
+                    current.push(r);
+                }
+            }
+        } else if !current.is_empty() {
+            let have = out.entry(line.to_string()).or_default();
+            have.extend(&current);
+            have.sort_unstable();
+            have.dedup();
+        }
+    }
+    Ok(out)
+}

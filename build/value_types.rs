@@ -128,7 +128,7 @@ fn size_type(items: &crate::items::Items, ty: &str) -> Option<String> {
 /// header does not list; `Debug` shows it under the C typedef's name.
 fn render_names(bindings: &Bindings, out: &mut String) {
     let mut owners: Vec<&str> = Vec::new();
-    for (owner, _) in &bindings.enumerators {
+    for crate::output::Enumerator { owner, .. } in &bindings.enumerators {
         if !owners.contains(&owner.as_str()) {
             owners.push(owner);
         }
@@ -137,8 +137,8 @@ fn render_names(bindings: &Bindings, out: &mut String) {
         let names: Vec<&str> = bindings
             .enumerators
             .iter()
-            .filter(|(o, _)| o == owner)
-            .map(|(_, n)| n.as_str())
+            .filter(|e| e.owner == owner)
+            .map(|e| e.name.as_str())
             .collect();
         let _ = writeln!(
             out,

@@ -39,6 +39,40 @@
 //! assert_eq!(CUresult::CUDA_ERROR_INVALID_DEVICE.to_string(), "CUDA_ERROR_INVALID_DEVICE (101)");
 //! ```
 //!
+//! Each enum's page says what it is, the functions that take it or write it
+//! (linked), and, where its enumerators have value types, a table of them
+//! (value, name, type, size, settable, since: [`CUmemPool_attribute`]). Each
+//! enumerator shows its value (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4`, a mask's
+//! in hex). Every item that not all releases from 11.7 on declare says since
+//! when ("In the headers since CUDA 13.2"): a driver of an older release may
+//! not know such an enumerator, and a function's page also says the driver it
+//! needs.
+//!
+//! # Members that moved
+//!
+//! bindgen names C's anonymous unions `__bindgen_anon_N`, so a member that
+//! moves into one between releases changes its Rust path: `CUmemLocation`'s
+//! `id` is `loc.id` up to CUDA 13.1 and `loc.__bindgen_anon_1.id` from 13.2 on.
+//! Each such member has an accessor pair that compiles against every release,
+//! generated and pregenerated:
+//!
+//! | member | accessors | where it is |
+//! |---|---|---|
+//! | `CUmemLocation.id` | [`CUmemLocation_st::id`], [`CUmemLocation_st::set_id`] | a field up to 13.1; in the anonymous union from 13.2 |
+//!
+//! It is the only one from 11.7 to 13.5: `cargo xtask pregenerate` finds them
+//! by comparing where every member of every struct and union is in each release
+//! (`pregenerated/moved_members.txt`), and generated bindings take the list from
+//! there.
+//!
+//! ```
+//! use libcuda_sys::*;
+//! let mut at = CUmemLocation::default();
+//! at.type_ = CU_MEM_LOCATION_TYPE_DEVICE;
+//! at.set_id(1);
+//! assert_eq!(at.id(), 1);
+//! ```
+//!
 //! # Plain names
 //!
 //! `cuda.h` renames many functions with macros (`#define cuMemAlloc
@@ -184,6 +218,12 @@
 //! (present with the feature) for the search order and errors. Without a driver every
 //! call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; a function the driver
 //! lacks returns `CUDA_ERROR_NOT_FOUND`. Nothing panics.
+//!
+//! The crate asks for libloading `>=0.8, <0.10`, so that a build holds one copy:
+//! Cargo picks 0.9 where a dependent uses it, and keeps 0.8 where a dependent
+//! holds that (`cargo update -p libloading@0.9.1 --precise 0.8.9`). libloading
+//! 0.9 needs Rust 1.88: on an older Rust, take 0.8 the same way, or let Cargo
+//! choose by `rust-version` (`resolver = "3"`).
 //!
 //! # Which driver a function needs
 //!
@@ -385,6 +425,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/since.rs"));
     include!(concat!(env!("OUT_DIR"), "/value_types.rs"));
     include!(concat!(env!("OUT_DIR"), "/enumerators.rs"));
+    include!(concat!(env!("OUT_DIR"), "/accessors.rs"));
 }
 pub use generated::*;
 
@@ -561,9 +602,9 @@ mod loaded {
 /// memory-pool attributes) or empty.
 pub const PREGENERATED: bool = cfg!(libcuda_sys_pregenerated);
 
-// The README's examples compile, against bindings of CUDA 13.4 or newer,
-// whose `CUmemLocation` they write.
-#[cfg(all(doctest, cuda_13_4))]
+// The README's examples compile, against bindings of CUDA 13.0 or newer,
+// whose cuMemGetDefaultMemPool they call.
+#[cfg(all(doctest, cuda_13_0))]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 

@@ -14,6 +14,9 @@ mod items;
 #[path = "../build/macro_constants.rs"]
 mod macro_constants;
 #[allow(dead_code)]
+#[path = "../build/members.rs"]
+mod members;
+#[allow(dead_code)]
 #[path = "../build/preprocess.rs"]
 mod preprocess;
 

@@ -183,16 +183,13 @@ fn current_pool(dev: CUdevice) -> CUmemoryPool {
 // ---------------------------------------------------------------------------
 // Pools, streams, events, attributes
 
-/// Device `dev` as a memory location. CUDA 13.4 moved `id` into an anonymous
-/// union (beside `localized`), which bindgen names `__bindgen_anon_1`.
-#[cfg(not(cuda_13_4))]
+/// Device `dev` as a memory location, through the accessor that reaches `id`
+/// in every release (a field up to 13.1, in an anonymous union from 13.2).
 fn on_device(dev: CUdevice) -> CUmemLocation {
-    CUmemLocation { type_: ON_DEVICE, id: dev }
-}
-
-#[cfg(cuda_13_4)]
-fn on_device(dev: CUdevice) -> CUmemLocation {
-    CUmemLocation { type_: ON_DEVICE, __bindgen_anon_1: CUmemLocation_st__bindgen_ty_1 { id: dev } }
+    let mut at = CUmemLocation { type_: ON_DEVICE, ..Default::default() };
+    at.set_id(dev);
+    assert_eq!(at.id(), dev);
+    at
 }
 
 fn props(dev: CUdevice) -> CUmemPoolProps {
@@ -522,6 +519,48 @@ fn settable_attributes_round_trip() {
             "{} after reset",
             attr_name(high)
         );
+    }
+}
+
+/// The attributes not in every release's headers, by value (bindings of an
+/// older release have no constant for them), with the release that added them
+/// (the crate docs say the same, from `pregenerated/items.txt`): a driver of an
+/// older release refuses them, a newer one answers.
+#[test]
+fn attributes_newer_than_the_driver_are_refused() {
+    const NEWER: [(u32, &str, c_int); 7] = [
+        (9, "CU_MEMPOOL_ATTR_ALLOCATION_TYPE", 13020),
+        (10, "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES", 13020),
+        (11, "CU_MEMPOOL_ATTR_LOCATION_ID", 13020),
+        (12, "CU_MEMPOOL_ATTR_LOCATION_TYPE", 13020),
+        (13, "CU_MEMPOOL_ATTR_MAX_POOL_SIZE", 13020),
+        (14, "CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED", 13020),
+        (15, "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", 13040),
+    ];
+    let Some(gpu) = gpu() else { return };
+    let mut driver = 0;
+    ck!(cuDriverGetVersion(&mut driver));
+    let pool = default_pool(gpu.dev);
+    for (value, attr, since) in NEWER {
+        // Room for the widest value type (cuuint64_t).
+        let mut v = 0u64;
+        let r = unsafe {
+            cuMemPoolGetAttribute(
+                pool,
+                CUmemPool_attribute_enum(value),
+                (&mut v as *mut u64).cast(),
+            )
+        };
+        visible(&format!("{attr} ({value}) on a driver of CUDA {driver}: {}", name(r)));
+        if driver < since {
+            assert_eq!(
+                r,
+                CUresult::CUDA_ERROR_INVALID_VALUE,
+                "{attr} on a driver older than {since}"
+            );
+        } else {
+            assert_eq!(r, SUCCESS, "{attr} on a driver of {since} or newer");
+        }
     }
 }
 

@@ -363,17 +363,63 @@ impl Env {
         };
         page("dynamic/fn.try_load.html")?;
         let attributes = page("struct.CUmemPool_attribute_enum.html")?;
-        // Each attribute's documentation: a sentence, then its value type.
-        for (name, value_type) in POOL_VALUE_TYPES {
+        // The enum's own text: what it is, linked to the functions that take it, and its table.
+        let own = docblock(&attributes, "main-content").unwrap_or_default();
+        let links = ["fn.cuMemPoolGetAttribute.html", "fn.cuMemPoolSetAttribute.html"];
+        if !own.first().is_some_and(|p| p.starts_with("What cuMemPoolGetAttribute reads"))
+            || links.iter().any(|l| !attributes.contains(&format!("href=\"{l}\"")))
+        {
+            return Err(format!("CUmemPool_attribute's own text reads {own:?}").into());
+        }
+        // Its table's row of CU_MEMPOOL_ATTR_MAX_POOL_SIZE, cell by cell, linked to the constant.
+        let table = attributes.split("<table>").nth(1).unwrap_or_default();
+        let table = table.split("</table>").next().unwrap_or_default();
+        let row = table
+            .split("<tr>")
+            .find(|r| r.contains("#associatedconstant.CU_MEMPOOL_ATTR_MAX_POOL_SIZE\""));
+        let cells: Vec<String> = row
+            .unwrap_or_default()
+            .split("<td>")
+            .skip(1)
+            .map(|c| strip_tags(c.split("</td>").next().unwrap_or_default()))
+            .collect();
+        let want =
+            ["13", "CU_MEMPOOL_ATTR_MAX_POOL_SIZE", "cuuint64_t", "8 bytes", "read-only", "13.2"];
+        if cells != want {
+            return Err(format!(
+                "CUmemPool_attribute's table row of MAX_POOL_SIZE is {cells:?}, not {want:?}"
+            )
+            .into());
+        }
+        // Each attribute's documentation: its value, a sentence, its value type,
+        // and for those not in every release, since when.
+        for (i, (name, value_type)) in POOL_VALUE_TYPES.iter().enumerate() {
+            let value = format!("{name} = {}", i + 1);
             let expected = format!("Value type {value_type}");
+            // 13.2 added the attributes from 9 on, 13.4 the 15th.
+            let since = match i + 1 {
+                15 => Some("13.4"),
+                9.. => Some("13.2"),
+                _ => None,
+            };
             let paragraphs = docblock(&attributes, &format!("associatedconstant.{name}"));
-            match paragraphs.as_deref() {
-                Some([sentence, line]) if sentence.len() > 40 && *line == expected => {}
-                other => {
-                    return Err(
-                        format!("{name} reads {other:?}, not a sentence and `{expected}`").into()
-                    )
+            let ok = match (paragraphs.as_deref(), since) {
+                (Some([v, sentence, line]), None) => {
+                    *v == value && sentence.len() > 40 && *line == expected
                 }
+                (Some([v, sentence, line, history]), Some(release)) => {
+                    *v == value
+                        && sentence.len() > 40
+                        && *line == expected
+                        && history.starts_with(&format!("In the headers since CUDA {release}."))
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(format!(
+                    "{name} reads {paragraphs:?}, not `{value}`, a sentence, `{expected}` and since {since:?}"
+                )
+                .into());
             }
         }
         for (function, since) in
@@ -386,8 +432,9 @@ impl Env {
             }
         }
         Ok(format!(
-            "features `{features}`: every CU_MEMPOOL_ATTR_* with a sentence and its value type; \
-             cuMemPoolGetAttribute needs 11.2, cuMemGetDefaultMemPool 13.0"
+            "features `{features}`: CUmemPool_attribute's own sentence, links and table; every \
+             CU_MEMPOOL_ATTR_* with its value, a sentence and its value type, MAX_POOL_SIZE since 13.2, \
+             LOCALITY_DOMAIN_ID since 13.4; cuMemPoolGetAttribute needs 11.2, cuMemGetDefaultMemPool 13.0"
         ))
     }
 
@@ -403,14 +450,14 @@ impl Env {
                 .env("CARGO_TARGET_DIR", dir.join("target"));
             Ok(cargo::build(cmd)?)
         };
-        for feature in ["cuda-11070", "cuda-13000", "cuda-13050"] {
+        for feature in RELEASE_DEPENDENT_FEATURES {
             let build = check(feature)?;
             if !build.success {
                 return Err(format!("{feature} does not compile:\n{}", build.stderr).into());
             }
         }
         // 13.2 added CU_MEMPOOL_ATTR_MAX_POOL_SIZE: 12.8 has no such item.
-        let build = check("cuda-12080")?;
+        let build = check("cuda-12080,max-pool-size")?;
         let named = build.errors.iter().any(|(package, code, message)| {
             package == "releases-user"
                 && code == "E0599"
@@ -423,9 +470,11 @@ impl Env {
             )
             .into());
         }
-        Ok("cuda-11070, cuda-13000 and cuda-13050 match on bare enumerator names; cuda-13000 sets \
-            props.location.id, cuda-13050 the union's id, cuda-12080 has no CU_MEMPOOL_ATTR_MAX_POOL_SIZE (E0599)"
-            .into())
+        Ok(format!(
+            "{} compile unchanged: a match on bare enumerator names, set_id and id() (a field up to 13.1, \
+             in a union from 13.2); cuda-12080 has no CU_MEMPOOL_ATTR_MAX_POOL_SIZE (E0599)",
+            RELEASE_DEPENDENT_FEATURES.join(", ")
+        ))
     }
 
     /// Both ends of the crate's libloading range: a dependent's 0.9 is the one
@@ -465,7 +514,10 @@ impl Env {
             expect_success(&output(cmd)?)?;
             found.push(versions[0].to_string());
         }
-        Ok(format!("one libloading in each build, {}, and the crate compiles with it", found.join(" and ")))
+        Ok(format!(
+            "one libloading in each build, {}, and the crate compiles with it",
+            found.join(" and ")
+        ))
     }
 
     fn packaged_crate(&self) -> Outcome {
@@ -672,57 +724,57 @@ fn docblock(page: &str, id: &str) -> Option<Vec<String>> {
     let rest = &page[page.find(&format!("id=\"{id}\""))?..];
     let block = &rest[rest.find("<div class=\"docblock\">")?..];
     let block = &block[..block.find("</div>")?];
-    let text = |html: &str| {
-        let mut out = String::new();
-        let mut in_tag = false;
-        for c in html.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' => in_tag = false,
-                c if !in_tag => out.push(c),
-                _ => {}
-            }
-        }
-        out.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    };
     Some(
         block
             .split("<p>")
             .skip(1)
-            .map(|p| text(p.split("</p>").next().unwrap_or_default()).trim().to_string())
+            .map(|p| strip_tags(p.split("</p>").next().unwrap_or_default()))
             .collect(),
     )
 }
 
+/// The text of an HTML fragment, trimmed.
+fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").trim().to_string()
+}
+
+/// The releases the dependent below compiles against unchanged.
+const RELEASE_DEPENDENT_FEATURES: [&str; 6] =
+    ["cuda-11070", "cuda-12080", "cuda-13000", "cuda-13010", "cuda-13020", "cuda-13050"];
+
 /// A crate that picks its CUDA release with a feature and writes what its
-/// author would for that release.
+/// author would, once, for all of them.
 fn write_release_dependent(dir: &Path) -> Result {
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+    let features: String = RELEASE_DEPENDENT_FEATURES
+        .iter()
+        .map(|f| format!("{f} = [\"libcuda-sys/{f}\"]\n"))
+        .collect();
     let manifest = format!(
         "[package]\nname = \"releases-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n\
-         [features]\ncuda-11070 = [\"libcuda-sys/cuda-11070\"]\ncuda-12080 = [\"libcuda-sys/cuda-12080\"]\n\
-         cuda-13000 = [\"libcuda-sys/cuda-13000\"]\n\
-         cuda-13050 = [\"libcuda-sys/cuda-13050\"]\n\n[workspace]\n",
+         [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n[features]\n{features}max-pool-size = []\n\n[workspace]\n",
         crate::root().display().to_string()
     );
     let lib = r#"use libcuda_sys::*;
 
-/// The properties of a device pool, as written against each release.
+/// The properties of a device pool: `id` is a field of CUmemLocation up to
+/// 13.1 and in an anonymous union from 13.2, and the accessors reach it in both.
 pub fn pool_props(device: CUdevice) -> CUmemPoolProps {
     let mut props = CUmemPoolProps::default();
-    props.allocType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
-    props.location.type_ = CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
-    // Up to 13.3 `id` is a field of CUmemLocation...
-    #[cfg(any(feature = "cuda-11070", feature = "cuda-12080", feature = "cuda-13000"))]
-    {
-        props.location.id = device;
-    }
-    // ...from 13.4 on it is in an anonymous union.
-    #[cfg(feature = "cuda-13050")]
-    {
-        props.location.__bindgen_anon_1.id = device;
-    }
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.location.type_ = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.set_id(device);
+    assert_eq!(props.location.id(), device);
     props
 }
 
@@ -736,7 +788,7 @@ pub fn describe(r: CUresult) -> &'static str {
 }
 
 /// A 13.2 attribute: written against 12.8, it does not compile.
-#[cfg(feature = "cuda-12080")]
+#[cfg(feature = "max-pool-size")]
 pub const MAX_SIZE: CUmemPool_attribute = CUmemPool_attribute::CU_MEMPOOL_ATTR_MAX_POOL_SIZE;
 "#;
     for (name, text) in [("Cargo.toml", manifest.as_str()), ("src/lib.rs", lib)] {
