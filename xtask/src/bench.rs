@@ -9,8 +9,9 @@
 //! a figure is the median over rounds with the range beside it, a ratio the
 //! median of the rounds' own ratios. "Ours" is the part of the build after
 //! bindgen's last piece is compiled: libcuda-sys's build script, run, and the
-//! bindings compiled. `--baseline REV` adds the default build of another
-//! commit, for before and after.
+//! bindings compiled. `--baseline REV` adds the default build and the
+//! `default-features = false` one of another commit, for before and after
+//! (the latter shows what compiling the crate itself costs).
 //!
 //! `cargo xtask bench-calls FILE [--write]`: the table of a call benchmark run
 //! (`cargo xtask bench-calls-bundle`, then its `run.sh` on a GPU machine).
@@ -81,10 +82,15 @@ pub fn build(args: &[String]) -> Result {
             CONFIGS[1].1.into(),
             "generate",
         ));
+        configs.push((
+            format!("libcuda-sys `default-features = false`, `cuda-13000` at {rev}"),
+            CONFIGS[4].1.into(),
+            "",
+        ));
     }
     let mut projects = Vec::new();
     for (i, (name, dependency, _)) in configs.iter().enumerate() {
-        let package = &packages[usize::from(i == CONFIGS.len())];
+        let package = &packages[usize::from(i >= CONFIGS.len())];
         let dir = work.join(format!("project-{i}"));
         std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
         let manifest = format!(
