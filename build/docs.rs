@@ -222,10 +222,12 @@ fn value_type_lines(typed: &Typed) -> Vec<String> {
     lines
 }
 
-/// The functions whose signature names `ty` (the enum or its typedef): those
-/// that take it, and those that write one through a `*mut` pointer.
-fn users<'a>(b: &'a Bindings, names: [&str; 2]) -> (Vec<&'a str>, Vec<&'a str>) {
-    let (mut take, mut write) = (Vec::new(), Vec::new());
+/// Who uses each type name: `(functions taking it, functions writing one
+/// through a `*mut` pointer)`, from their signatures, each read once.
+type Users<'a> = BTreeMap<&'a str, (Vec<&'a str>, Vec<&'a str>)>;
+
+fn users(b: &Bindings) -> Users<'_> {
+    let mut out: Users = BTreeMap::new();
     for f in &b.functions {
         // The signature only: the attributes before it hold the header's text.
         let Some(at) = f.decl.find("pub fn ") else { continue };
@@ -233,16 +235,15 @@ fn users<'a>(b: &'a Bindings, names: [&str; 2]) -> (Vec<&'a str>, Vec<&'a str>) 
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| !w.is_empty())
             .collect();
-        for (i, w) in words.iter().enumerate() {
-            if names.contains(w) {
-                let list = if i > 0 && words[i - 1] == "mut" { &mut write } else { &mut take };
-                if !list.contains(&f.name.as_str()) {
-                    list.push(&f.name);
-                }
+        for (i, w) in words.iter().enumerate().skip(2) {
+            let (take, write) = out.entry(w).or_default();
+            let list = if words[i - 1] == "mut" { write } else { take };
+            if list.last() != Some(&f.name.as_str()) {
+                list.push(&f.name);
             }
         }
     }
-    (take, write)
+    out
 }
 
 fn links(names: &[&str]) -> String {
@@ -258,7 +259,7 @@ fn links(names: &[&str]) -> String {
 }
 
 /// An enum's own lines: what it is, who takes it, and its value-type table.
-fn enum_lines(b: &Bindings, owner: &str) -> Vec<String> {
+fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
     let typedef = b.typedef_of(owner);
     let mut lines = Vec::new();
     if let Some((_, s)) = ENUMS.iter().find(|(e, _)| *e == owner) {
@@ -273,7 +274,13 @@ fn enum_lines(b: &Bindings, owner: &str) -> Vec<String> {
         lines.push(String::new());
         lines.push("A mask (see [`BITMASKS`]): its values are bits, combined with `|`.".into());
     }
-    let (take, write) = users(b, [owner, typedef]);
+    let (mut take, mut write) = (Vec::new(), Vec::new());
+    for name in [owner, typedef] {
+        if let Some((t, w)) = users.get(name) {
+            take.extend(t.iter().filter(|f| !take.contains(*f)).copied().collect::<Vec<_>>());
+            write.extend(w.iter().filter(|f| !write.contains(*f)).copied().collect::<Vec<_>>());
+        }
+    }
     if typedef == "CUresult" {
         lines.extend([String::new(), "Every driver function returns one.".into()]);
     } else {
@@ -339,8 +346,9 @@ pub fn types(b: &Bindings) -> String {
     }
     let mut owners: Vec<&str> = b.enumerators.iter().map(|e| e.owner.as_str()).collect();
     owners.dedup();
+    let users = users(b);
     for owner in owners {
-        lines.entry(owner).or_default().extend(enum_lines(b, owner));
+        lines.entry(owner).or_default().extend(enum_lines(b, &users, owner));
     }
     for name in b.history.of.keys() {
         if !lines.contains_key(name.as_str()) {
