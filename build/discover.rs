@@ -283,11 +283,11 @@ fn found(
     }
 }
 
-/// The first of the toolkit-root variables that is set, and a warning for each
-/// other one that names a different directory.
 /// `(variable, path)` of each toolkit-root variable that is set, in order.
 type RootVars = Vec<(String, PathBuf)>;
 
+/// The toolkit-root variables that are set, and a warning for each one that
+/// names another directory than the first.
 fn root_vars() -> Result<(RootVars, Vec<String>)> {
     let set: RootVars = ROOT_VARS
         .iter()

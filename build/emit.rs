@@ -8,11 +8,7 @@ use crate::{version, watch};
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
 pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Option<u32>) {
     if let (Some(f), None) = (floor, link) {
-        println!(
-            "cargo::warning=LIBCUDA_SYS_DRIVER_FLOOR={} has no effect with dynamic-loading: every function \
-             is bound, and one the driver lacks fails alone with CUDA_ERROR_NOT_FOUND (libcuda_sys::driver_has asks first)",
-            version::CudaVersion { number: f }
-        );
+        println!("cargo::warning={}", crate::floor::dynamic_warning(f));
     }
     let floor = floor.filter(|_| link.is_some());
     let headers = bindings.headers();

@@ -1,6 +1,6 @@
 //! Step 0: where the bindings come from and for which CUDA release, by the
 //! rules the crate docs give ("Where the bindings come from", "Choosing a
-//! CUDA release"); and the driver floor's value.
+//! CUDA release").
 
 use crate::discover::{Scope, Toolkit};
 use crate::env;
@@ -241,30 +241,6 @@ pub fn choose() -> Result<Mode> {
         )),
         None => Ok(Mode::Auto),
     }
-}
-
-/// `LIBCUDA_SYS_DRIVER_FLOOR` (`13.0`) as a `CUDA_VERSION` (`13000`): the
-/// oldest driver a linked program must start on.
-pub fn driver_floor() -> Result<Option<u32>> {
-    let Some(value) = env::var("LIBCUDA_SYS_DRIVER_FLOOR").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let text = value.to_string_lossy().trim().to_string();
-    let why = match crate::sections::parse_version(&text) {
-        Some(floor) if (11000..100_000).contains(&floor) => return Ok(Some(floor)),
-        Some(floor) if floor < 11000 => {
-            "is older than any driver with the memory-pool API this crate binds (11.x)"
-        }
-        Some(_) => "is not a CUDA release (their major versions have two digits)",
-        None => "is not a CUDA version",
-    };
-    Err(Error::new(
-        format!("LIBCUDA_SYS_DRIVER_FLOOR={text} {why}"),
-        "LIBCUDA_SYS_DRIVER_FLOOR names the oldest driver, as the CUDA release it supports:\n\
-         major.minor from 11.0 on, the minor one digit (13.0 for driver 580, 12.8, 11.7). Functions\n\
-         newer than it are left out of the linked bindings.\n\n\
-         Fix: LIBCUDA_SYS_DRIVER_FLOOR=13.0 (or another X.Y), or unset it",
-    ))
 }
 
 /// The automatic mode's fallback: `missing` is the error generation would have

@@ -1,17 +1,13 @@
 //! What either source of bindings hands on, as plain data: the generated
 //! path fills it from bindgen's output, the pregenerated path from the release's
-//! part of `pregenerated/`. One renderer writes the files `src/` includes
-//! from `OUT_DIR`, so the crate cannot tell the two apart.
+//! part of `pregenerated/`. One renderer (`write`) makes the files `src/`
+//! includes from it, so the crate cannot tell the two apart.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use crate::discover::Toolkit;
-use crate::error::Result;
 use crate::mode::Why;
-use crate::preprocess::io_error;
 use crate::version::CudaVersion;
-use crate::{docs, renames, since, value_types};
 
 /// One driver function: its name and its declaration as Rust text
 /// (`pub fn name(...) -> CUresult;`, with its attributes).
@@ -124,33 +120,6 @@ impl Bindings {
         }
     }
 
-    /// `LIBCUDA_SYS_DRIVER_FLOOR`: leaves out of the linked bindings what a
-    /// driver older than `floor` lacks, so that using one is a compile error
-    /// instead of a program that does not start. Returns what was left out.
-    pub fn apply_floor(&mut self, floor: u32, where_: &str) -> Result<Vec<String>> {
-        let Some(since) = &self.since else {
-            return Err(since::unavailable_for_floor(where_, floor));
-        };
-        let undated: Vec<&str> = self
-            .functions
-            .iter()
-            .map(|f| f.name.as_str())
-            .filter(|name| !since.contains_key(*name))
-            .collect();
-        if !undated.is_empty() {
-            return Err(since::undated_for_floor(where_, floor, &undated));
-        }
-        let newer: Vec<String> = self
-            .functions
-            .iter()
-            .filter(|f| since[&f.name] > floor)
-            .map(|f| f.name.clone())
-            .collect();
-        self.functions.retain(|f| !newer.contains(&f.name));
-        self.renames.retain(|r| !newer.contains(&r.target));
-        Ok(newer)
-    }
-
     /// Every symbol a stand-in libcuda must export: the bound functions, then
     /// the plain names (so that a wrong alias links and is caught by the tests
     /// instead of hidden).
@@ -161,86 +130,8 @@ impl Bindings {
             .chain(self.renames.iter().map(|r| r.plain.as_str()))
     }
 
-    /// Writes the files `src/lib.rs` includes.
-    pub fn write(&self, out_dir: &Path) -> Result<()> {
-        let files = [
-            ("bindings.rs", docs::types(self)),
-            ("functions.rs", self.render_functions()),
-            ("renames.rs", renames::render(&self.renames)),
-            ("macro_constants.rs", self.macro_constants.clone()),
-            ("since.rs", since::render(self)),
-            ("value_types.rs", value_types::render(self)),
-            ("enumerators.rs", self.render_enumerators()),
-            ("accessors.rs", self.render_accessors()),
-        ];
-        for (name, text) in files {
-            let path = out_dir.join(name);
-            std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
-        }
-        Ok(())
-    }
-
-    /// `enumerators.rs`: every C enumerator under its C name at the crate root,
-    /// typed as its enum's typedef (`CUDA_SUCCESS: CUresult`), as C makes them
-    /// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`.
-    fn render_enumerators(&self) -> String {
-        let mut out = String::from("// C's enumerators under their global C names.\n");
-        for e in &self.enumerators {
-            let (ty, name) = (self.typedef_of(&e.owner), &e.name);
-            let value = docs::value(self, e).map_or(String::new(), |v| format!(", `{name} = {v}`"));
-            out.push_str(&format!(
-                "/// [`{ty}::{name}`] under its C name{value}.\npub const {name}: {ty} = {ty}::{name};\n"
-            ));
-        }
-        out
-    }
-
     /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.
     pub fn typedef_of<'a>(&'a self, owner: &'a str) -> &'a str {
         self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
-    }
-
-    /// `accessors.rs`: `member()` and `set_member()` for each member that moved,
-    /// so that the same code compiles against every release.
-    fn render_accessors(&self) -> String {
-        let mut out = String::from("// Accessors of the members that moved between releases.\n");
-        for m in &self.moved {
-            let (record, member, path, ty) = (&m.record, &m.member, &m.path, &m.ty);
-            // A member of an anonymous union: `cargo xtask pregenerate` and
-            // the generated path let only integers through, any bits of which are a value.
-            let read = if path.contains('.') {
-                format!("// SAFETY: an integer member of a C union: any bits are a value.\n        unsafe {{ self.{path} }}")
-            } else {
-                format!("self.{path}")
-            };
-            out.push_str(&format!(
-                "impl {record} {{\n    /// `{member}`, here `self.{path}`: the same call in every release, where the\n    \
-                 /// member is in an anonymous union or not (crate docs, [Members that moved](crate#members-that-moved)).\n    \
-                 pub fn {member}(&self) -> {ty} {{\n        {read}\n    }}\n    \
-                 /// Sets `{member}` (`self.{path}`), in every release: see [`Self::{member}`].\n    \
-                 pub fn set_{member}(&mut self, value: {ty}) {{\n        self.{path} = value;\n    }}\n}}\n"
-            ));
-        }
-        out
-    }
-
-    /// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands
-    /// to `extern "C"` declarations or to the dynamic-loading wrappers; each
-    /// declaration with the driver version it needs.
-    fn render_functions(&self) -> String {
-        let mut out = String::from("functions! {\n");
-        for f in &self.functions {
-            let needs = self.since.as_ref().and_then(|s| s.get(&f.name)).map(|v| docs::since(*v));
-            // Each a paragraph of its own.
-            let mut add: Vec<String> = needs.into_iter().collect();
-            if let Some(h) = docs::history(self, &f.name) {
-                add.extend([String::new(), h]);
-            }
-            let decl = docs::insert_before(&f.decl, &f.name, &add);
-            out.push_str(&decl);
-            out.push('\n');
-        }
-        out.push_str("}\n");
-        out
     }
 }

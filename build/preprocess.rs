@@ -79,7 +79,7 @@ impl Header {
         cmd.args(flags).arg("-E");
         let stdin = if self.compiler.is_like_msvc() {
             let file = self.out_dir.join("libcuda_sys_preprocess.c");
-            std::fs::write(&file, &source).map_err(|e| io_error(&file, e))?;
+            std::fs::write(&file, &source).map_err(|e| write_error(&file, e))?;
             cmd.arg(&file);
             None
         } else {
@@ -415,6 +415,7 @@ pub fn no_compiler(program: &str, why: &str) -> Error {
     )
 }
 
-pub fn io_error(path: &Path, e: std::io::Error) -> Error {
+/// A file the build writes (in `OUT_DIR`) that could not be written.
+pub fn write_error(path: &Path, e: std::io::Error) -> Error {
     Error::new(format!("cannot write {}", path.display()), e.to_string())
 }

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+#[cfg(feature = "bindgen")]
 use crate::error::Error;
 use crate::output::Bindings;
 
@@ -186,45 +187,4 @@ pub fn render(bindings: &Bindings) -> String {
     }
     out.push_str("];\n");
     out
-}
-
-fn floor_text(floor: u32) -> String {
-    crate::version::CudaVersion { number: floor }.to_string()
-}
-
-/// A floor where the bindings say nothing of the driver each function needs.
-pub fn unavailable_for_floor(where_: &str, floor: u32) -> Error {
-    Error::new(
-        format!(
-            "LIBCUDA_SYS_DRIVER_FLOOR={} needs cudaTypedefs.h beside cuda.h",
-            floor_text(floor)
-        ),
-        format!(
-            "{where_} has no cudaTypedefs.h, which says which driver each function needs.\n\n\
-             Fix: use a complete toolkit include directory (the pip wheels have it), or unset\n\
-             LIBCUDA_SYS_DRIVER_FLOOR"
-        ),
-    )
-}
-
-/// A floor that cannot date some bound functions would keep them, and the
-/// program would not start on the driver it names: an error instead.
-pub fn undated_for_floor(where_: &str, floor: u32, undated: &[&str]) -> Error {
-    Error::new(
-        format!(
-            "LIBCUDA_SYS_DRIVER_FLOOR={}: cudaTypedefs.h does not say which driver {} bound functions need",
-            floor_text(floor),
-            undated.len()
-        ),
-        format!(
-            "The cudaTypedefs.h of {where_} has no PFN_ variant for these functions of cuda.h, so\n\
-             the floor cannot tell whether a {} driver has them: {}.\n\n\
-             cuda.h and cudaTypedefs.h are most likely from different CUDA releases (a mixed or\n\
-             partial install).\n\n\
-             Fix: use a complete include directory of one release (the pip wheels have both files),\n\
-             or unset LIBCUDA_SYS_DRIVER_FLOOR",
-            floor_text(floor),
-            undated.join(", ")
-        ),
-    )
 }

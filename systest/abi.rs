@@ -11,7 +11,7 @@ use std::fmt::Write;
 use crate::error::{Error, Result};
 use crate::items::Items;
 use crate::layout::Layout;
-use crate::preprocess::{io_error, Header};
+use crate::preprocess::{write_error, Header};
 use crate::Rename;
 
 /// `struct X {` / `union X {` / `enum X {` tags in the preprocessed header: a
@@ -267,12 +267,12 @@ pub fn write(
 
     for (name, text) in [("abi_check.c", c), ("abi_check.rs", rs)] {
         let path = header.out_dir.join(name);
-        std::fs::write(&path, text).map_err(|e| io_error(&path, e))?;
+        std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
     }
     // For the test, which compiles and runs the C side.
     let cmd = c_command(header);
     let path = header.out_dir.join("abi_cc.txt");
-    std::fs::write(&path, cmd.join("\n")).map_err(|e| io_error(&path, e))?;
+    std::fs::write(&path, cmd.join("\n")).map_err(|e| write_error(&path, e))?;
     Ok(checks)
 }
 
@@ -344,7 +344,7 @@ pub fn check_statically(
         let _ = writeln!(c, "_Static_assert(sizeof(&{n}) != 0, \"function {n}\");", n = f.name);
     }
     let path = header.out_dir.join("abi_static.c");
-    std::fs::write(&path, &c).map_err(|e| io_error(&path, e))?;
+    std::fs::write(&path, &c).map_err(|e| write_error(&path, e))?;
 
     let cmd = c_command(header);
     let mut command = std::process::Command::new(&cmd[0]);

@@ -71,7 +71,9 @@ fn run() -> error::Result<()> {
     let read = |name: &str| {
         let path = bindings.join(name);
         println!("cargo::rerun-if-changed={}", path.display());
-        std::fs::read_to_string(&path).map_err(|e| preprocess::io_error(&path, e))
+        std::fs::read_to_string(&path).map_err(|e| {
+            error::Error::new(format!("cannot read {}", path.display()), e.to_string())
+        })
     };
     let code = read("bindings.rs")? + &read("functions.rs")?;
     let bindings = items::parse(&code)?;
@@ -196,7 +198,7 @@ fn read_tables(
 
 fn write(out_dir: &Path, name: &str, text: &str) -> error::Result<()> {
     let path = out_dir.join(name);
-    std::fs::write(&path, text).map_err(|e| preprocess::io_error(&path, e))
+    std::fs::write(&path, text).map_err(|e| preprocess::write_error(&path, e))
 }
 
 /// Check sources that say why nothing is checked.

@@ -1776,7 +1776,7 @@ fn inherited_feature_variables_change_nothing() {
 fn watched_paths(run: &Outcome) -> Vec<PathBuf> {
     run.directive("rerun-if-changed")
         .into_iter()
-        .filter(|p| !["build", "wrapper.h", "pregenerated"].contains(p))
+        .filter(|p| !["build.rs", "build", "wrapper.h", "pregenerated"].contains(p))
         .map(PathBuf::from)
         .collect()
 }

@@ -34,7 +34,7 @@ fn driver_has_every_bound_function() {
         if r == CUresult::CUDA_ERROR_STUB_LIBRARY {
             assert_eq!(driver_has("cuInit"), Err(r));
         }
-        let result = testkit::cu_result(r.name(), r.0);
+        let result = r.to_string();
         let why = testkit::no_driver_for_tests(r.0)
             .unwrap_or_else(|| panic!("cuInit(0) returned {result}"));
         return testkit::skip(&format!("cuInit(0) returned {result}: {why}"));

@@ -44,7 +44,7 @@ const NO_ACCESS: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT
 
 /// `CUDA_ERROR_INVALID_VALUE (1)`: the error's name and its number.
 fn name(r: CUresult) -> String {
-    testkit::cu_result(r.name(), r.0)
+    r.to_string()
 }
 
 /// Runs a driver call and fails the test, naming the call, unless it succeeds.

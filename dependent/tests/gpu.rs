@@ -10,7 +10,7 @@ use libcuda_sys_dependent_example::PrimaryContext;
 use testkit::skip;
 
 fn name(result: CUresult) -> String {
-    testkit::cu_result(result.name(), result.0)
+    result.to_string()
 }
 
 /// `Some(reason)` when there is no usable driver or no device; any other

@@ -126,16 +126,6 @@ pub const NO_USABLE_DRIVER: &[(u32, &str, &str)] = &[
     ),
 ];
 
-/// A `CUresult` for a message: `CUDA_ERROR_INVALID_VALUE (1)` from its name
-/// (libcuda-sys's `CUresult::name()`) and number, `CUresult 999` for a code
-/// the headers do not name.
-pub fn cu_result(name: Option<&str>, code: u32) -> String {
-    match name {
-        Some(name) => format!("{name} ({code})"),
-        None => format!("CUresult {code}"),
-    }
-}
-
 /// Why `code` (a `CUresult`'s number, from `cuInit` or `cuDeviceGetCount`)
 /// means there is no usable driver or device here; `None` for any other code,
 /// which is a real failure.

@@ -1,6 +1,6 @@
 //! Build script of libcuda-sys. What it reads, decides and emits is documented
 //! for users in the crate's rustdoc (`src/lib.rs`); this file only orders the
-//! steps, each a module beside it that returns a plain value or an error:
+//! steps, each a module of `build/` that returns a plain value or an error:
 //! mode (where the bindings come from, which CUDA release) -> discover (find
 //! `cuda.h`) -> the bindings, generated from the headers (bindgen) or the
 //! pregenerated release (`pregenerated/`) -> the driver floor -> link (which
@@ -8,34 +8,16 @@
 //! helper prints: each variable read with its `rerun-if-env-changed`, and the
 //! `-vv` log on stderr.
 
-mod discover;
-mod docs;
-mod emit;
-mod env;
-mod error;
-mod link;
-mod mode;
-mod output;
-mod pregenerated;
-// Without generation only the compiler it selects is used (the stand-in libcuda).
-#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
-mod preprocess;
-mod renames;
-mod sections;
-mod since;
-mod value_types;
-#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
-mod version;
-mod watch;
+// The steps, each a module of build/ (CONTRIBUTING has the map of what
+// each does and may import); their `crate::` paths resolve through these imports.
+#[path = "build/mod.rs"]
+mod steps;
 
+use steps::preprocess;
 #[cfg(feature = "bindgen")]
-mod bindings;
-#[cfg(feature = "bindgen")]
-mod items;
-#[cfg(feature = "bindgen")]
-mod macro_constants;
-#[cfg(feature = "bindgen")]
-mod members;
+use steps::{bindings, items, macro_constants, members};
+use steps::{discover, docs, emit, env, error, floor, link, mode, output, pregenerated};
+use steps::{renames, sections, since, value_types, version, watch, write};
 
 use mode::Mode;
 use output::Bindings;
@@ -51,6 +33,7 @@ fn main() {
 }
 
 fn run() -> error::Result<()> {
+    println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=build");
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
@@ -61,7 +44,7 @@ fn run() -> error::Result<()> {
     let releases = pregenerated::releases(&target)?;
     let release = mode::release(&releases)?;
     let mode = mode::choose()?;
-    let floor = mode::driver_floor()?;
+    let floor = floor::from_env()?;
     // Checked in every mode: a typo in a variable is never hidden by the fallback.
     let lib_dir_override = discover::lib_dir_override(&target)?;
     let search = discover::discover(&target, mode.searches())?;
@@ -105,21 +88,8 @@ fn run() -> error::Result<()> {
             Err(e) => pregenerated(mode::fallback(&e, &target), Some(toolkit))?,
         },
     };
-    // The floor matters where the linker resolves every function; with
-    // dynamic loading a missing function fails alone, at run time (`emit` says so).
-    if let Some(floor) = floor.filter(|_| !target.dynamic_loading()) {
-        let where_ = match bindings.headers() {
-            Some(t) => t.include_dir.display().to_string(),
-            None => format!("the pregenerated CUDA {} bindings", bindings.version),
-        };
-        let left_out = bindings.apply_floor(floor, &where_)?;
-        env::log(format!(
-            "driver floor {floor}: {} functions left out: {}",
-            left_out.len(),
-            left_out.join(", ")
-        ));
-    }
-    bindings.write(&target.out_dir)?;
+    floor::apply(&mut bindings, floor, &target)?;
+    write::all(&bindings, &target.out_dir)?;
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
