@@ -194,7 +194,15 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
     let block: syn::ItemForeignMod = syn::parse2(quote::quote!(extern "C" { #functions }))
         .map_err(|e| format!("functions.rs: {e}"))?;
     let template = syn::ItemForeignMod { items: Vec::new(), ..block.clone() };
-    let functions: Vec<String> = block
+    let function_names: Vec<String> = block
+        .items
+        .iter()
+        .filter_map(|f| match f {
+            syn::ForeignItem::Fn(f) => Some(f.sig.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let functions = block
         .items
         .into_iter()
         .map(|mut f| {
@@ -213,10 +221,7 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
         .collect();
     let mut names = item_names(&bindings.items);
     names.extend(item_names(&macro_file.items));
-    names.extend(functions.iter().filter_map(|f: &String| {
-        let rest = &f[f.find("pub fn ")? + "pub fn ".len()..];
-        Some(rest[..rest.find(['(', '<'])?].to_string())
-    }));
+    names.extend(function_names);
     let names = names.into_iter().map(|n| format!("{n}\n")).collect();
     let macro_constants = units("macro_constants.rs")?;
     let since_rs = read("since.rs")?;
