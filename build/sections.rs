@@ -108,3 +108,52 @@ pub fn releases_of_lines(
     }
     Ok(out)
 }
+
+// Run with xtask's unit tests, which share this file.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_have_one_spelling() {
+        assert_eq!(parse_version("12.8"), Some(12080));
+        assert_eq!(parse_version("13.0"), Some(13000));
+        for bad in ["13.05", "013.5", "13", "13.", ".5", "13.5.1", "13.x", "13.10"] {
+            assert_eq!(parse_version(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn releases_are_sorted_and_rows_of_two() {
+        let text = "# comment\n\n13.0 13.0.96\n12.8 12.8.90\n";
+        let want = vec![(12080, "12.8.90".to_string()), (13000, "13.0.96".to_string())];
+        assert_eq!(parse_releases(text), Ok(want));
+        assert!(parse_releases("13.0\n").is_err());
+        assert!(parse_releases("13.0 a b\n").is_err());
+    }
+
+    const FILE: &str = "// header, left out\n//@ all\nA\n//@ 12.0-12.9\nB\n//@ 13.0- default\nC\n//@ 12.8, 13.0- per-thread\nD\n";
+
+    #[test]
+    fn a_release_keeps_its_sections_and_variant() {
+        // A variant belongs to its own clause: `12.8` is both variants.
+        assert_eq!(select(FILE, 12080, false).unwrap(), "A\nB\nD\n");
+        assert_eq!(select(FILE, 12090, true).unwrap(), "A\nB\n");
+        assert_eq!(select(FILE, 13050, false).unwrap(), "A\nC\n");
+        assert_eq!(select(FILE, 13050, true).unwrap(), "A\nD\n");
+        assert_eq!(select(FILE, 11070, false).unwrap(), "A\n");
+        assert!(select("//@ 13.0 nightly\nX\n", 13000, false).is_err());
+        assert!(select("//@ 13.05-\nX\n", 13000, false).is_err());
+    }
+
+    #[test]
+    fn each_line_gets_the_releases_of_either_variant() {
+        let releases = [11070, 12080, 12090, 13000, 13050];
+        let of = releases_of_lines(FILE, &releases).unwrap();
+        assert_eq!(of["A"], releases);
+        assert_eq!(of["B"], [12080, 12090]);
+        assert_eq!(of["C"], [13000, 13050]);
+        assert_eq!(of["D"], [12080, 13000, 13050]);
+        assert!(!of.contains_key("// header, left out"));
+    }
+}
