@@ -1,0 +1,227 @@
+//! Inputs that must be said as they are.
+
+use crate::harness::*;
+
+// ---------------------------------------------------------------------------
+// Inputs that must be said as they are.
+
+#[test]
+pub fn a_floor_that_cannot_date_a_function_is_an_error() {
+    if linking_untestable() {
+        return;
+    }
+    if generation_unavailable() {
+        return;
+    }
+    // cudaTypedefs.h of another release than cuda.h: here one without the
+    // PFN_ types of cuMemPoolGetAttribute.
+    let mut case = Case::new("floor_undated");
+    let typedefs = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    let older: String = typedefs
+        .lines()
+        .filter(|l| !l.contains("PFN_cuMemPoolGetAttribute"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let include = include_with(&case, "include", &[("cudaTypedefs.h", older)]);
+    let run =
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("LIBCUDA_SYS_DRIVER_FLOOR", "12.2").run();
+    run.failure(
+        "LIBCUDA_SYS_DRIVER_FLOOR=12.2: cudaTypedefs.h does not say which driver 1 bound functions need",
+    );
+    run.assert_stderr_has(&["cuMemPoolGetAttribute", "different CUDA releases"]);
+    assert!(run.directive("metadata").iter().all(|m| !m.starts_with("driver_floor=")));
+}
+
+#[test]
+pub fn a_symlink_makes_an_unpassable_include_directory_usable() {
+    if generation_unavailable() {
+        return;
+    }
+    let mut case = Case::new("colon_dir");
+    let odd = include_with(&case, "with:colon/include", &[]);
+    let plain = case.dir.join("plain-include");
+    symlink(&odd, &plain).unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &odd).run();
+    run.failure("contains the path-list separator");
+    run.assert_stderr_has(&["a symlink to it"]);
+    // The advice works: the symlink is passed on as it is.
+    let mut case = Case::new("colon_dir_symlink");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &plain).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(Path::new(run.metadata("include")), plain);
+}
+
+#[test]
+pub fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
+    let run = Case::new("floor_dynamic")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .feature("dynamic-loading")
+        .env("LIBCUDA_SYS_DRIVER_FLOOR", "13.0")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.contains("LIBCUDA_SYS_DRIVER_FLOOR=13.0 has no effect with dynamic-loading")),
+        "{}",
+        run.report()
+    );
+    assert_eq!(run.metadata("driver_floor"), "");
+}
+
+#[test]
+pub fn macros_in_cflags_that_change_the_api_are_errors() {
+    // With the per-thread-default-stream feature, its define is the feature's own.
+    let ptds = (!cfg!(feature = "per-thread-default-stream"))
+        .then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+    for name in ptds.into_iter().chain(["__CUDA_API_VERSION_INTERNAL"]) {
+        let mut case = Case::new("cflags_api_macro");
+        let include = case.header("include", "#define CUDA_VERSION 13000\n");
+        let flags = format!("-D{name}");
+        let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("CFLAGS", &flags).run();
+        run.failure(&format!("{name} is defined by the C flags (CFLAGS={flags})"));
+        run.assert_stderr_has(&["plain-name aliases", "Fix:"]);
+        // The same defines for bindgen alone, in each way bindgen takes them.
+        let underscored = format!("BINDGEN_EXTRA_CLANG_ARGS_{}", TARGET.replace('-', "_"));
+        let vars = [
+            "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
+            format!("BINDGEN_EXTRA_CLANG_ARGS_{TARGET}"),
+            underscored,
+        ];
+        for (var, flags) in
+            vars.iter().zip([format!("-D{name}"), format!("-I/x -D {name}"), format!("-D{name}=1")])
+        {
+            let mut case = Case::new("bindgen_api_macro");
+            let include = case.header("include", "#define CUDA_VERSION 13000\n");
+            let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env(var, &flags).run();
+            run.failure(&format!("{name} is defined by {var}={flags}"));
+        }
+    }
+}
+
+#[test]
+pub fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
+    use std::os::unix::fs::MetadataExt;
+    // Root reads whatever the permissions say: run the script as nobody then.
+    let root = fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false);
+    let new_case = |name| if root { Case::as_user(name, 65534) } else { Some(Case::new(name)) };
+    let Some(mut case) = new_case("unreadable_include") else { return };
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    fs::set_permissions(&include, fs::Permissions::from_mode(0o000)).unwrap();
+    case.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+    let run = case.run();
+    fs::set_permissions(&include, fs::Permissions::from_mode(0o755)).unwrap();
+    run.failure(&format!(
+        "LIBCUDA_SYS_INCLUDE_DIR={} cannot be read: permission denied",
+        include.display()
+    ));
+
+    if generation_unavailable() {
+        return;
+    }
+    let Some(mut case) = new_case("unreadable_typedefs") else { return };
+    let typedefs = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    let include = include_with(&case, "include", &[("cudaTypedefs.h", typedefs)]);
+    let file = include.join("cudaTypedefs.h");
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o000)).unwrap();
+    case.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+    let run = case.run();
+    run.failure(&format!("cannot read {}: Permission denied", file.display()));
+}
+
+#[test]
+pub fn the_program_cc_could_not_run_is_named() {
+    // A wrapper that is not there: it, not the compiler behind it, is missing.
+    let mut case = Case::new("cc_wrapper_missing");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("CC", "no-such-wrapper gcc").run();
+    run.failure("no C compiler found: no-such-wrapper cannot be run");
+}
+
+#[test]
+pub fn a_cc_with_a_wrapper_builds_the_stand_in() {
+    let mut case = Case::with_tools("cc_env_wrapper", &["cc", "gcc", "as", "ld", "env"]);
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", "env gcc").run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    if run.metadata("link_kind") == "generated-stub" {
+        let so = fs::read(case.out_dir().join("stub/libcuda.so.1")).unwrap();
+        assert!(so.starts_with(b"\x7fELF"), "the stand-in is not a shared library");
+    }
+}
+
+#[test]
+pub fn a_cc_that_builds_no_library_is_an_error() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::with_tools("cc_cpp", &["cpp", "cc", "gcc", "as", "ld"]);
+    let cpp = case.bin.join("cpp");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", &cpp).run();
+    if run.metadata_or_empty("link_kind") == "driver" {
+        return testkit::skip("this machine has a driver: no stand-in is built");
+    }
+    run.failure(&format!(
+        "the C compiler {} did not build a shared library for the stand-in libcuda",
+        cpp.display()
+    ));
+}
+
+#[test]
+pub fn no_cross_compiler_names_the_one_cc_looked_for() {
+    let mut case = Case::with_tools("no_riscv_compiler", &[]);
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("TARGET", "riscv64gc-unknown-linux-gnu")
+        .env("CARGO_CFG_TARGET_ARCH", "riscv64")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .run();
+    run.failure("no C compiler found: riscv64-linux-gnu-gcc cannot be run");
+    run.assert_stderr_has(&[
+        "apt-get install gcc-riscv64-linux-gnu",
+        "CC_riscv64gc_unknown_linux_gnu=riscv64-linux-gnu-gcc",
+    ]);
+    assert!(!run.stderr.contains("gcc-riscv64gc"), "{}", run.report());
+}
+
+#[test]
+pub fn an_empty_or_zero_docs_rs_is_unset() {
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip("this machine has CUDA headers in a standard location");
+    }
+    for value in ["", "0"] {
+        let run =
+            Case::new("docs_rs_off").env("LIBCUDA_SYS_BINDINGS", "").env("DOCS_RS", value).run();
+        // Searched, as without DOCS_RS: nothing found, so the fallback and its
+        // warning, not a docs.rs build (which says nothing).
+        assert_eq!(run.code, Some(0), "{}", run.report());
+        assert!(
+            run.warnings().iter().any(|w| w.contains("because no CUDA headers (cuda.h) found")),
+            "DOCS_RS={value:?}: {}",
+            run.report()
+        );
+    }
+}
+
+#[test]
+pub fn a_wrong_root_variable_is_an_error_beside_a_good_include_dir() {
+    let mut case = Case::new("include_dir_and_wrong_cuda_path");
+    let include = case.header("include", "#define CUDA_VERSION 13000\n");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("CUDA_PATH", "/nonexistent")
+        .run();
+    run.failure("CUDA_PATH=/nonexistent does not exist");
+}
+
+#[test]
+pub fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
+    let mut case = Case::new("cuda_path_is_include");
+    let include = case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CUDA_PATH", &include).run();
+    run.failure(&format!("CUDA_PATH={} has no cuda.h", include.display()));
+    run.assert_stderr_has(&[
+        "holds cuda.h itself",
+        &format!("Set CUDA_PATH={}", case.dir.join("toolkit").display()),
+    ]);
+}

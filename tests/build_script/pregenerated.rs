@@ -1,0 +1,309 @@
+//! Where the bindings come from (the pregenerated set and its modes), the release of headers not generated from, features, and the `cuda-XXXXX` release features.
+
+use crate::harness::*;
+
+// ---------------------------------------------------------------------------
+// 10. Where the bindings come from: the pregenerated set and its modes.
+
+#[test]
+pub fn no_headers_falls_back_to_the_pregenerated_bindings_with_one_warning() {
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip("this machine has CUDA headers in a standard location");
+    }
+    let mut case = Case::new("fallback_no_headers");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
+    assert_pregenerated(&run, &case, newest_pregenerated());
+    let fallback: Vec<&str> =
+        run.warnings().into_iter().filter(|w| w.contains("pregenerated")).collect();
+    assert_eq!(fallback.len(), 1, "{}", run.report());
+    for phrase in [
+        "using the pregenerated bindings of libcuda-sys (CUDA ",
+        "because no CUDA headers (cuda.h) found",
+        "pip install nvidia-cuda-runtime",
+        "libclang",
+        "LIBCUDA_SYS_BINDINGS=generate makes it an error",
+    ] {
+        assert!(fallback[0].contains(phrase), "`{phrase}` not in {}", fallback[0]);
+    }
+    // Linked against a stand-in built from the pregenerated symbol list, with a C compiler alone.
+    if run.metadata("link_kind") == "generated-stub" {
+        let source = fs::read_to_string(case.out_dir().join("stub/libcuda_stub.c")).unwrap();
+        assert!(source.contains("int cuMemPoolGetAttribute(void)"));
+        assert!(source.contains("int cuMemAlloc_v2(void)"));
+    }
+    run.assert_reruns(&["LIBCUDA_SYS_BINDINGS", "DOCS_RS"]);
+}
+
+#[test]
+pub fn libclang_missing_falls_back_to_the_pregenerated_bindings() {
+    let (mut case, _) = Case::without_libclang("fallback_no_libclang");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
+    if run.metadata("found_by") != "pregenerated" {
+        return testkit::skip("libclang was loaded although LIBCLANG_PATH is an empty directory");
+    }
+    // The headers are CUDA 13.0: their release, not the newest.
+    assert_pregenerated(&run, &case, 13000);
+    assert!(
+        run.warnings().iter().any(|w| w.contains("because libclang not found")),
+        "{}",
+        run.report()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Headers found but not generated from: their release decides.
+
+/// A case whose `LIBCUDA_SYS_INCLUDE_DIR` holds a `cuda.h` of `version`, and no libclang.
+pub fn headers_of(name: &'static str, version: u32) -> (Case, PathBuf) {
+    let (mut case, _) = Case::without_libclang(name);
+    let include = case.header("include", &format!("#define CUDA_VERSION {version}\n"));
+    case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("LIBCUDA_SYS_BINDINGS", "");
+    (case, include)
+}
+
+#[test]
+pub fn headers_not_generated_from_bind_the_pregenerated_set_of_their_release() {
+    // (headers, bound, what the warning says of the choice)
+    for (headers, bound, said) in [
+        (12020, 12020, "the headers' own release".to_string()),
+        // 12.7 was never released with headers; a newer minor than the set knows.
+        (
+            12070,
+            12060,
+            "the newest pregenerated release not newer than the headers' CUDA 12.7".into(),
+        ),
+        (
+            13090,
+            13050,
+            "the newest pregenerated release not newer than the headers' CUDA 13.9".into(),
+        ),
+    ] {
+        let (case, include) = headers_of("headers_release", headers);
+        let run = case.run();
+        if run.metadata_or_empty("found_by") == "CUDA_PATH" {
+            return testkit::skip(
+                "libclang was loaded although LIBCLANG_PATH is an empty directory",
+            );
+        }
+        assert_pregenerated(&run, &case, bound);
+        assert_eq!(run.metadata("driver_version"), bound.to_string());
+        let expected = format!(
+            "using the pregenerated bindings of libcuda-sys (CUDA {}.{}, {said}: LIBCUDA_SYS_INCLUDE_DIR={}) because libclang not found",
+            bound / 1000,
+            bound % 1000 / 10,
+            include.display()
+        );
+        let warnings = run.warnings();
+        assert!(
+            warnings.iter().any(|w| w.contains(&expected)),
+            "no `{expected}`\n{}",
+            run.report()
+        );
+    }
+    // The same rule without generation asked for at all.
+    let (mut case, include) = headers_of("headers_release_pregenerated", 12020);
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    assert_pregenerated(&run, &case, 12020);
+    let expected = format!(
+        "LIBCUDA_SYS_INCLUDE_DIR={} is not used: LIBCUDA_SYS_BINDINGS=pregenerated, so the pregenerated bindings of libcuda-sys (CUDA 12.2, the headers' own release) are",
+        include.display()
+    );
+    assert!(run.warnings().iter().any(|w| w.contains(&expected)), "{}", run.report());
+    // A release feature still wins over the headers.
+    let (mut case, _) = headers_of("headers_release_feature", 12020);
+    let run = case.feature("cuda-13000").run();
+    assert_pregenerated(&run, &case, 13000);
+}
+
+#[test]
+pub fn headers_older_than_every_pregenerated_release_are_an_error() {
+    let (case, include) = headers_of("headers_too_old", 11040);
+    let run = case.run();
+    run.failure(&format!(
+        "the headers found (LIBCUDA_SYS_INCLUDE_DIR={}) are CUDA 11.4, older than every pregenerated release",
+        include.display()
+    ));
+    run.assert_stderr_has(&["apt-get install libclang-dev", "features = [\"cuda-11070\"]"]);
+}
+
+// ---------------------------------------------------------------------------
+// Features come from how the script was compiled, not from the environment.
+
+#[test]
+pub fn inherited_feature_variables_change_nothing() {
+    let mut case = Case::new("inherited_features");
+    for var in [
+        "CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM",
+        "CARGO_FEATURE_DYNAMIC_LOADING",
+        "CARGO_FEATURE_CUDA_12080",
+        "CARGO_FEATURE_CUDA_13000",
+    ] {
+        case.env(var, "1");
+    }
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    assert_pregenerated(&run, &case, newest_pregenerated());
+    let ptds = cfg!(feature = "per-thread-default-stream").to_string();
+    assert_eq!(run.metadata("per_thread_default_stream"), ptds, "{}", run.report());
+    let dynamic = cfg!(feature = "dynamic-loading");
+    assert_eq!(run.metadata("link_kind") == "dynamic-loading", dynamic, "{}", run.report());
+    let renames = fs::read_to_string(case.out_dir().join("renames.rs")).unwrap();
+    assert_eq!(
+        renames.contains("cuMemAllocAsync_ptsz"),
+        cfg!(feature = "per-thread-default-stream")
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The CUDA release: `cuda-XXXXX` features.
+
+#[test]
+pub fn a_release_feature_selects_its_pregenerated_release() {
+    let mut case = Case::new("release_feature");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").feature("cuda-12080").run();
+    assert_pregenerated(&run, &case, 12080);
+    let out = |file: &str| fs::read_to_string(case.out_dir().join(file)).unwrap();
+    let bindings = out("bindings.rs");
+    assert!(bindings.contains("CU_MEMPOOL_ATTR_USED_MEM_HIGH"));
+    assert!(
+        !bindings.contains("CU_MEMPOOL_ATTR_MAX_POOL_SIZE"),
+        "a 13.2 attribute in the 12.8 bindings"
+    );
+    // The plain name reaches 12.8's ABI (13.0 moved cuCtxCreate to _v4).
+    assert!(
+        out("renames.rs").contains("pub use self::cuCtxCreate_v2 as cuCtxCreate;"),
+        "{}",
+        out("renames.rs")
+    );
+}
+
+#[test]
+pub fn two_release_features_are_an_error_that_names_both() {
+    let run = Case::new("two_releases")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .feature("cuda-12080")
+        .feature("cuda-13000")
+        .run();
+    run.failure(
+        "libcuda-sys binds one CUDA release, and the features cuda-12080 and cuda-13000 are all on",
+    );
+    run.assert_stderr_has(&["cargo tree -e features -i libcuda-sys"]);
+    // The long text is lines of its own, not the source's indentation.
+    assert!(!run.stderr.contains("\n    "), "{}", run.report());
+}
+
+/// A pregenerated release other than the headers this crate was built with.
+pub fn another_release() -> u32 {
+    if *REAL_VERSION == "12080" {
+        13000
+    } else {
+        12080
+    }
+}
+
+#[test]
+pub fn a_release_feature_and_headers_of_another_release_give_the_pregenerated_release() {
+    if generation_unavailable() {
+        return;
+    }
+    let other = another_release();
+    let feature = format!("cuda-{other}");
+    let mut case = Case::new("release_other_headers");
+    let root = case.toolkit("toolkit");
+    let run =
+        case.env("LIBCUDA_SYS_BINDINGS", "").env("CUDA_PATH", &root).feature(feature.clone()).run();
+    assert_pregenerated(&run, &case, other);
+    let number: u32 = REAL_VERSION.parse().unwrap();
+    let said = format!(
+        "because the feature cuda-{other} asks for CUDA {}.{} and the headers found (CUDA_PATH={}) are CUDA {}.{}",
+        other / 1000,
+        other % 1000 / 10,
+        root.display(),
+        number / 1000,
+        number % 1000 / 10
+    );
+    let warnings = run.warnings();
+    assert!(
+        warnings.iter().filter(|w| w.contains(&said)).count() == 1,
+        "no one warning with `{said}`\n{}",
+        run.report()
+    );
+
+    // Asked to generate, the same is an error.
+    let mut case = Case::new("release_other_headers_generate");
+    let root = case.toolkit("toolkit");
+    let run = case.env("CUDA_PATH", &root).feature(feature.clone()).run();
+    run.failure(&format!(
+        "LIBCUDA_SYS_BINDINGS=generate: the headers found are CUDA {}.{}, the feature cuda-{other} asks for CUDA {}.{}",
+        number / 1000,
+        number % 1000 / 10,
+        other / 1000,
+        other % 1000 / 10
+    ));
+    let fix = format!(
+        "- point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at headers of CUDA {}.{}\n",
+        other / 1000,
+        other % 1000 / 10
+    );
+    run.assert_stderr_has(&[fix.as_str()]);
+}
+
+#[test]
+pub fn a_release_feature_and_headers_of_that_release_generate() {
+    if generation_unavailable() {
+        return;
+    }
+    let mut case = Case::new("release_same_headers");
+    let root = case.toolkit("toolkit");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("CUDA_PATH", &root)
+        .feature(format!("cuda-{}", *REAL_VERSION))
+        .run();
+    run.found(&root.join("include"), "CUDA_PATH");
+    assert_eq!(run.metadata("version"), *REAL_VERSION);
+    assert!(run.warnings().iter().all(|w| !w.contains("pregenerated")), "{}", run.report());
+}
+
+#[test]
+pub fn wrong_variables_are_errors_in_every_mode() {
+    let modes: [(&str, &[(&str, &str)]); 4] = [
+        ("automatic", &[("LIBCUDA_SYS_BINDINGS", "")]),
+        ("generate", &[("LIBCUDA_SYS_BINDINGS", "generate")]),
+        ("pregenerated", &[("LIBCUDA_SYS_BINDINGS", "pregenerated")]),
+        ("docs.rs", &[("LIBCUDA_SYS_BINDINGS", ""), ("DOCS_RS", "1")]),
+    ];
+    let wrong: [(&str, &str, &str); 3] = [
+        ("CUDA_PATH", "/nonexistent", "CUDA_PATH=/nonexistent does not exist"),
+        (
+            "LIBCUDA_SYS_INCLUDE_DIR",
+            "/nonexistent/include",
+            "LIBCUDA_SYS_INCLUDE_DIR=/nonexistent/include does not exist",
+        ),
+        (
+            "LIBCUDA_SYS_LIB_DIR",
+            "/nonexistent/lib",
+            "LIBCUDA_SYS_LIB_DIR=/nonexistent/lib is not a directory",
+        ),
+    ];
+    for (mode, settings) in modes {
+        for (var, value, summary) in wrong {
+            let mut case = Case::new("wrong_in_every_mode");
+            for (k, v) in settings {
+                case.env(*k, v);
+            }
+            let run = case.env(var, value).run();
+            assert!(
+                run.code == Some(1) && run.warnings().iter().any(|w| w.contains(summary)),
+                "mode {mode}, {var}={value}: expected `{summary}`\n{}",
+                run.report()
+            );
+        }
+    }
+}
+
+#[test]
+pub fn unknown_mode_is_an_error() {
+    let run = Case::new("unknown_mode").env("LIBCUDA_SYS_BINDINGS", "pregenrated").run();
+    run.failure("LIBCUDA_SYS_BINDINGS=pregenrated is not a mode");
+    run.assert_stderr_has(&["generate", "pregenerated", "unset LIBCUDA_SYS_BINDINGS"]);
+}

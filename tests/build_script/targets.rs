@@ -1,0 +1,117 @@
+//! Other targets: discovery and linking against trees laid out like theirs.
+
+use crate::harness::*;
+
+// ---------------------------------------------------------------------------
+// 12. Other targets: discovery and linking against trees laid out like their
+// toolkits and pip wheels. The pregenerated bindings stand in for generation, which
+// needs the target's C headers; what is under test is where the build looks
+// and what it links.
+
+/// A case that builds for `triple` (`os`, `arch`, `env` as Cargo gives them).
+pub fn for_target(name: &'static str, triple: &str, os: &str, arch: &str, env: &str) -> Case {
+    let mut case = Case::new(name);
+    case.env("TARGET", triple)
+        .env("CARGO_CFG_TARGET_OS", os)
+        .env("CARGO_CFG_TARGET_ARCH", arch)
+        .env("CARGO_CFG_TARGET_ENV", env)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated");
+    case
+}
+
+pub fn windows(name: &'static str) -> Case {
+    for_target(name, "x86_64-pc-windows-msvc", "windows", "x86_64", "msvc")
+}
+
+#[test]
+pub fn windows_toolkit_links_its_import_library() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = windows("windows_toolkit");
+    case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
+    let lib = case.mkdir("toolkit/lib/x64");
+    fs::write(lib.join("cuda.lib"), "!<arch>\n").unwrap();
+    let run = case.env("CUDA_PATH", case.dir.join("toolkit")).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "import-library");
+    assert_eq!(run.directive("rustc-link-search"), vec![format!("native={}", lib.display())]);
+    assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
+}
+
+#[test]
+pub fn windows_pip_wheel_links_its_import_library() {
+    if linking_untestable() {
+        return;
+    }
+    // nvidia-cuda-runtime's win_amd64 wheel: nvidia/cu13/include and nvidia/cu13/lib/x64/cuda.lib.
+    let mut case = windows("windows_wheel");
+    let include = case.header("site-packages/nvidia/cu13/include", "#define CUDA_VERSION 13000\n");
+    let lib = case.mkdir("site-packages/nvidia/cu13/lib/x64");
+    fs::write(lib.join("cuda.lib"), "!<arch>\n").unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "import-library");
+    assert_eq!(run.metadata("lib_dir"), lib.display().to_string());
+}
+
+#[test]
+pub fn windows_without_cuda_lib_is_a_clear_error() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = windows("windows_no_lib");
+    case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
+    let run = case.env("CUDA_PATH", case.dir.join("toolkit")).run();
+    run.failure("no libcuda to link");
+    run.assert_stderr_has(&[
+        "lib\\x64\\cuda.lib",
+        "pip install nvidia-cuda-runtime",
+        "dynamic-loading",
+    ]);
+}
+
+#[test]
+pub fn windows_dynamic_loading_links_nothing() {
+    let mut case = windows("windows_dynamic");
+    let run = case.feature("dynamic-loading").run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "dynamic-loading");
+    assert!(run.directive("rustc-link-lib").is_empty(), "{}", run.report());
+}
+
+#[test]
+pub fn aarch64_toolkit_layouts_and_their_stubs() {
+    if linking_untestable() {
+        return;
+    }
+    // Linux SBSA (Grace) and Jetson (L4T) keep headers and stubs under targets/.
+    for (dir, name) in [("sbsa-linux", "aarch64_sbsa"), ("aarch64-linux", "aarch64_jetson")] {
+        let mut case = for_target(name, "aarch64-unknown-linux-gnu", "linux", "aarch64", "gnu");
+        let include =
+            case.header(&format!("toolkit/targets/{dir}/include"), "#define CUDA_VERSION 13000\n");
+        let stubs = case.mkdir(&format!("toolkit/targets/{dir}/lib/stubs"));
+        fs::write(stubs.join("libcuda.so"), elf_header(EM_AARCH64)).unwrap();
+        let run = case.env("CUDA_PATH", case.dir.join("toolkit")).run();
+        if run.metadata("link_kind") == "driver" {
+            return testkit::skip("this machine has an aarch64 libcuda in the multiarch directory");
+        }
+        assert_eq!(run.code, Some(0), "{}", run.report());
+        // The warning names the toolkit found (and not used by the pregenerated bindings).
+        assert!(include.join("cuda.h").is_file());
+        assert!(
+            run.warnings().iter().any(|w| w.contains(&format!(
+                "CUDA_PATH={} is not used",
+                case.dir.join("toolkit").display()
+            ))),
+            "{dir}: {}",
+            run.report()
+        );
+        assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{dir}");
+        assert_eq!(
+            fs::read(case.out_dir().join("stub/libcuda.so.1")).ok().as_deref(),
+            Some(&elf_header(EM_AARCH64)[..]),
+            "{dir}: the stub is linked under the runtime name"
+        );
+    }
+}
