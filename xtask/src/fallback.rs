@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::test::{Failure, Outcome, Report};
+use crate::summary::{Failure, Outcome, Report};
 use crate::{cargo, headers, pregenerate, Result};
 
 /// What a build of the pregenerated set says, once, where the user did not ask for it.

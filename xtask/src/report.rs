@@ -1,16 +1,10 @@
 //! `cargo xtask report [--json]`: setup, then the memory-pool report (header
 //! version, toolkit, driver, the memory-pool attributes of every GPU). Its
 //! exit status is the report's own, setup's [`crate::setup::FAILED`], or,
-//! for an unknown argument, the report's [`exit::EXIT_USAGE`] (with `--json`,
+//! for an unknown argument, the report's [`crate::exit::EXIT_USAGE`] (with `--json`,
 //! the report's error object on stdout), before setup or a build.
 
 use crate::setup;
-
-/// The report's exit statuses and its JSON error object: the report's own
-/// file, so that the two programs cannot differ.
-#[path = "../../tools/mempool-report/src/exit.rs"]
-#[allow(dead_code)] // the statuses only the report itself ends with
-pub mod exit;
 
 const USAGE: &str = "usage: cargo xtask report [--json]";
 
@@ -21,9 +15,9 @@ pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
     };
     let message = format!("unknown argument {a:?}");
     if args.iter().any(|a| a == "--json") {
-        print!("{}", exit::error_json(exit::EXIT_USAGE, &message, Some(USAGE)));
+        print!("{}", crate::exit::error_json(crate::exit::EXIT_USAGE, &message, Some(USAGE)));
     }
-    Err(crate::Error::new(exit::EXIT_USAGE, format!("{message}; {USAGE}")))
+    Err(crate::Error::new(crate::exit::EXIT_USAGE, format!("{message}; {USAGE}")))
 }
 
 pub fn run(args: &[String], env: &setup::Env) -> std::result::Result<(), crate::Error> {

@@ -14,7 +14,7 @@ use crate::headers;
 
 /// xtask's exit status when setup fails: the report's `EXIT_SETUP`, which it
 /// documents beside its own statuses.
-pub const FAILED: u8 = crate::report::exit::EXIT_SETUP;
+pub const FAILED: u8 = crate::exit::EXIT_SETUP;
 
 /// What setup decided for the builds.
 #[derive(Debug, Default)]
