@@ -17,7 +17,7 @@ use steps::preprocess;
 #[cfg(feature = "bindgen")]
 use steps::{bindings, items, macro_constants, members};
 use steps::{discover, docs, emit, env, error, floor, link, mode, output, pregenerated};
-use steps::{renames, sections, since, value_types, version, watch, write};
+use steps::{renames, sections, since, tables, value_types, version, watch, write};
 
 use mode::Mode;
 use output::Bindings;

@@ -18,6 +18,7 @@ pub mod preprocess;
 pub mod renames;
 pub mod sections;
 pub mod since;
+pub mod tables;
 pub mod value_types;
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 pub mod version;

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::discover::Toolkit;
 use crate::mode::Why;
+pub use crate::tables::{Moved, Rename, Typed};
 use crate::version::CudaVersion;
 
 /// One driver function: its name and its declaration as Rust text
@@ -14,12 +15,6 @@ use crate::version::CudaVersion;
 pub struct Function {
     pub name: String,
     pub decl: String,
-}
-
-/// A plain name and the bound function a C call of it reaches.
-pub struct Rename {
-    pub plain: String,
-    pub target: String,
 }
 
 /// A C enumerator: its enum (the Rust newtype), its name, and its value where
@@ -30,37 +25,12 @@ pub struct Enumerator {
     pub value: Option<i128>,
 }
 
-/// A struct member that moved into or out of an anonymous union between
-/// releases (`pregenerated/moved_members.txt`), and where these bindings have it.
-pub struct Moved {
-    pub record: String,
-    pub member: String,
-    /// `id`, or `__bindgen_anon_1.id`.
-    pub path: String,
-    pub ty: String,
-}
-
 /// The pregenerated releases whose headers declare each item
 /// (`pregenerated/items.txt`): what the "since" lines of the docs say.
 pub struct History {
     /// Every pregenerated release, oldest first.
     pub releases: Vec<u32>,
     pub of: BTreeMap<String, Vec<u32>>,
-}
-
-/// An enumerator whose header documentation declares `(value type = T)`.
-pub struct Typed {
-    pub owner: String,
-    pub name: String,
-    pub c_type: String,
-    /// The Rust type whose size is the value's, where the bindings have one.
-    pub size_type: Option<String>,
-    /// The `cu*Set*Attribute*` function that takes it, if any.
-    pub setter: Option<String>,
-    /// Settable only back to zero (the high watermarks).
-    pub reset_only: bool,
-    /// The header's description (generated), or ours (pregenerated), on one line.
-    pub description: String,
 }
 
 pub struct Bindings {

@@ -7,23 +7,19 @@
 //! Each file holds every release at once, in sections (see `sections`).
 //!
 //! `types.rs` and `macro_constants.rs` are Rust items, `functions.rs` the
-//! declarations of the `functions!` list; `since.txt` (`function version`),
-//! `renames.txt` (`plain target`), `value_types.txt` (`enum enumerator C-type
-//! size-type setter reset-only`, tab-separated, `-` for none),
-//! `bitmasks.txt` (the enums used as masks), `items.txt` (every item's name,
-//! in the sections of the releases that declare it) and `moved_members.txt`
-//! (`record member path type`, tab-separated: the members that moved into or
-//! out of an anonymous union, and where each release has them) are tables.
+//! declarations of the `functions!` list; the `.txt` files are the tables of
+//! `tables` (their rows, writer and reader), and `items.txt` every item's
+//! name, in the sections of the releases that declare it.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::discover::Toolkit;
 use crate::env::{log, Target};
 use crate::error::{Error, Result};
 use crate::mode::Why;
-use crate::output::{Bindings, Enumerator, Function, History, Moved, Origin, Rename, Typed};
+use crate::output::{Bindings, Enumerator, Function, History, Origin};
 use crate::sections::{parse_releases, releases_of_lines, select};
+use crate::tables::{read_bitmasks, read_moved, read_renames, read_since, read_value_types};
 use crate::version::CudaVersion;
 
 /// The pregenerated set, relative to the crate's root.
@@ -58,40 +54,12 @@ fn section(target: &Target, name: &str, release: u32) -> Result<String> {
     select(&text, release, target.per_thread_default_stream()).map_err(|e| damaged(name, e))
 }
 
-/// The rows of a table: its fields, split on whitespace (tabs in `value_types.txt`).
-fn rows<'a>(text: &'a str, name: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&'a str>>> {
-    text.lines()
-        .map(|line| {
-            let row: Vec<&str> =
-                if tabs { line.split('\t').collect() } else { line.split_whitespace().collect() };
-            if row.len() == fields {
-                Ok(row)
-            } else {
-                Err(damaged(name, format!("`{line}` is not a row of {fields} fields")))
-            }
-        })
-        .collect()
-}
-
 /// Which pregenerated releases declare each item, for generated bindings too.
 pub fn history(target: &Target) -> Result<History> {
     let releases = releases(target)?;
     let text = read(&target.manifest_dir, "items.txt")?;
     let of = releases_of_lines(&text, &releases).map_err(|e| damaged("items.txt", e))?;
     Ok(History { releases, of })
-}
-
-/// The rows of `moved_members.txt` in `text`.
-fn moved_rows(text: &str) -> Result<Vec<Moved>> {
-    Ok(rows(text, "moved_members.txt", 4, true)?
-        .into_iter()
-        .map(|row| Moved {
-            record: row[0].to_string(),
-            member: row[1].to_string(),
-            path: row[2].to_string(),
-            ty: row[3].to_string(),
-        })
-        .collect())
 }
 
 /// `(record, member)` of every member that moved in some release: where it is
@@ -101,8 +69,11 @@ pub fn moved_members(target: &Target) -> Result<Vec<(String, String)>> {
     let text = read(&target.manifest_dir, "moved_members.txt")?;
     let body: String =
         text.lines().filter(|l| !l.starts_with("//")).map(|l| format!("{l}\n")).collect();
-    let mut out: Vec<(String, String)> =
-        moved_rows(&body)?.into_iter().map(|m| (m.record, m.member)).collect();
+    let mut out: Vec<(String, String)> = read_moved(&body)
+        .map_err(|e| damaged("moved_members.txt", e))?
+        .into_iter()
+        .map(|m| (m.record, m.member))
+        .collect();
     out.sort();
     out.dedup();
     Ok(out)
@@ -115,41 +86,25 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
     if types.is_empty() {
         return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
     }
-    let since = section(target, "since.txt", release)?;
-    let since = rows(&since, "since.txt", 2, false)?
-        .into_iter()
-        .map(|row| {
-            let v = row[1].parse().map_err(|_| damaged("since.txt", row.join(" ")))?;
-            Ok((row[0].to_string(), v))
-        })
-        .collect::<Result<BTreeMap<String, u32>>>()?;
-    let renames = section(target, "renames.txt", release)?;
-    let renames = rows(&renames, "renames.txt", 2, false)?
-        .into_iter()
-        .map(|row| Rename { plain: row[0].to_string(), target: row[1].to_string() })
-        .collect();
-    let typed = section(target, "value_types.txt", release)?;
-    let none = |field: &str| (field != "-").then(|| field.to_string());
-    let typed = rows(&typed, "value_types.txt", 6, true)?
-        .into_iter()
-        .map(|row| Typed {
-            owner: row[0].to_string(),
-            name: row[1].to_string(),
-            c_type: row[2].to_string(),
-            size_type: none(row[3]),
-            setter: none(row[4]),
-            reset_only: row[5] == "reset-only",
-            description: crate::docs::sentence(row[1]).unwrap_or_default().to_string(),
-        })
-        .collect();
+    // A table's rows, or why the file is damaged.
+    let table = |name: &str| section(target, name, release);
+    let since = read_since(&table("since.txt")?).map_err(|e| damaged("since.txt", e))?;
+    let renames = read_renames(&table("renames.txt")?).map_err(|e| damaged("renames.txt", e))?;
+    let mut typed =
+        read_value_types(&table("value_types.txt")?).map_err(|e| damaged("value_types.txt", e))?;
+    for t in &mut typed {
+        t.description = crate::docs::sentence(&t.name).unwrap_or_default().to_string();
+    }
     let types = joined_impls(&types);
-    let bitmasks = section(target, "bitmasks.txt", release)?.lines().map(str::to_string).collect();
+    let bitmasks = read_bitmasks(&table("bitmasks.txt")?);
+    let moved =
+        read_moved(&table("moved_members.txt")?).map_err(|e| damaged("moved_members.txt", e))?;
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
         aliases: aliases(&types),
         bitmasks,
-        moved: moved_rows(&section(target, "moved_members.txt", release)?)?,
+        moved,
         history: history(target)?,
         types,
         functions: functions(&section(target, "functions.rs", release)?),

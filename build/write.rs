@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::error::Result;
 use crate::output::Bindings;
 use crate::preprocess::write_error;
-use crate::{docs, renames, since, value_types};
+use crate::{docs, renames, since, tables, value_types};
 
 /// Writes the files `src/lib.rs` includes.
 pub fn all(b: &Bindings, out_dir: &Path) -> Result<()> {
@@ -23,6 +23,20 @@ pub fn all(b: &Bindings, out_dir: &Path) -> Result<()> {
     ];
     for (name, text) in files {
         let path = out_dir.join(name);
+        std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
+    }
+    // The same tables as rows of text, which `cargo xtask pregenerate` merges.
+    let dir = out_dir.join("tables");
+    std::fs::create_dir_all(&dir).map_err(|e| write_error(&dir, e))?;
+    let rows = tables::Tables {
+        functions: b.functions.iter().map(|f| f.name.as_str()).collect(),
+        since: b.since.as_ref(),
+        renames: &b.renames,
+        typed: &b.typed,
+        bitmasks: &b.bitmasks,
+    };
+    for (name, text) in tables::write(&rows) {
+        let path = dir.join(name);
         std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
     }
     Ok(())

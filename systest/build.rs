@@ -19,6 +19,9 @@ mod members;
 #[allow(dead_code)]
 #[path = "../build/preprocess.rs"]
 mod preprocess;
+#[allow(dead_code)]
+#[path = "../build/tables.rs"]
+mod rows;
 
 mod abi;
 mod layout;

@@ -5,12 +5,8 @@
 //! checks of that table with nothing to check.
 
 use crate::error::{Error, Result};
-
-/// A plain name and the function it is an alias of, as `renames.rs` says.
-pub struct Rename {
-    pub plain: String,
-    pub target: String,
-}
+// The row type of the crate's own table of plain names.
+pub use crate::rows::Rename;
 
 fn unreadable(file: &str, what: &str, found: &dyn quote::ToTokens) -> Error {
     let mut text = found.to_token_stream().to_string();

@@ -4,6 +4,9 @@
 #[path = "../../build/error.rs"]
 #[allow(dead_code)]
 mod error;
+#[allow(dead_code)]
+#[path = "../../build/tables.rs"]
+mod rows;
 #[path = "../tables.rs"]
 mod tables;
 

@@ -3,9 +3,11 @@
 //! For every release of `pregenerated/releases.txt` and both variants (default,
 //! per-thread default stream) the crate's own build script generates the
 //! bindings from that release's pip headers (with the release's `cuda-XXXXX`
-//! feature on). This command reads its output back from `OUT_DIR`, removes
-//! every documentation comment (the header's text, and the crate's own lines,
-//! which the build script adds again), formats each item, and merges the 34
+//! feature on). This command reads its output back from `OUT_DIR` (the Rust
+//! items with syn; the derived tables as the rows the build wrote in
+//! `OUT_DIR/tables/`, see `build/tables.rs`), removes every documentation
+//! comment (the header's text, and the crate's own lines, which the build
+//! script adds again), formats each item, and merges the 34
 //! builds: an item the same in several of them is written once, in a section
 //! headed with the releases it belongs to (`build/sections.rs` reads them, and
 //! this command checks that reading every build back gives its items
@@ -224,28 +226,22 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
     names.extend(function_names);
     let names = names.into_iter().map(|n| format!("{n}\n")).collect();
     let macro_constants = units("macro_constants.rs")?;
-    let since_rs = read("since.rs")?;
-    let pairs = |name: &str| -> Vec<String> {
-        array(&since_rs, name)
-            .into_iter()
-            .map(|tuple| format!("{} {}\n", tuple[0], tuple[1]))
-            .collect()
+    // The tables, as the build script wrote them: one unit a line.
+    let table = |name: &str| -> Result<Vec<String>> {
+        let path = out.join("tables").join(name);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(text.lines().map(|l| format!("{l}\n")).collect())
     };
-    let value_types_rs = read("value_types.rs")?;
-    let bitmasks = array(&value_types_rs, "BITMASKS")
-        .into_iter()
-        .flatten()
-        .map(|name| format!("{name}\n"))
-        .collect();
     // In the order of FILES.
     let parts = vec![
         types,
         functions,
         macro_constants,
-        pairs("SINCE"),
-        pairs("PLAIN_NAMES"),
-        value_types(&value_types_rs)?,
-        bitmasks,
+        table("since.txt")?,
+        table("renames.txt")?,
+        table("value_types.txt")?,
+        table("bitmasks.txt")?,
         names,
     ];
     Ok((parts, members::all(&bindings.items)))
@@ -334,33 +330,6 @@ fn exploded(mut item: syn::Item) -> Vec<syn::Item> {
 
 fn unparse(items: Vec<syn::Item>) -> String {
     prettyplease::unparse(&syn::File { shebang: None, frontmatter: None, attrs: Vec::new(), items })
-}
-
-/// `VALUE_TYPES` as rows: enum, enumerator, C type, size type, setter,
-/// reset-only (tab-separated, `-` for none). The descriptions are the header's:
-/// left out. Each entry is read from its tokens, spaces removed:
-/// `TypedEnumerator{enumeration:"E",name:"N",...,value_type:ValueType{c_name:"T",
-/// size:Some(::core::mem::size_of::<R>())},setter:Some("F"),reset_only:false,...}`.
-fn value_types(file: &syn::File) -> Result<Vec<String>> {
-    let between = |text: &str, start: &str, end: &str| -> Option<String> {
-        let rest = &text[text.find(start)? + start.len()..];
-        Some(rest[..rest.find(end)?].to_string())
-    };
-    let mut rows = Vec::new();
-    for e in elements(file, "VALUE_TYPES") {
-        let t = quote::ToTokens::to_token_stream(e).to_string().replace(' ', "");
-        let field = |start: &str| between(&t, start, "\"").unwrap_or_else(|| "-".into());
-        let size = between(&t, "size_of::<", ">()").unwrap_or_else(|| "-".into());
-        let setter = between(&t, "setter:Some(\"", "\"").unwrap_or_else(|| "-".into());
-        let reset = if t.contains("reset_only:true") { "reset-only" } else { "-" };
-        let (owner, name, c_name) =
-            (field("enumeration:\""), field(",name:\""), field("c_name:\""));
-        if [&owner, &name, &c_name].contains(&&"-".to_string()) {
-            return Err(format!("a VALUE_TYPES entry reads otherwise: {t}"));
-        }
-        rows.push(format!("{owner}\t{name}\t{c_name}\t{size}\t{setter}\t{reset}\n"));
-    }
-    Ok(rows)
 }
 
 /// The units of every build in one sequence, each with the builds it is in.
@@ -488,33 +457,25 @@ pub fn compare(dir: &Path, files: &[(String, String)]) -> Result {
     }
 }
 
-/// The literal elements of the tuples of `const NAME: &[...] = &[(..), ..]`.
-fn array(file: &syn::File, name: &str) -> Vec<Vec<String>> {
-    let literal = |e: &syn::Expr| match e {
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => s.value(),
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_digits().to_string(),
-        other => quote::ToTokens::to_token_stream(other).to_string(),
-    };
-    elements(file, name)
-        .iter()
-        .map(|e| match e {
-            syn::Expr::Tuple(t) => t.elems.iter().map(literal).collect(),
-            other => vec![literal(other)],
-        })
-        .collect()
-}
-
-fn elements<'a>(file: &'a syn::File, name: &str) -> Vec<&'a syn::Expr> {
-    for item in &file.items {
-        if let syn::Item::Const(c) = item {
-            if c.ident == name {
-                if let syn::Expr::Reference(r) = &*c.expr {
-                    if let syn::Expr::Array(a) = &*r.expr {
-                        return a.elems.iter().collect();
-                    }
-                }
-            }
-        }
+#[cfg(test)]
+mod tests {
+    /// A release is a line of `releases.txt` and a `cuda-XXXXX` feature of the
+    /// crate (the build script checks its own list against `releases.txt`):
+    /// one without the other fails here.
+    #[test]
+    fn every_release_has_its_feature_and_no_feature_lacks_a_release() {
+        let releases: Vec<String> =
+            super::releases().unwrap().iter().map(|(n, _)| format!("cuda-{n:05}")).collect();
+        let package = crate::cargo::package_metadata("libcuda-sys").unwrap();
+        let features: Vec<String> = package["features"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|f| f.starts_with("cuda-"))
+            .cloned()
+            .collect();
+        let mut sorted = releases.clone();
+        sorted.sort();
+        assert_eq!(features, sorted, "the cuda-XXXXX features of Cargo.toml and releases.txt");
     }
-    Vec::new()
 }
