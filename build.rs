@@ -16,7 +16,7 @@ mod steps;
 use steps::preprocess;
 #[cfg(feature = "bindgen")]
 use steps::{bindings, items, macro_constants, members};
-use steps::{discover, docs, emit, env, error, floor, link, mode, output, pregenerated};
+use steps::{discover, docs, emit, env, error, floor, link, mode, output, pregenerated, release};
 use steps::{renames, sections, since, tables, value_types, version, watch, write};
 
 use mode::Mode;

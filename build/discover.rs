@@ -459,10 +459,7 @@ fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
 /// Every release with memory pools, newest first, for pkg-config's `cuda-X.Y`
 /// and `/usr/local/cuda-X.Y`.
 fn releases() -> impl Iterator<Item = (u32, u32)> {
-    (11..=13u32)
-        .rev()
-        .flat_map(|major| (0..=9u32).rev().map(move |minor| (major, minor)))
-        .filter(|&(a, b)| (a, b) >= (11, 2))
+    crate::release::known().rev()
 }
 
 fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {

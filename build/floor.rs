@@ -15,7 +15,7 @@ pub fn from_env() -> Result<Option<u32>> {
         return Ok(None);
     };
     let text = value.to_string_lossy().trim().to_string();
-    let why = match crate::sections::parse_version(&text) {
+    let why = match crate::release::parse_version(&text) {
         Some(floor) if (11000..100_000).contains(&floor) => return Ok(Some(floor)),
         Some(floor) if floor < 11000 => {
             "is older than any driver with the memory-pool API this crate binds (11.x)"

@@ -12,6 +12,7 @@ pub mod link;
 pub mod mode;
 pub mod output;
 pub mod pregenerated;
+pub mod release;
 // Without generation only the compiler it selects is used (the stand-in libcuda).
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 pub mod preprocess;

@@ -7,16 +7,7 @@
 //! sections, so no Rust parser is needed. (`cargo xtask pregenerate` writes
 //! the headings and checks that this reading gives back every release.)
 
-/// `12.8` -> 12080: a major without a leading zero and one digit of minor,
-/// so that `13.05` is no way of writing 13.5.
-pub fn parse_version(text: &str) -> Option<u32> {
-    let (major, minor) = text.split_once('.')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(major) || major.starts_with('0') || !digits(minor) || minor.len() != 1 {
-        return None;
-    }
-    Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
-}
+use crate::release::parse_version;
 
 /// `releases.txt`: `(CUDA_VERSION, wheel version)` of each `X.Y wheel-version`
 /// line, oldest first; `#` lines and blank ones are comments.

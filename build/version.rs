@@ -26,7 +26,7 @@ impl CudaVersion {
 
 impl std::fmt::Display for CudaVersion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.major(), self.minor())
+        f.write_str(&crate::release::dotted(self.number))
     }
 }
 
@@ -93,10 +93,6 @@ pub fn check_minimum(header: &Header, version: CudaVersion) -> Result<()> {
     Ok(())
 }
 
-/// Minor releases per major version, as far as they are known; a header newer
-/// than this list still gets its own cfg and every one below it.
-const RELEASES: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
-
 /// Cumulative cfgs: `cuda_11_2` ... up to and including the header's version.
 /// Pure, so dependents can compute the same from `DEP_CUDA_VERSION`.
 pub fn cfgs(version: CudaVersion) -> Vec<String> {
@@ -105,16 +101,19 @@ pub fn cfgs(version: CudaVersion) -> Vec<String> {
 
 /// Every cfg name this crate may emit, for `rustc-check-cfg`.
 pub fn all_cfgs(version: CudaVersion) -> Vec<(u32, String)> {
-    let mut out = Vec::new();
-    for major in 11..=version.major().max(13) {
-        let last = RELEASES.iter().find(|(m, _)| *m == major).map(|r| r.1).unwrap_or(9);
-        let last = if major == version.major() { last.max(version.minor()) } else { last };
-        for minor in 0..=last {
-            let number = major * 1000 + minor * 10;
-            if number >= MINIMUM {
-                out.push((number, format!("cuda_{major}_{minor}")));
-            }
-        }
+    // The known releases; a header newer than them still gets its own cfg and
+    // every one below it (each minor of a newer major).
+    let mut releases: Vec<(u32, u32)> = crate::release::known().collect();
+    let last_known = releases.last().map_or(0, |r| r.0);
+    releases.extend((last_known + 1..=version.major()).flat_map(|m| (0..=9).map(move |n| (m, n))));
+    let own = (version.major(), version.minor());
+    if !releases.contains(&own) {
+        releases.push(own);
+        releases.sort_unstable();
     }
-    out
+    releases
+        .into_iter()
+        .map(|(major, minor)| (major * 1000 + minor * 10, format!("cuda_{major}_{minor}")))
+        .filter(|(number, _)| *number >= MINIMUM)
+        .collect()
 }

@@ -15,6 +15,8 @@ mod exit;
 mod fallback;
 mod headers;
 mod pregenerate;
+#[path = "../../build/release.rs"]
+mod release;
 mod report;
 mod setup;
 mod summary;

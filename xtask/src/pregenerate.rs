@@ -51,13 +51,10 @@ pub fn newest_wheel() -> Result<String> {
 
 /// `13.5` -> `13050` (0 for what is not X.Y).
 pub fn number(dotted: &str) -> u32 {
-    sections::parse_version(dotted).unwrap_or(0)
+    crate::release::parse_version(dotted).unwrap_or(0)
 }
 
-/// `13050` -> `13.5`.
-pub fn dotted(number: u32) -> String {
-    format!("{}.{}", number / 1000, number % 1000 / 10)
-}
+pub use crate::release::dotted;
 
 pub fn run(args: &[String]) -> Result {
     let check = match args {
