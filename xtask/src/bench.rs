@@ -23,12 +23,19 @@ use serde_json::{json, Value};
 
 use crate::{cargo, headers, Result};
 
-/// `(name, dependency line, environment)`; `{path}` is the packaged crate.
-const CONFIGS: [(&str, &str, &str); 5] = [
+/// `(name, dependency line, environment)`; `{path}` is the packaged crate,
+/// `{floor}` benches/bindgen-floor. cudarc first and the floor second: the
+/// ratios are to them.
+const CONFIGS: [(&str, &str, &str); 6] = [
     (
         "cudarc (pregenerated bindings, `driver`, `cuda-13000`, `dynamic-loading`)",
         "cudarc = { version = \"=0.19.10\", default-features = false, features = [\"std\", \"driver\", \"cuda-13000\", \"dynamic-loading\"] }",
         "",
+    ),
+    (
+        "the floor: bindgen 0.73 over CUDA 13.0's cuda.h in a build script, newtype enums, libcuda linked (benches/bindgen-floor)",
+        "bindgen-floor = { path = {floor} }",
+        "generate",
     ),
     ("libcuda-sys default: generated from CUDA 13.0 headers", "libcuda-sys = { path = {path} }", "generate"),
     (
@@ -72,6 +79,7 @@ pub fn build(args: &[String]) -> Result {
     let work = std::env::temp_dir().join("libcuda-sys-bench");
     let _ = std::fs::remove_dir_all(&work);
     let include = headers::include_dir("13.0")?;
+    let floor = crate::root().join("benches/bindgen-floor");
     let mut configs: Vec<(String, String, &str)> =
         CONFIGS.iter().map(|(n, d, e)| (n.to_string(), d.to_string(), *e)).collect();
     let mut packages = vec![package(&work.join("current"), None)?];
@@ -79,12 +87,12 @@ pub fn build(args: &[String]) -> Result {
         packages.push(package(&work.join("baseline"), Some(rev))?);
         configs.push((
             format!("libcuda-sys default at {rev}: generated"),
-            CONFIGS[1].1.into(),
+            CONFIGS[2].1.into(),
             "generate",
         ));
         configs.push((
             format!("libcuda-sys `default-features = false`, `cuda-13000` at {rev}"),
-            CONFIGS[4].1.into(),
+            CONFIGS[5].1.into(),
             "",
         ));
     }
@@ -96,7 +104,9 @@ pub fn build(args: &[String]) -> Result {
         let manifest = format!(
             "[package]\nname = \"bench-{i}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
              [dependencies]\n{}\n\n[workspace]\n",
-            dependency.replace("{path}", &format!("{:?}", package.display().to_string()))
+            dependency
+                .replace("{path}", &format!("{:?}", package.display().to_string()))
+                .replace("{floor}", &format!("{:?}", floor.display().to_string()))
         );
         std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
         std::fs::write(dir.join("src/lib.rs"), "").map_err(|e| e.to_string())?;
@@ -148,6 +158,7 @@ pub fn build(args: &[String]) -> Result {
             "ours_s": s.iter().filter_map(|x| x.1).collect::<Vec<_>>(),
             "noop_s": s.iter().map(|x| x.2).collect::<Vec<_>>(),
             "ratio": s.iter().zip(&samples[0]).map(|(x, c)| x.0 / c.0).collect::<Vec<_>>(),
+            "ratio_floor": s.iter().zip(&samples[1]).map(|(x, f)| x.0 / f.0).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
     let table = build_table(&data);
@@ -228,17 +239,18 @@ fn build_table(data: &Value) -> String {
     let mut out = format!(
         "Clean builds of fresh dependent projects (debug, each resolving its own lockfile), {} rounds \
          interleaved; {}; {}. Median (range).\n\n\
-         | configuration | clean build | / cudarc | ours: after bindgen is compiled | no-op build |\n|---|---:|---:|---:|---:|\n",
+         | configuration | clean build | / cudarc | / floor | after bindgen is compiled | no-op build |\n|---|---:|---:|---:|---:|---:|\n",
         data["rounds"],
         data["machine"].as_str().unwrap_or_default(),
         data["date"].as_str().unwrap_or_default(),
     );
     for c in data["configs"].as_array().into_iter().flatten() {
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             c["name"].as_str().unwrap_or_default(),
             spread(&numbers(&c["clean_s"]), |x| format!("{x:.1} s")),
             spread(&numbers(&c["ratio"]), |x| format!("{x:.2}x")),
+            spread(&numbers(&c["ratio_floor"]), |x| format!("{x:.2}x")),
             spread(&numbers(&c["ours_s"]), |x| format!("{x:.1} s")),
             spread(&numbers(&c["noop_s"]), |x| format!("{x:.2} s")),
         ));
