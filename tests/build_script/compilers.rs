@@ -5,7 +5,7 @@ use crate::harness::*;
 // Variables of the C compiler and the compiler's own diagnostics.
 
 #[test]
-pub fn c_compiler_variables_rerun_the_script() {
+fn c_compiler_variables_rerun_the_script() {
     let mut case = Case::new("cc_vars");
     // Fails right after the preprocessor has run: no bindgen needed.
     let include = case.header("include", "#define CUDA_VERSION 11000\n");
@@ -19,7 +19,7 @@ pub fn c_compiler_variables_rerun_the_script() {
 }
 
 #[test]
-pub fn preprocessor_error_shows_the_compiler_diagnostic() {
+fn preprocessor_error_shows_the_compiler_diagnostic() {
     let mut case = Case::new("no_preprocess_diagnostic");
     let include =
         case.header("include", "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n");

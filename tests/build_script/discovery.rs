@@ -7,7 +7,7 @@ use crate::harness::*;
 // 1. Nothing found.
 
 #[test]
-pub fn no_headers_anywhere_is_a_clear_error() {
+fn no_headers_anywhere_is_a_clear_error() {
     let installed = installed_toolkit_headers();
     if !installed.is_empty() {
         return testkit::skip(&format!("this machine has CUDA headers in a standard location ({installed:?}), so the search cannot come up empty"));
@@ -52,7 +52,7 @@ pub fn no_headers_anywhere_is_a_clear_error() {
 // 2.-4. Explicit settings that are wrong are errors, never silently replaced.
 
 #[test]
-pub fn include_dir_override_must_hold_cuda_h() {
+fn include_dir_override_must_hold_cuda_h() {
     let mut case = Case::new("include_dir_wrong");
     // A valid toolkit elsewhere, which must not be used instead.
     let other = case.toolkit("other");
@@ -88,7 +88,7 @@ pub fn include_dir_override_must_hold_cuda_h() {
 }
 
 #[test]
-pub fn cuda_path_without_cuda_h_is_an_error() {
+fn cuda_path_without_cuda_h_is_an_error() {
     let mut case = Case::new("cuda_path_wrong");
     let empty = case.mkdir("not-a-toolkit");
     // CUDA_HOME is valid but comes after CUDA_PATH: a wrong CUDA_PATH is not skipped.
@@ -109,7 +109,7 @@ pub fn cuda_path_without_cuda_h_is_an_error() {
 }
 
 #[test]
-pub fn lib_dir_override_that_does_not_exist_is_an_error() {
+fn lib_dir_override_that_does_not_exist_is_an_error() {
     let run = Case::new("lib_dir_missing")
         .env("LIBCUDA_SYS_LIB_DIR", "/nonexistent/lib64")
         .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
@@ -124,7 +124,7 @@ pub fn lib_dir_override_that_does_not_exist_is_an_error() {
 }
 
 #[test]
-pub fn lib_dir_override_without_libcuda_is_an_error() {
+fn lib_dir_override_without_libcuda_is_an_error() {
     if linking_untestable() {
         return;
     }
@@ -138,7 +138,7 @@ pub fn lib_dir_override_without_libcuda_is_an_error() {
 }
 
 #[test]
-pub fn a_text_file_named_libcuda_is_not_a_library() {
+fn a_text_file_named_libcuda_is_not_a_library() {
     if linking_untestable() {
         return;
     }
@@ -155,7 +155,7 @@ pub fn a_text_file_named_libcuda_is_not_a_library() {
 }
 
 #[test]
-pub fn a_stub_named_as_the_driver_directory_is_linked_as_a_stub() {
+fn a_stub_named_as_the_driver_directory_is_linked_as_a_stub() {
     if linking_untestable() {
         return;
     }
@@ -185,7 +185,7 @@ pub fn a_stub_named_as_the_driver_directory_is_linked_as_a_stub() {
 }
 
 #[test]
-pub fn a_libcuda_of_another_architecture_is_not_taken() {
+fn a_libcuda_of_another_architecture_is_not_taken() {
     if linking_untestable() {
         return;
     }
@@ -212,7 +212,7 @@ pub fn a_libcuda_of_another_architecture_is_not_taken() {
 }
 
 #[test]
-pub fn an_out_dir_with_a_line_break_is_refused_in_every_mode() {
+fn an_out_dir_with_a_line_break_is_refused_in_every_mode() {
     for feature in [None, Some("dynamic-loading")] {
         let mut case = Case::new("out_dir_line_break");
         if let Some(f) = feature {
@@ -226,7 +226,7 @@ pub fn an_out_dir_with_a_line_break_is_refused_in_every_mode() {
 }
 
 #[test]
-pub fn a_cuda_h_that_is_no_file_is_called_what_it_is() {
+fn a_cuda_h_that_is_no_file_is_called_what_it_is() {
     let mut case = Case::new("cuda_h_odd");
     let dangling = case.mkdir("dangling");
     symlink(case.dir.join("nowhere.h"), dangling.join("cuda.h")).unwrap();
@@ -248,7 +248,7 @@ pub fn a_cuda_h_that_is_no_file_is_called_what_it_is() {
 }
 
 #[test]
-pub fn user_cflags_stay_out_of_the_stand_in() {
+fn user_cflags_stay_out_of_the_stand_in() {
     let run = Case::new("stand_in_cflags")
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .env("CFLAGS", "-fsanitize=address -DUSER_FLAG_MARK")
@@ -265,7 +265,7 @@ pub fn user_cflags_stay_out_of_the_stand_in() {
 }
 
 #[test]
-pub fn a_file_as_lib_dir_is_called_a_file() {
+fn a_file_as_lib_dir_is_called_a_file() {
     let mut case = Case::new("lib_dir_file");
     let file = case.dir.join("libcuda.so.1");
     fs::write(&file, ELF_STAND_IN).unwrap();
@@ -277,7 +277,7 @@ pub fn a_file_as_lib_dir_is_called_a_file() {
 }
 
 #[test]
-pub fn relative_paths_in_variables_are_errors() {
+fn relative_paths_in_variables_are_errors() {
     for var in ["CUDA_PATH", "LIBCUDA_SYS_INCLUDE_DIR", "LIBCUDA_SYS_LIB_DIR"] {
         let run = Case::new("relative_paths")
             .env(var, "cuda/include")
@@ -289,7 +289,7 @@ pub fn relative_paths_in_variables_are_errors() {
 }
 
 #[test]
-pub fn include_dirs_that_break_directives_are_errors() {
+fn include_dirs_that_break_directives_are_errors() {
     let mut case = Case::new("newline_path");
     let include = case.header("bad\ndir/include", "#define CUDA_VERSION 13000\n");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
@@ -301,7 +301,7 @@ pub fn include_dirs_that_break_directives_are_errors() {
 }
 
 #[test]
-pub fn the_header_s_fingerprint_follows_its_bytes() {
+fn the_header_s_fingerprint_follows_its_bytes() {
     if generation_unavailable() {
         return;
     }
@@ -325,7 +325,7 @@ pub fn the_header_s_fingerprint_follows_its_bytes() {
 }
 
 #[test]
-pub fn without_cuda_typedefs_h_the_build_works_and_says_so() {
+fn without_cuda_typedefs_h_the_build_works_and_says_so() {
     if linking_untestable() {
         return;
     }
@@ -349,7 +349,7 @@ pub fn without_cuda_typedefs_h_the_build_works_and_says_so() {
 }
 
 #[test]
-pub fn an_unused_toolkit_variable_is_quoted_as_set() {
+fn an_unused_toolkit_variable_is_quoted_as_set() {
     let mut case = Case::new("resolved_include");
     let real = case.header("cuda-13.0/include", "#define CUDA_VERSION 13000\n");
     // /usr/local/cuda style: a symlink to the versioned toolkit.
@@ -375,7 +375,7 @@ pub fn an_unused_toolkit_variable_is_quoted_as_set() {
 // 5.-6. Headers that are not usable.
 
 #[test]
-pub fn header_older_than_11_2_is_rejected() {
+fn header_older_than_11_2_is_rejected() {
     let mut case = Case::new("too_old");
     let root = case.mkdir("cuda-11.0");
     let include = case.header("cuda-11.0/include", "#define CUDA_VERSION 11000\n");
@@ -392,7 +392,7 @@ pub fn header_older_than_11_2_is_rejected() {
 }
 
 #[test]
-pub fn header_without_cuda_version_is_rejected() {
+fn header_without_cuda_version_is_rejected() {
     let mut case = Case::new("no_version");
     let include = case.header("include", "/* not the driver API */\n#define NOT_CUDA 1\n");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
@@ -404,7 +404,7 @@ pub fn header_without_cuda_version_is_rejected() {
 }
 
 #[test]
-pub fn header_that_does_not_preprocess_is_a_clear_error() {
+fn header_that_does_not_preprocess_is_a_clear_error() {
     let mut case = Case::new("no_preprocess");
     let include =
         case.header("include", "#include \"cuda_missing_part.h\"\n#define CUDA_VERSION 13000\n");
@@ -419,7 +419,7 @@ pub fn header_that_does_not_preprocess_is_a_clear_error() {
 }
 
 #[test]
-pub fn header_that_bindgen_cannot_parse_is_a_clear_error() {
+fn header_that_bindgen_cannot_parse_is_a_clear_error() {
     if generation_unavailable() {
         return;
     }
@@ -437,7 +437,7 @@ pub fn header_that_bindgen_cannot_parse_is_a_clear_error() {
 }
 
 #[test]
-pub fn no_c_compiler_is_a_clear_error() {
+fn no_c_compiler_is_a_clear_error() {
     let mut case = Case::with_tools("no_compiler", &[]);
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
@@ -447,7 +447,7 @@ pub fn no_c_compiler_is_a_clear_error() {
 }
 
 #[test]
-pub fn no_cross_compiler_names_the_cross_compiler() {
+fn no_cross_compiler_names_the_cross_compiler() {
     let mut case = Case::with_tools("no_cross_compiler", &[]);
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let run = case
@@ -465,7 +465,7 @@ pub fn no_cross_compiler_names_the_cross_compiler() {
 }
 
 #[test]
-pub fn a_cross_target_without_its_c_headers_names_the_sysroot_setting() {
+fn a_cross_target_without_its_c_headers_names_the_sysroot_setting() {
     // A C compiler for the target is named (the host's gcc stands in, so the
     // preprocessor passes), but libclang, parsing as riscv64, finds no C
     // library headers for it: the error names the variable for a sysroot.
@@ -495,7 +495,7 @@ pub fn a_cross_target_without_its_c_headers_names_the_sysroot_setting() {
 }
 
 #[test]
-pub fn a_cc_that_is_not_a_c_compiler_is_named() {
+fn a_cc_that_is_not_a_c_compiler_is_named() {
     let mut case = Case::new("cc_true");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let truth = which("true").expect("`true` on PATH");
@@ -506,7 +506,7 @@ pub fn a_cc_that_is_not_a_c_compiler_is_named() {
 }
 
 #[test]
-pub fn cflags_are_named_when_the_preprocessor_fails() {
+fn cflags_are_named_when_the_preprocessor_fails() {
     let mut case = Case::new("cflags_named");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let flags = "-include /nonexistent/forced.h";

@@ -6,7 +6,7 @@ use crate::harness::*;
 // 11. The driver floor, on the pregenerated releases.
 
 #[test]
-pub fn a_driver_floor_works_with_the_pregenerated_set() {
+fn a_driver_floor_works_with_the_pregenerated_set() {
     if linking_untestable() {
         return;
     }
@@ -32,7 +32,7 @@ pub fn a_driver_floor_works_with_the_pregenerated_set() {
 }
 
 /// The functions a run bound (`FUNCTIONS` of its `since.rs`).
-pub fn bound_functions(case: &Case) -> BTreeSet<String> {
+fn bound_functions(case: &Case) -> BTreeSet<String> {
     let since = fs::read_to_string(case.out_dir().join("since.rs")).unwrap();
     let list = since.split("pub const FUNCTIONS: &[&str] = &[").nth(1).unwrap();
     let list = list.split("];").next().unwrap();
@@ -40,7 +40,7 @@ pub fn bound_functions(case: &Case) -> BTreeSet<String> {
 }
 
 #[test]
-pub fn a_floor_binds_what_the_older_release_binds() {
+fn a_floor_binds_what_the_older_release_binds() {
     if linking_untestable() {
         return;
     }
@@ -66,7 +66,7 @@ pub fn a_floor_binds_what_the_older_release_binds() {
 }
 
 #[test]
-pub fn a_driver_floor_must_be_a_cuda_version() {
+fn a_driver_floor_must_be_a_cuda_version() {
     for floor in ["thirteen", "13", "13.0.1", "13.05", "013.0", "13.x"] {
         let run = Case::new("floor_malformed").env("LIBCUDA_SYS_DRIVER_FLOOR", floor).run();
         run.failure(&format!("LIBCUDA_SYS_DRIVER_FLOOR={floor} is not a CUDA version"));
@@ -81,7 +81,7 @@ pub fn a_driver_floor_must_be_a_cuda_version() {
 }
 
 #[test]
-pub fn a_driver_floor_is_passed_on() {
+fn a_driver_floor_is_passed_on() {
     if linking_untestable() {
         return;
     }

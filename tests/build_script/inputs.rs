@@ -6,7 +6,7 @@ use crate::harness::*;
 // Inputs that must be said as they are.
 
 #[test]
-pub fn a_floor_that_cannot_date_a_function_is_an_error() {
+fn a_floor_that_cannot_date_a_function_is_an_error() {
     if linking_untestable() {
         return;
     }
@@ -33,7 +33,7 @@ pub fn a_floor_that_cannot_date_a_function_is_an_error() {
 }
 
 #[test]
-pub fn a_symlink_makes_an_unpassable_include_directory_usable() {
+fn a_symlink_makes_an_unpassable_include_directory_usable() {
     if generation_unavailable() {
         return;
     }
@@ -52,7 +52,7 @@ pub fn a_symlink_makes_an_unpassable_include_directory_usable() {
 }
 
 #[test]
-pub fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
+fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
     let run = Case::new("floor_dynamic")
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .feature("dynamic-loading")
@@ -70,7 +70,7 @@ pub fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
 }
 
 #[test]
-pub fn macros_in_cflags_that_change_the_api_are_errors() {
+fn macros_in_cflags_that_change_the_api_are_errors() {
     // With the per-thread-default-stream feature, its define is the feature's own.
     let ptds = (!cfg!(feature = "per-thread-default-stream"))
         .then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
@@ -100,7 +100,7 @@ pub fn macros_in_cflags_that_change_the_api_are_errors() {
 }
 
 #[test]
-pub fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
+fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
     use std::os::unix::fs::MetadataExt;
     // Root reads whatever the permissions say: run the script as nobody then.
     let root = fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false);
@@ -130,7 +130,7 @@ pub fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
 }
 
 #[test]
-pub fn the_program_cc_could_not_run_is_named() {
+fn the_program_cc_could_not_run_is_named() {
     // A wrapper that is not there: it, not the compiler behind it, is missing.
     let mut case = Case::new("cc_wrapper_missing");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
@@ -139,7 +139,7 @@ pub fn the_program_cc_could_not_run_is_named() {
 }
 
 #[test]
-pub fn a_cc_with_a_wrapper_builds_the_stand_in() {
+fn a_cc_with_a_wrapper_builds_the_stand_in() {
     let mut case = Case::with_tools("cc_env_wrapper", &["cc", "gcc", "as", "ld", "env"]);
     let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", "env gcc").run();
     assert_eq!(run.code, Some(0), "{}", run.report());
@@ -150,7 +150,7 @@ pub fn a_cc_with_a_wrapper_builds_the_stand_in() {
 }
 
 #[test]
-pub fn a_cc_that_builds_no_library_is_an_error() {
+fn a_cc_that_builds_no_library_is_an_error() {
     if linking_untestable() {
         return;
     }
@@ -167,7 +167,7 @@ pub fn a_cc_that_builds_no_library_is_an_error() {
 }
 
 #[test]
-pub fn no_cross_compiler_names_the_one_cc_looked_for() {
+fn no_cross_compiler_names_the_one_cc_looked_for() {
     let mut case = Case::with_tools("no_riscv_compiler", &[]);
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let run = case
@@ -184,7 +184,7 @@ pub fn no_cross_compiler_names_the_one_cc_looked_for() {
 }
 
 #[test]
-pub fn an_empty_or_zero_docs_rs_is_unset() {
+fn an_empty_or_zero_docs_rs_is_unset() {
     if !installed_toolkit_headers().is_empty() {
         return testkit::skip("this machine has CUDA headers in a standard location");
     }
@@ -203,7 +203,7 @@ pub fn an_empty_or_zero_docs_rs_is_unset() {
 }
 
 #[test]
-pub fn a_wrong_root_variable_is_an_error_beside_a_good_include_dir() {
+fn a_wrong_root_variable_is_an_error_beside_a_good_include_dir() {
     let mut case = Case::new("include_dir_and_wrong_cuda_path");
     let include = case.header("include", "#define CUDA_VERSION 13000\n");
     let run = case
@@ -215,7 +215,7 @@ pub fn a_wrong_root_variable_is_an_error_beside_a_good_include_dir() {
 }
 
 #[test]
-pub fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
+fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
     let mut case = Case::new("cuda_path_is_include");
     let include = case.header("toolkit/include", "#define CUDA_VERSION 13000\n");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CUDA_PATH", &include).run();

@@ -6,7 +6,7 @@ use crate::harness::*;
 // 7. libclang.
 
 #[test]
-pub fn libclang_that_cannot_be_loaded_is_a_clear_error() {
+fn libclang_that_cannot_be_loaded_is_a_clear_error() {
     let (case, empty) = Case::without_libclang("no_libclang");
     let run = case.run();
     if run.code == Some(0) {
@@ -30,7 +30,7 @@ pub fn libclang_that_cannot_be_loaded_is_a_clear_error() {
 }
 
 #[test]
-pub fn a_libclang_path_that_does_not_exist_is_named() {
+fn a_libclang_path_that_does_not_exist_is_named() {
     let (mut case, _) = Case::without_libclang("libclang_path_missing");
     let run = case.env("LIBCLANG_PATH", "/nonexistent").run();
     run.failure(
@@ -50,7 +50,7 @@ pub fn a_libclang_path_that_does_not_exist_is_named() {
 }
 
 #[test]
-pub fn an_empty_libclang_path_is_unset() {
+fn an_empty_libclang_path_is_unset() {
     if generation_unavailable() {
         return;
     }
@@ -62,7 +62,7 @@ pub fn an_empty_libclang_path_is_unset() {
 }
 
 #[test]
-pub fn a_library_that_is_not_libclang_is_a_clear_error() {
+fn a_library_that_is_not_libclang_is_a_clear_error() {
     // Some shared library that is not libclang, under libclang's name.
     let Some(libm) = [
         "/lib/x86_64-linux-gnu/libm.so.6",
@@ -83,7 +83,7 @@ pub fn a_library_that_is_not_libclang_is_a_clear_error() {
 }
 
 #[test]
-pub fn clang_flags_that_change_the_abi_are_a_clear_error() {
+fn clang_flags_that_change_the_abi_are_a_clear_error() {
     if generation_unavailable() {
         return;
     }

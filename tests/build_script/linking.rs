@@ -6,7 +6,7 @@ use crate::harness::*;
 // Which libcuda is linked.
 
 #[test]
-pub fn lib_dir_override_links_the_driver_library() {
+fn lib_dir_override_links_the_driver_library() {
     if linking_untestable() {
         return;
     }
@@ -28,7 +28,7 @@ pub fn lib_dir_override_links_the_driver_library() {
 }
 
 #[test]
-pub fn toolkit_stub_is_copied_under_the_runtime_name() {
+fn toolkit_stub_is_copied_under_the_runtime_name() {
     if linking_untestable() {
         return;
     }

@@ -6,7 +6,7 @@ use crate::harness::*;
 // 8. Discovery order, and 9. what a successful run emits.
 
 #[test]
-pub fn include_dir_beats_cuda_path_and_emits_everything() {
+fn include_dir_beats_cuda_path_and_emits_everything() {
     if linking_untestable() {
         return;
     }
@@ -88,7 +88,7 @@ pub fn include_dir_beats_cuda_path_and_emits_everything() {
 }
 
 #[test]
-pub fn target_prefixed_include_dir_beats_plain_one() {
+fn target_prefixed_include_dir_beats_plain_one() {
     if generation_unavailable() {
         return;
     }
@@ -104,7 +104,7 @@ pub fn target_prefixed_include_dir_beats_plain_one() {
 }
 
 #[test]
-pub fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
+fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
     if generation_unavailable() {
         return;
     }
@@ -135,7 +135,7 @@ pub fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
 }
 
 #[test]
-pub fn nvcc_on_path_is_found() {
+fn nvcc_on_path_is_found() {
     if generation_unavailable() {
         return;
     }
@@ -153,7 +153,7 @@ pub fn nvcc_on_path_is_found() {
 }
 
 #[test]
-pub fn conda_prefix_is_found() {
+fn conda_prefix_is_found() {
     if generation_unavailable() {
         return;
     }
@@ -174,7 +174,7 @@ pub fn conda_prefix_is_found() {
 }
 
 #[test]
-pub fn pip_wheel_on_pythonpath_is_found() {
+fn pip_wheel_on_pythonpath_is_found() {
     if generation_unavailable() {
         return;
     }
@@ -192,7 +192,7 @@ pub fn pip_wheel_on_pythonpath_is_found() {
 }
 
 #[test]
-pub fn pkg_config_file_is_found() {
+fn pkg_config_file_is_found() {
     if generation_unavailable() {
         return;
     }
@@ -222,7 +222,7 @@ pub fn pkg_config_file_is_found() {
 }
 
 #[test]
-pub fn a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short() {
+fn a_pc_file_that_does_not_parse_is_logged_and_the_search_stays_short() {
     let Some(pkg_config) = which("pkg-config") else {
         return testkit::skip("pkg-config is not installed");
     };

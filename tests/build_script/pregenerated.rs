@@ -6,7 +6,7 @@ use crate::harness::*;
 // 10. Where the bindings come from: the pregenerated set and its modes.
 
 #[test]
-pub fn no_headers_falls_back_to_the_pregenerated_bindings_with_one_warning() {
+fn no_headers_falls_back_to_the_pregenerated_bindings_with_one_warning() {
     if !installed_toolkit_headers().is_empty() {
         return testkit::skip("this machine has CUDA headers in a standard location");
     }
@@ -35,7 +35,7 @@ pub fn no_headers_falls_back_to_the_pregenerated_bindings_with_one_warning() {
 }
 
 #[test]
-pub fn libclang_missing_falls_back_to_the_pregenerated_bindings() {
+fn libclang_missing_falls_back_to_the_pregenerated_bindings() {
     let (mut case, _) = Case::without_libclang("fallback_no_libclang");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
     if run.metadata("found_by") != "pregenerated" {
@@ -54,7 +54,7 @@ pub fn libclang_missing_falls_back_to_the_pregenerated_bindings() {
 // Headers found but not generated from: their release decides.
 
 /// A case whose `LIBCUDA_SYS_INCLUDE_DIR` holds a `cuda.h` of `version`, and no libclang.
-pub fn headers_of(name: &'static str, version: u32) -> (Case, PathBuf) {
+fn headers_of(name: &'static str, version: u32) -> (Case, PathBuf) {
     let (mut case, _) = Case::without_libclang(name);
     let include = case.header("include", &format!("#define CUDA_VERSION {version}\n"));
     case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("LIBCUDA_SYS_BINDINGS", "");
@@ -62,7 +62,7 @@ pub fn headers_of(name: &'static str, version: u32) -> (Case, PathBuf) {
 }
 
 #[test]
-pub fn headers_not_generated_from_bind_the_pregenerated_set_of_their_release() {
+fn headers_not_generated_from_bind_the_pregenerated_set_of_their_release() {
     // (headers, bound, what the warning says of the choice)
     for (headers, bound, said) in [
         (12020, 12020, "the headers' own release".to_string()),
@@ -116,7 +116,7 @@ pub fn headers_not_generated_from_bind_the_pregenerated_set_of_their_release() {
 }
 
 #[test]
-pub fn headers_older_than_every_pregenerated_release_are_an_error() {
+fn headers_older_than_every_pregenerated_release_are_an_error() {
     let (case, include) = headers_of("headers_too_old", 11040);
     let run = case.run();
     run.failure(&format!(
@@ -130,7 +130,7 @@ pub fn headers_older_than_every_pregenerated_release_are_an_error() {
 // Features come from how the script was compiled, not from the environment.
 
 #[test]
-pub fn inherited_feature_variables_change_nothing() {
+fn inherited_feature_variables_change_nothing() {
     let mut case = Case::new("inherited_features");
     for var in [
         "CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM",
@@ -157,7 +157,7 @@ pub fn inherited_feature_variables_change_nothing() {
 // The CUDA release: `cuda-XXXXX` features.
 
 #[test]
-pub fn a_release_feature_selects_its_pregenerated_release() {
+fn a_release_feature_selects_its_pregenerated_release() {
     let mut case = Case::new("release_feature");
     let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").feature("cuda-12080").run();
     assert_pregenerated(&run, &case, 12080);
@@ -177,7 +177,7 @@ pub fn a_release_feature_selects_its_pregenerated_release() {
 }
 
 #[test]
-pub fn two_release_features_are_an_error_that_names_both() {
+fn two_release_features_are_an_error_that_names_both() {
     let run = Case::new("two_releases")
         .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
         .feature("cuda-12080")
@@ -192,7 +192,7 @@ pub fn two_release_features_are_an_error_that_names_both() {
 }
 
 /// A pregenerated release other than the headers this crate was built with.
-pub fn another_release() -> u32 {
+fn another_release() -> u32 {
     if *REAL_VERSION == "12080" {
         13000
     } else {
@@ -201,7 +201,7 @@ pub fn another_release() -> u32 {
 }
 
 #[test]
-pub fn a_release_feature_and_headers_of_another_release_give_the_pregenerated_release() {
+fn a_release_feature_and_headers_of_another_release_give_the_pregenerated_release() {
     if generation_unavailable() {
         return;
     }
@@ -248,7 +248,7 @@ pub fn a_release_feature_and_headers_of_another_release_give_the_pregenerated_re
 }
 
 #[test]
-pub fn a_release_feature_and_headers_of_that_release_generate() {
+fn a_release_feature_and_headers_of_that_release_generate() {
     if generation_unavailable() {
         return;
     }
@@ -265,7 +265,7 @@ pub fn a_release_feature_and_headers_of_that_release_generate() {
 }
 
 #[test]
-pub fn wrong_variables_are_errors_in_every_mode() {
+fn wrong_variables_are_errors_in_every_mode() {
     let modes: [(&str, &[(&str, &str)]); 4] = [
         ("automatic", &[("LIBCUDA_SYS_BINDINGS", "")]),
         ("generate", &[("LIBCUDA_SYS_BINDINGS", "generate")]),
@@ -302,7 +302,7 @@ pub fn wrong_variables_are_errors_in_every_mode() {
 }
 
 #[test]
-pub fn unknown_mode_is_an_error() {
+fn unknown_mode_is_an_error() {
     let run = Case::new("unknown_mode").env("LIBCUDA_SYS_BINDINGS", "pregenrated").run();
     run.failure("LIBCUDA_SYS_BINDINGS=pregenrated is not a mode");
     run.assert_stderr_has(&["generate", "pregenerated", "unset LIBCUDA_SYS_BINDINGS"]);

@@ -9,7 +9,7 @@ use crate::harness::*;
 // and what it links.
 
 /// A case that builds for `triple` (`os`, `arch`, `env` as Cargo gives them).
-pub fn for_target(name: &'static str, triple: &str, os: &str, arch: &str, env: &str) -> Case {
+fn for_target(name: &'static str, triple: &str, os: &str, arch: &str, env: &str) -> Case {
     let mut case = Case::new(name);
     case.env("TARGET", triple)
         .env("CARGO_CFG_TARGET_OS", os)
@@ -19,12 +19,12 @@ pub fn for_target(name: &'static str, triple: &str, os: &str, arch: &str, env: &
     case
 }
 
-pub fn windows(name: &'static str) -> Case {
+fn windows(name: &'static str) -> Case {
     for_target(name, "x86_64-pc-windows-msvc", "windows", "x86_64", "msvc")
 }
 
 #[test]
-pub fn windows_toolkit_links_its_import_library() {
+fn windows_toolkit_links_its_import_library() {
     if linking_untestable() {
         return;
     }
@@ -40,7 +40,7 @@ pub fn windows_toolkit_links_its_import_library() {
 }
 
 #[test]
-pub fn windows_pip_wheel_links_its_import_library() {
+fn windows_pip_wheel_links_its_import_library() {
     if linking_untestable() {
         return;
     }
@@ -56,7 +56,7 @@ pub fn windows_pip_wheel_links_its_import_library() {
 }
 
 #[test]
-pub fn windows_without_cuda_lib_is_a_clear_error() {
+fn windows_without_cuda_lib_is_a_clear_error() {
     if linking_untestable() {
         return;
     }
@@ -72,7 +72,7 @@ pub fn windows_without_cuda_lib_is_a_clear_error() {
 }
 
 #[test]
-pub fn windows_dynamic_loading_links_nothing() {
+fn windows_dynamic_loading_links_nothing() {
     let mut case = windows("windows_dynamic");
     let run = case.feature("dynamic-loading").run();
     assert_eq!(run.code, Some(0), "{}", run.report());
@@ -81,7 +81,7 @@ pub fn windows_dynamic_loading_links_nothing() {
 }
 
 #[test]
-pub fn aarch64_toolkit_layouts_and_their_stubs() {
+fn aarch64_toolkit_layouts_and_their_stubs() {
     if linking_untestable() {
         return;
     }

@@ -6,7 +6,7 @@ use crate::harness::*;
 // What a build watches: never what it writes, `/` or `$HOME`; cheap places only.
 
 /// The `rerun-if-changed` paths of a run, less the crate's own sources.
-pub fn watched_paths(run: &Outcome) -> Vec<PathBuf> {
+fn watched_paths(run: &Outcome) -> Vec<PathBuf> {
     run.directive("rerun-if-changed")
         .into_iter()
         .filter(|p| !["build.rs", "build", "wrapper.h", "pregenerated"].contains(p))
@@ -17,7 +17,7 @@ pub fn watched_paths(run: &Outcome) -> Vec<PathBuf> {
 /// Every watched path exists (Cargo re-runs for a missing one on every
 /// build), is absolute, and neither is nor holds `/`, the home directory,
 /// the crate or the target directory, nor lies in the target directory.
-pub fn assert_watch_rules(run: &Outcome, case: &Case, home: &Path) {
+fn assert_watch_rules(run: &Outcome, case: &Case, home: &Path) {
     let target_dir = case.dir.join("target");
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).canonicalize().unwrap();
     for path in watched_paths(run) {
@@ -33,7 +33,7 @@ pub fn assert_watch_rules(run: &Outcome, case: &Case, home: &Path) {
 }
 
 #[test]
-pub fn a_fallback_watches_only_small_directories_it_never_writes() {
+fn a_fallback_watches_only_small_directories_it_never_writes() {
     if !installed_toolkit_headers().is_empty() {
         return testkit::skip("this machine has CUDA headers in a standard location");
     }
@@ -113,7 +113,7 @@ pub fn a_fallback_watches_only_small_directories_it_never_writes() {
 }
 
 #[test]
-pub fn generated_bindings_watch_their_include_directory_unless_the_build_writes_there() {
+fn generated_bindings_watch_their_include_directory_unless_the_build_writes_there() {
     if generation_unavailable() {
         return;
     }
@@ -136,7 +136,7 @@ pub fn generated_bindings_watch_their_include_directory_unless_the_build_writes_
 }
 
 #[test]
-pub fn docs_rs_uses_the_pregenerated_bindings_without_searching() {
+fn docs_rs_uses_the_pregenerated_bindings_without_searching() {
     let mut case = Case::new("docs_rs");
     // A toolkit the search would find (nvcc on PATH) is not searched for.
     let root = case.mkdir("toolkit");
@@ -158,7 +158,7 @@ pub fn docs_rs_uses_the_pregenerated_bindings_without_searching() {
 }
 
 #[test]
-pub fn pregenerated_per_thread_default_stream_variant() {
+fn pregenerated_per_thread_default_stream_variant() {
     let mut case = Case::new("pregenerated_ptds");
     let run =
         case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").feature("per-thread-default-stream").run();
@@ -174,7 +174,7 @@ pub fn pregenerated_per_thread_default_stream_variant() {
 }
 
 #[test]
-pub fn the_profiler_api_is_bound_from_the_headers_there_are() {
+fn the_profiler_api_is_bound_from_the_headers_there_are() {
     if generation_unavailable() {
         return;
     }
