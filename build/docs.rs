@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 
 use crate::output::{Bindings, Enumerator, Typed};
+use crate::release::dotted;
 use crate::version::CudaVersion;
 
 /// One sentence per `CU_MEMPOOL_ATTR_*`, in the order of their values.
@@ -127,59 +128,79 @@ pub fn since(version: u32) -> String {
     format!("Needs a driver of CUDA {version} or newer (`cudaTypedefs.h`).")
 }
 
+/// Which pregenerated releases declare an item.
+enum Presence {
+    /// Every one.
+    All,
+    /// Runs of consecutive releases (`12.0 to 12.9`), oldest first.
+    Runs(Vec<(u32, u32)>),
+    /// None: the item is new in headers newer than them.
+    New,
+}
+
+fn presence(b: &Bindings, name: &str) -> Presence {
+    let all = &b.history.releases;
+    let Some(have) = b.history.of.get(name) else {
+        return Presence::New;
+    };
+    if have == all {
+        return Presence::All;
+    }
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for (i, &r) in all.iter().enumerate().filter(|(_, r)| have.contains(r)) {
+        // The release before `r` ends the last run: `r` extends it.
+        match runs.last_mut() {
+            Some(last) if i > 0 && all[i - 1] == last.1 => last.1 = r,
+            _ => runs.push((r, r)),
+        }
+    }
+    Presence::Runs(runs)
+}
+
+/// Runs as the docs write them: `13.2` for one that reaches the newest
+/// release, else `12.0 to 12.9, 13.1`.
+fn releases_text(b: &Bindings, runs: &[(u32, u32)]) -> String {
+    let newest = b.history.releases.last().copied();
+    match runs {
+        [(first, last)] if Some(*last) == newest => dotted(*first),
+        runs => runs
+            .iter()
+            .map(
+                |&(a, z)| {
+                    if a == z {
+                        dotted(a)
+                    } else {
+                        format!("{} to {}", dotted(a), dotted(z))
+                    }
+                },
+            )
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// Which pregenerated releases declare `name`, where not all do: "In the
 /// headers since CUDA 13.2." The headers' own release where no pregenerated one
 /// has it (generated bindings of a newer release).
 pub fn history(b: &Bindings, name: &str) -> Option<String> {
     let all = &b.history.releases;
-    let dotted = |n: u32| CudaVersion { number: n }.to_string();
-    let Some(have) = b.history.of.get(name) else {
-        let (first, last) = (all.first()?, all.last()?);
-        return (!all.contains(&b.version.number)).then(|| {
+    match presence(b, name) {
+        Presence::All => None,
+        Presence::New => (!all.contains(&b.version.number)).then(|| {
             format!(
                 "Not in the headers of any release from CUDA {} to {}: new in these ({}).",
-                dotted(*first),
-                dotted(*last),
+                dotted(*all.first().unwrap_or(&0)),
+                dotted(*all.last().unwrap_or(&0)),
                 b.version
             )
-        });
-    };
-    if have == all {
-        return None;
+        }),
+        Presence::Runs(runs) => Some(match runs.as_slice() {
+            [(_, last)] if all.last() == Some(last) => {
+                format!("In the headers since CUDA {}.", releases_text(b, &runs))
+            }
+            _ => format!("In the headers of CUDA {} only.", releases_text(b, &runs)),
+        }),
     }
-    // Runs of consecutive releases: `12.0 to 12.9`.
-    let mut runs: Vec<(u32, u32)> = Vec::new();
-    let mut i = 0;
-    while i < all.len() {
-        if !have.contains(&all[i]) {
-            i += 1;
-            continue;
-        }
-        let start = all[i];
-        while i + 1 < all.len() && have.contains(&all[i + 1]) {
-            i += 1;
-        }
-        runs.push((start, all[i]));
-        i += 1;
-    }
-    Some(match runs.as_slice() {
-        [(first, last)] if last == all.last()? => {
-            format!("In the headers since CUDA {}.", dotted(*first))
-        }
-        runs => {
-            let runs: Vec<String> =
-                runs.iter()
-                    .map(|(a, z)| {
-                        if a == z {
-                            dotted(*a)
-                        } else {
-                            format!("{} to {}", dotted(*a), dotted(*z))
-                        }
-                    })
-                    .collect();
-            format!("In the headers of CUDA {} only.", runs.join(", "))
-        }
-    })
 }
 
 /// An enumerator's value as the docs show it: in hex for a mask's.
@@ -302,15 +323,11 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
             let e = b.enumerators.iter().find(|e| e.name == t.name);
             let value = e.and_then(|e| value(b, e)).unwrap_or_default();
             let size = size(t).map_or("?".into(), |n| format!("{n} bytes"));
-            let since = history(b, &t.name)
-                .and_then(|h| {
-                    Some(
-                        h.strip_prefix("In the headers since CUDA ")?
-                            .trim_end_matches('.')
-                            .to_string(),
-                    )
-                })
-                .unwrap_or_else(|| "every release".into());
+            let since = match presence(b, &t.name) {
+                Presence::All => "every release".to_string(),
+                Presence::Runs(runs) => releases_text(b, &runs),
+                Presence::New => b.version.to_string(),
+            };
             lines.push(format!(
                 "| {value} | [`{n}`]({typedef}::{n}) | `{}` | {size} | {} | {since} |",
                 t.c_type,
