@@ -1,6 +1,8 @@
 //! Build script of libcuda-sys. What it reads, decides and emits is documented
-//! for users in the crate's rustdoc (`src/lib.rs`); this file only orders the
-//! steps, each a module of `build/` that returns a plain value or an error:
+//! for users in the crate's rustdoc (`src/lib.rs`); this file orders the
+//! steps, each a module of `build/` (the libcuda-sys-build crate) that returns
+//! a plain value or an error, and holds what needs the two crates the steps do
+//! not link, bindgen and cc (see Cargo.toml for why):
 //! mode (where the bindings come from, which CUDA release) -> discover (find
 //! `cuda.h`) -> the bindings, generated from the headers (bindgen) or the
 //! pregenerated release (`pregenerated/`) -> the driver floor -> link (which
@@ -8,19 +10,40 @@
 //! helper prints: each variable read with its `rerun-if-env-changed`, and the
 //! `-vv` log on stderr.
 
-// The steps, each a module of build/ (CONTRIBUTING has the map of what
-// each does and may import); their `crate::` paths resolve through these imports.
-#[path = "build/mod.rs"]
-mod steps;
-
-use steps::preprocess;
+use libcuda_sys_build::preprocess::{self, Compiler};
 #[cfg(feature = "bindgen")]
-use steps::{bindings, items, macro_constants, members};
-use steps::{discover, docs, emit, env, error, floor, link, mode, output, pregenerated, release};
-use steps::{renames, sections, since, tables, value_types, version, watch, write};
+use libcuda_sys_build::{bindings, items, macro_constants, members, renames, since, value_types};
+use libcuda_sys_build::{discover, emit, env, error, floor, link, mode, output, pregenerated};
+use libcuda_sys_build::{version, write};
 
 use mode::Mode;
 use output::Bindings;
+
+/// This crate's features, as the script was compiled with them.
+const FEATURES: env::Features = env::Features {
+    bindgen: cfg!(feature = "bindgen"),
+    per_thread_default_stream: cfg!(feature = "per-thread-default-stream"),
+    dynamic_loading: cfg!(feature = "dynamic-loading"),
+    releases: &[
+        (11070, cfg!(feature = "cuda-11070")),
+        (11080, cfg!(feature = "cuda-11080")),
+        (12000, cfg!(feature = "cuda-12000")),
+        (12010, cfg!(feature = "cuda-12010")),
+        (12020, cfg!(feature = "cuda-12020")),
+        (12030, cfg!(feature = "cuda-12030")),
+        (12040, cfg!(feature = "cuda-12040")),
+        (12050, cfg!(feature = "cuda-12050")),
+        (12060, cfg!(feature = "cuda-12060")),
+        (12080, cfg!(feature = "cuda-12080")),
+        (12090, cfg!(feature = "cuda-12090")),
+        (13000, cfg!(feature = "cuda-13000")),
+        (13010, cfg!(feature = "cuda-13010")),
+        (13020, cfg!(feature = "cuda-13020")),
+        (13030, cfg!(feature = "cuda-13030")),
+        (13040, cfg!(feature = "cuda-13040")),
+        (13050, cfg!(feature = "cuda-13050")),
+    ],
+};
 
 fn main() {
     if let Err(e) = run() {
@@ -34,16 +57,15 @@ fn main() {
 
 fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=build");
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
-    let target = env::Target::from_cargo();
+    let target = env::Target::from_cargo(FEATURES, c_compiler);
     // Passed on as DEP_CUDA_BINDINGS_DIR in every mode: whole, or not at all.
     env::directive_path("OUT_DIR", &target.out_dir)?;
 
     let releases = pregenerated::releases(&target)?;
-    let release = mode::release(&releases)?;
-    let mode = mode::choose()?;
+    let release = mode::release(&releases, FEATURES.releases)?;
+    let mode = mode::choose(FEATURES.bindgen)?;
     let floor = floor::from_env()?;
     // Checked in every mode: a typo in a variable is never hidden by the fallback.
     let lib_dir_override = discover::lib_dir_override(&target)?;
@@ -77,7 +99,7 @@ fn run() -> error::Result<()> {
         (Mode::Auto, discover::Search::NotFound(e)) => {
             pregenerated(mode::fallback(&e, &target), None)?
         }
-        (Mode::Auto, discover::Search::Found(toolkit)) => match mode::libclang() {
+        (Mode::Auto, discover::Search::Found(toolkit)) => match libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
@@ -125,14 +147,13 @@ fn generate(
     toolkit: discover::Toolkit,
     release: &mode::Release,
 ) -> error::Result<Generated> {
-    use quote::ToTokens;
-
     let header = preprocess::Header::new(
         target.manifest_dir.join("wrapper.h"),
         toolkit.include_dir.clone(),
         target.defines(),
         target.out_dir.clone(),
         target.triple.clone(),
+        target.c_compiler,
     )?;
     let macros = header.macros()?;
     let extra_args = env::bindgen_extra_clang_args(&target.triple);
@@ -142,7 +163,8 @@ fn generate(
         return Ok(Generated::OtherRelease(toolkit, version));
     }
     version::check_minimum(&header, version)?;
-    let file = bindings::generate(&header, &macros, &extra_args)?;
+    let unsigned = bindings::unsigned_macros(&macros);
+    let file = bindings::read(&run_bindgen(&header, &unsigned, &extra_args)?, &unsigned)?;
     let mut items = items::read(file)?;
     let bitmasks = value_types::bitmasks(&items);
     items.drop_enum_debug();
@@ -158,10 +180,7 @@ fn generate(
         functions: items
             .functions
             .iter()
-            .map(|f| output::Function {
-                name: f.name.clone(),
-                decl: f.item.to_token_stream().to_string(),
-            })
+            .map(|f| output::Function { name: f.name.clone(), decl: f.decl() })
             .collect(),
         renames,
         macro_constants: macro_constants::render(&constants),
@@ -208,4 +227,99 @@ fn moved_members(items: &items::Items, target: &env::Target) -> error::Result<Ve
 #[cfg(not(feature = "bindgen"))]
 fn generate(_: &env::Target, _: discover::Toolkit, _: &mode::Release) -> error::Result<Generated> {
     Err(mode::needs_bindgen_feature())
+}
+
+/// bindgen over `wrapper.h` with the crate's settings: the bindings as Rust source.
+#[cfg(feature = "bindgen")]
+fn run_bindgen(
+    header: &preprocess::Header,
+    unsigned: &std::collections::HashMap<String, bindings::Unsigned>,
+    extra_args: &[(String, Option<String>)],
+) -> error::Result<String> {
+    use bindgen::callbacks::{IntKind, ParseCallbacks};
+
+    #[derive(Debug)]
+    struct Callbacks {
+        unsigned: std::collections::HashMap<String, bindings::Unsigned>,
+    }
+    impl ParseCallbacks for Callbacks {
+        fn int_macro(&self, name: &str, value: i64) -> Option<IntKind> {
+            match self.unsigned.get(name).filter(|_| value < 0)? {
+                bindings::Unsigned::Int => Some(IntKind::UInt),
+                bindings::Unsigned::LongLong => Some(IntKind::ULongLong),
+            }
+        }
+        fn process_comment(&self, comment: &str) -> Option<String> {
+            Some(bindings::markdown(comment))
+        }
+    }
+
+    bindings::load_libclang()?;
+    let (major, minor) = bindings::RUST_TARGET;
+    let mut builder =
+        bindgen::Builder::default()
+            .header_contents("libcuda_sys.h", &header.source())
+            .clang_arg(format!("-I{}", header.include_dir.display()))
+            .allowlist_function("cu.*")
+            .allowlist_type("CU.*|cuuint(32|64)_t|cudaError_enum")
+            .allowlist_var("CU.*|CUDA_.*")
+            // A C enum value the Rust enum does not list would be undefined
+            // behaviour, and newer drivers do return new values.
+            .default_enum_style(bindgen::EnumVariation::NewType {
+                is_bitfield: false,
+                is_global: false,
+            })
+            .must_use_type("CUresult")
+            .must_use_type("cudaError_enum")
+            .derive_default(true)
+            .layout_tests(true)
+            .use_core()
+            .ctypes_prefix("::core::ffi")
+            .generate_comments(true)
+            // Nobody reads the file: the compiler does. (The pregenerated set is formatted by xtask.)
+            .formatter(bindgen::Formatter::None)
+            .rust_target(bindgen::RustTarget::stable(major, minor).map_err(|e| {
+                error::Error::new("bindgen rejected the Rust target", e.to_string())
+            })?)
+            .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
+            .parse_callbacks(Box::new(Callbacks { unsigned: unsigned.clone() }));
+    for d in &header.defines {
+        builder = builder.clang_arg(format!("-D{d}"));
+    }
+    if let Some(dir) = bindings::resource_dir() {
+        env::log(format!("clang resource directory {}", dir.display()));
+        builder = builder.clang_arg(format!("-resource-dir={}", dir.display()));
+    }
+    let generated = bindings::contained(|| builder.generate())
+        .map_err(|panic| bindings::stopped(header, &panic, extra_args))?;
+    let bindings = generated.map_err(|e| bindings::unparsable(header, &e.to_string()))?;
+    Ok(bindings.to_string())
+}
+
+/// Whether bindgen can run: libclang loads.
+#[cfg(feature = "bindgen")]
+fn libclang() -> error::Result<()> {
+    bindings::load_libclang()
+}
+
+#[cfg(not(feature = "bindgen"))]
+fn libclang() -> error::Result<()> {
+    Err(mode::needs_bindgen_feature())
+}
+
+/// The target's C compiler as cc selects it, with the user's `CC`/`CFLAGS`,
+/// and `include`/`defines` where given.
+fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> error::Result<Compiler> {
+    let mut build = cc::Build::new();
+    // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
+    // it prints link lines only from `compile()`, which is never called.
+    build.cargo_metadata(true).cargo_warnings(false);
+    if let Some(dir) = include {
+        build.include(dir);
+    }
+    for d in defines {
+        build.define(d, None);
+    }
+    let tool = build.try_get_compiler().map_err(|e| preprocess::no_compiler("", &e.to_string()))?;
+    Ok(Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
 }

@@ -1,36 +1,31 @@
-//! Step 3: bindgen over `wrapper.h`, read back as a syntax tree.
+//! Step 3: everything of bindgen's run over `wrapper.h` but the run itself,
+//! which is in `build.rs` (the script links bindgen; this crate does not, so
+//! that it compiles beside it): libclang, the settings taken from the header,
+//! the comments as Markdown, bindgen's failures as errors, and its output read
+//! back as a syntax tree.
 
 use std::collections::HashMap;
-
-use bindgen::callbacks::{IntKind, ParseCallbacks};
 
 use crate::error::{Error, Result};
 use crate::preprocess::Header;
 
 /// The crate's MSRV; the generated code uses nothing newer.
-const RUST_TARGET: (u64, u64) = (82, 0);
+pub const RUST_TARGET: (u64, u64) = (82, 0);
 
-/// Doxygen to Markdown, so rustdoc shows `(value type = ...)`, parameters and
-/// return values as the header's authors wrote them; and the C type of integer
-/// macros that bindgen's own evaluation gets wrong.
-#[derive(Debug)]
-struct Callbacks {
-    /// Macros whose expression is unsigned in C (`#define X (~0u)`), which
-    /// bindgen would otherwise declare as a signed `-1`.
-    unsigned: HashMap<String, IntKind>,
+/// A header comment as rustdoc Markdown, so rustdoc shows `(value type = ...)`,
+/// parameters and return values as the header's authors wrote them.
+pub fn markdown(comment: &str) -> String {
+    // The converter keeps text it does not understand; where it refuses,
+    // the raw comment is still better than none.
+    let markdown = doxygen_bindgen::transform(comment).unwrap_or_else(|_| comment.to_string());
+    code_spans(&markdown)
 }
 
-impl ParseCallbacks for Callbacks {
-    fn int_macro(&self, name: &str, value: i64) -> Option<IntKind> {
-        self.unsigned.get(name).copied().filter(|_| value < 0)
-    }
-
-    fn process_comment(&self, comment: &str) -> Option<String> {
-        // The converter keeps text it does not understand; where it refuses,
-        // the raw comment is still better than none.
-        let markdown = doxygen_bindgen::transform(comment).unwrap_or_else(|_| comment.to_string());
-        Some(code_spans(&markdown))
-    }
+/// The C type of an integer macro whose expression is unsigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsigned {
+    Int,
+    LongLong,
 }
 
 /// Doxygen's `::name` cross-references (and the converter's `[`::a,`]` form of
@@ -123,7 +118,7 @@ pub fn load_libclang() -> Result<()> {
 /// Runs `f` with panics contained: bindgen and clang-sys panic on inputs they
 /// cannot handle (an incomplete libclang, flags that change the target's ABI),
 /// and a build script must answer with an error, not a backtrace.
-fn contained<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+pub fn contained<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
@@ -140,7 +135,8 @@ fn contained<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
 /// Unsigned integer macros, judged from their text as the preprocessor dumped it:
 /// an integer literal with a `u` suffix or an `unsigned` cast makes the whole
 /// expression unsigned in C (`long long`/`ll` suffixes make it 64-bit).
-fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, IntKind> {
+/// bindgen's own evaluation gets these wrong (`#define X (~0u)` as a signed `-1`).
+pub fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, Unsigned> {
     let is_unsigned_literal = |w: &str| {
         w.starts_with(|c: char| c.is_ascii_digit())
             && w.to_ascii_lowercase().trim_end_matches('l').ends_with('u')
@@ -156,17 +152,17 @@ fn unsigned_macros(macros: &[(String, String)]) -> HashMap<String, IntKind> {
             let unsigned =
                 words.contains(&"unsigned") || words.iter().any(|w| is_unsigned_literal(w));
             let wide = body.to_ascii_lowercase().contains("ll") || words.contains(&"long");
-            unsigned.then(|| (name.clone(), if wide { IntKind::ULongLong } else { IntKind::UInt }))
+            unsigned.then(|| (name.clone(), if wide { Unsigned::LongLong } else { Unsigned::Int }))
         })
         .collect()
 }
 
 /// bindgen writes a negative value it was told is `c_uint` as its 64-bit two's
 /// complement, which does not compile; C's value is the same bits modulo 2^32.
-fn wrap_unsigned(file: &mut syn::File, unsigned: &HashMap<String, IntKind>) {
+fn wrap_unsigned(file: &mut syn::File, unsigned: &HashMap<String, Unsigned>) {
     for item in &mut file.items {
         let syn::Item::Const(c) = item else { continue };
-        if !matches!(unsigned.get(&c.ident.to_string()), Some(IntKind::UInt)) {
+        if !matches!(unsigned.get(&c.ident.to_string()), Some(Unsigned::Int)) {
             continue;
         }
         if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(int), .. }) = &mut *c.expr {
@@ -212,7 +208,7 @@ fn cross_hint(target: &str) -> String {
 /// stops at `mm_malloc.h`. Only an unambiguous match is used: with several
 /// installed versions and no way to tell which is the loaded one, libclang
 /// keeps its own choice.
-fn resource_dir() -> Option<std::path::PathBuf> {
+pub fn resource_dir() -> Option<std::path::PathBuf> {
     let library = clang_sys::get_library()?;
     let dir = library.path().parent()?;
     // `libclang-14.so`, `libclang.so.17`: the major version, where the name has it.
@@ -241,14 +237,9 @@ fn resource_dir() -> Option<std::path::PathBuf> {
     (found.len() == 1).then(|| found.remove(0))
 }
 
-/// `extra_args`: bindgen's own variables ([`crate::env::bindgen_extra_clang_args`]), for messages.
-pub fn generate(
-    header: &Header,
-    macros: &[(String, String)],
-    extra_args: &[(String, Option<String>)],
-) -> Result<syn::File> {
-    load_libclang()?;
-    let unsigned = unsigned_macros(macros);
+/// bindgen panicked (`panic`, its message) on the header.
+/// `extra_args`: bindgen's own variables ([`crate::env::bindgen_extra_clang_args`]).
+pub fn stopped(header: &Header, panic: &str, extra_args: &[(String, Option<String>)]) -> Error {
     let extra_values: Vec<String> = extra_args
         .iter()
         .map(|(name, value)| match value {
@@ -256,79 +247,46 @@ pub fn generate(
             None => format!("{name} unset"),
         })
         .collect();
+    Error::new(
+        format!(
+            "bindgen stopped on {}: {}",
+            header.include_dir.join("cuda.h").display(),
+            panic.lines().next().unwrap_or_default()
+        ),
+        format!(
+            "bindgen gave up on the header with an internal assertion:\n{panic}\n\n\
+             The settings that change what it does:\n  {}\n  libclang loaded: {}\n\n\
+             Fix one of:\n\
+             - remove flags from BINDGEN_EXTRA_CLANG_ARGS that change the target's ABI (-m32,\n  \
+               --target=...): the bindings are for {}\n\
+             - point LIBCLANG_PATH at a complete libclang (11 or newer), or unset it\n\
+             - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
+            extra_values.join("\n  "),
+            clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default(),
+            header.target_triple,
+        ),
+    )
+}
 
-    let mut builder = bindgen::Builder::default()
-        .header_contents("libcuda_sys.h", &header.source())
-        .clang_arg(format!("-I{}", header.include_dir.display()))
-        .allowlist_function("cu.*")
-        .allowlist_type("CU.*|cuuint(32|64)_t|cudaError_enum")
-        .allowlist_var("CU.*|CUDA_.*")
-        // A C enum value the Rust enum does not list would be undefined
-        // behaviour, and newer drivers do return new values.
-        .default_enum_style(bindgen::EnumVariation::NewType {
-            is_bitfield: false,
-            is_global: false,
-        })
-        .must_use_type("CUresult")
-        .must_use_type("cudaError_enum")
-        .derive_default(true)
-        .layout_tests(true)
-        .use_core()
-        .ctypes_prefix("::core::ffi")
-        .generate_comments(true)
-        // Nobody reads the file: the compiler does. (The pregenerated set is formatted by xtask.)
-        .formatter(bindgen::Formatter::None)
-        .rust_target(
-            bindgen::RustTarget::stable(RUST_TARGET.0, RUST_TARGET.1)
-                .map_err(|e| Error::new("bindgen rejected the Rust target", e.to_string()))?,
-        )
-        .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
-        .parse_callbacks(Box::new(Callbacks { unsigned: unsigned.clone() }));
-    for d in &header.defines {
-        builder = builder.clang_arg(format!("-D{d}"));
-    }
-    if let Some(dir) = resource_dir() {
-        crate::env::log(format!("clang resource directory {}", dir.display()));
-        builder = builder.clang_arg(format!("-resource-dir={}", dir.display()));
-    }
-    let generated = contained(|| builder.generate()).map_err(|panic| {
-        Error::new(
-            format!(
-                "bindgen stopped on {}: {}",
-                header.include_dir.join("cuda.h").display(),
-                panic.lines().next().unwrap_or_default()
-            ),
-            format!(
-                "bindgen gave up on the header with an internal assertion:\n{panic}\n\n\
-                 The settings that change what it does:\n  {}\n  libclang loaded: {}\n\n\
-                 Fix one of:\n\
-                 - remove flags from BINDGEN_EXTRA_CLANG_ARGS that change the target's ABI (-m32,\n  \
-                   --target=...): the bindings are for {}\n\
-                 - point LIBCLANG_PATH at a complete libclang (11 or newer), or unset it\n\
-                 - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
-                extra_values.join("\n  "),
-                clang_sys::get_library()
-                    .map(|l| l.path().display().to_string())
-                    .unwrap_or_default(),
-                header.target_triple,
-            ),
-        )
-    })?;
-    let bindings = generated.map_err(|e| {
-        Error::new(
-            format!("bindgen could not parse {}", header.include_dir.join("cuda.h").display()),
-            format!(
-                "{e}\n\n\
-                 The header did not parse with libclang. Fix one of:\n\
-                 - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and stdint.h)\n\
-                 - point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
-                 - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling){}",
-                cross_hint(&header.target_triple),
-            ),
-        )
-    })?;
-    let mut file = syn::parse_file(&bindings.to_string())
+/// bindgen returned `e` instead of bindings.
+pub fn unparsable(header: &Header, e: &str) -> Error {
+    Error::new(
+        format!("bindgen could not parse {}", header.include_dir.join("cuda.h").display()),
+        format!(
+            "{e}\n\n\
+             The header did not parse with libclang. Fix one of:\n\
+             - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and stdint.h)\n\
+             - point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
+             - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling){}",
+            cross_hint(&header.target_triple),
+        ),
+    )
+}
+
+/// bindgen's output as a syntax tree, with the unsigned macros' values as C has them.
+pub fn read(bindings: &str, unsigned: &HashMap<String, Unsigned>) -> Result<syn::File> {
+    let mut file = syn::parse_file(bindings)
         .map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
-    wrap_unsigned(&mut file, &unsigned);
+    wrap_unsigned(&mut file, unsigned);
     Ok(file)
 }

@@ -49,7 +49,6 @@ pub fn directive_path(what: &str, path: &std::path::Path) -> crate::error::Resul
 
 /// The variables bindgen reads its extra clang flags from, with their values:
 /// read here too, so that a change re-runs the script and the flags are checked.
-#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 pub fn bindgen_extra_clang_args(triple: &str) -> Vec<(String, Option<String>)> {
     [
         "BINDGEN_EXTRA_CLANG_ARGS".to_string(),
@@ -68,7 +67,20 @@ pub fn log(message: impl AsRef<str>) {
     eprintln!("libcuda-sys: {}", message.as_ref());
 }
 
-/// The platform the bindings are generated for.
+/// libcuda-sys's features as its build script was compiled with them. Not
+/// `CARGO_FEATURE_*`: those in the environment can be inherited (an outer
+/// build, an exported variable) and would switch the ABI of a build that
+/// never asked for it.
+pub struct Features {
+    pub bindgen: bool,
+    pub per_thread_default_stream: bool,
+    pub dynamic_loading: bool,
+    /// Every `cuda-XXXXX` feature, with whether it is on.
+    pub releases: &'static [(u32, bool)],
+}
+
+/// The platform the bindings are generated for, and what the build script
+/// brings that this crate does not link: its features and cc.
 pub struct Target {
     pub triple: String,
     pub host: String,
@@ -76,11 +88,15 @@ pub struct Target {
     pub arch: String,
     pub out_dir: PathBuf,
     pub manifest_dir: PathBuf,
+    pub features: Features,
+    pub c_compiler: crate::preprocess::FindCompiler,
 }
 
 impl Target {
-    pub fn from_cargo() -> Target {
+    pub fn from_cargo(features: Features, c_compiler: crate::preprocess::FindCompiler) -> Target {
         Target {
+            features,
+            c_compiler,
             triple: cargo_var("TARGET"),
             host: cargo_var("HOST"),
             os: cargo_var("CARGO_CFG_TARGET_OS"),
@@ -128,7 +144,6 @@ impl Target {
 
     /// Defines for the header that the crate's features ask for, applied to
     /// bindgen and the preprocessor alike.
-    #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
     pub fn defines(&self) -> Vec<&'static str> {
         let mut defines = Vec::new();
         if self.per_thread_default_stream() {
@@ -137,15 +152,12 @@ impl Target {
         defines
     }
 
-    // Features as Cargo compiled this script with them: `CARGO_FEATURE_*` in
-    // the environment can be inherited (an outer build, an exported variable)
-    // and would switch the ABI of a build that never asked for it.
     pub fn per_thread_default_stream(&self) -> bool {
-        cfg!(feature = "per-thread-default-stream")
+        self.features.per_thread_default_stream
     }
 
     pub fn dynamic_loading(&self) -> bool {
-        cfg!(feature = "dynamic-loading")
+        self.features.dynamic_loading
     }
 
     pub fn is_windows(&self) -> bool {

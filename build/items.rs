@@ -17,6 +17,13 @@ pub struct Function {
     pub item: syn::ForeignItemFn,
 }
 
+impl Function {
+    /// The declaration as Rust source.
+    pub fn decl(&self) -> String {
+        self.item.to_token_stream().to_string()
+    }
+}
+
 // systest's ABI check, which shares this file, reads the layout fields.
 #[allow(dead_code)]
 pub struct Record {

@@ -275,7 +275,7 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     // The compiler that read the headers, or (pregenerated bindings) the one cc selects.
     let mut cmd = match &bindings.origin {
         Origin::Generated { compiler, .. } => compiler.clone(),
-        Origin::Pregenerated { .. } => preprocess::command_line(&preprocess::compiler(None, &[])?),
+        Origin::Pregenerated { .. } => preprocess::command_line(&(target.c_compiler)(None, &[])?),
     };
     // The user's CFLAGS are for their C, not for a library that only has to
     // link: a sanitizer or profiling flag would make the stand-in need its

@@ -22,49 +22,26 @@ impl Release {
     }
 
     /// Headers of `found` cannot give the bindings of the requested release.
-    #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
     pub fn conflicts_with(&self, found: CudaVersion) -> bool {
         self.requested.is_some_and(|r| r != found.number)
     }
 }
 
-/// The `cuda-XXXXX` features, as this script was compiled (see
-/// `Target::dynamic_loading` for why not `CARGO_FEATURE_*`).
-const RELEASE_FEATURES: [(u32, bool); 17] = [
-    (11070, cfg!(feature = "cuda-11070")),
-    (11080, cfg!(feature = "cuda-11080")),
-    (12000, cfg!(feature = "cuda-12000")),
-    (12010, cfg!(feature = "cuda-12010")),
-    (12020, cfg!(feature = "cuda-12020")),
-    (12030, cfg!(feature = "cuda-12030")),
-    (12040, cfg!(feature = "cuda-12040")),
-    (12050, cfg!(feature = "cuda-12050")),
-    (12060, cfg!(feature = "cuda-12060")),
-    (12080, cfg!(feature = "cuda-12080")),
-    (12090, cfg!(feature = "cuda-12090")),
-    (13000, cfg!(feature = "cuda-13000")),
-    (13010, cfg!(feature = "cuda-13010")),
-    (13020, cfg!(feature = "cuda-13020")),
-    (13030, cfg!(feature = "cuda-13030")),
-    (13040, cfg!(feature = "cuda-13040")),
-    (13050, cfg!(feature = "cuda-13050")),
-];
-
 /// The `cuda-XXXXX` feature that is on, if any; two are an error.
-pub fn release(pregenerated: &[u32]) -> Result<Release> {
+pub fn release(pregenerated: &[u32], features: &[(u32, bool)]) -> Result<Release> {
     // A release in `releases.txt` without its feature here (or the reverse)
     // is a crate that was changed in one place only.
-    let features: Vec<u32> = RELEASE_FEATURES.iter().map(|(n, _)| *n).collect();
-    if features != pregenerated {
+    let known: Vec<u32> = features.iter().map(|(n, _)| *n).collect();
+    if known != pregenerated {
         return Err(Error::new(
             "the release features do not match pregenerated/releases.txt",
             format!(
-                "build/mode.rs knows the features of {features:?}, releases.txt lists {pregenerated:?}.\n\
-                 Fix: give every release its `cuda-XXXXX` feature in Cargo.toml and build/mode.rs"
+                "build.rs knows the features of {known:?}, releases.txt lists {pregenerated:?}.\n\
+                 Fix: give every release its `cuda-XXXXX` feature in Cargo.toml and in build.rs (FEATURES)"
             ),
         ));
     }
-    let on: Vec<u32> = RELEASE_FEATURES.iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect();
+    let on: Vec<u32> = features.iter().filter(|(_, on)| *on).map(|(n, _)| *n).collect();
     let newest = *pregenerated.last().unwrap_or(&0);
     let feature = |n: &u32| format!("cuda-{n:05}");
     match on.as_slice() {
@@ -200,7 +177,8 @@ impl Mode {
     }
 }
 
-pub fn choose() -> Result<Mode> {
+/// `generator`: whether the build script has bindgen (the `bindgen` feature).
+pub fn choose(generator: bool) -> Result<Mode> {
     let requested = env::var("LIBCUDA_SYS_BINDINGS")
         .map(|v| v.to_string_lossy().trim().to_string())
         .filter(|v| !v.is_empty());
@@ -214,7 +192,7 @@ pub fn choose() -> Result<Mode> {
         })
     };
     match requested.as_deref() {
-        Some("generate") if cfg!(feature = "bindgen") => Ok(Mode::Generate),
+        Some("generate") if generator => Ok(Mode::Generate),
         Some("generate") => Err(needs_bindgen_feature()),
         Some("pregenerated") => Ok(pregenerated(
             "LIBCUDA_SYS_BINDINGS=pregenerated",
@@ -235,7 +213,7 @@ pub fn choose() -> Result<Mode> {
             "DOCS_RS is set (a docs.rs build)",
             "unset DOCS_RS",
         )),
-        None if !cfg!(feature = "bindgen") => Ok(pregenerated(
+        None if !generator => Ok(pregenerated(
             "libcuda-sys was built without its `bindgen` feature",
             "enable libcuda-sys's `bindgen` feature (one of its default features)",
         )),
@@ -254,17 +232,6 @@ pub fn fallback(missing: &Error, target: &crate::env::Target) -> Why {
         watch: crate::watch::fallback(target, crate::discover::python()),
         release: None,
     }
-}
-
-/// Whether bindgen can run: libclang loads.
-#[cfg(feature = "bindgen")]
-pub fn libclang() -> Result<()> {
-    crate::bindings::load_libclang()
-}
-
-#[cfg(not(feature = "bindgen"))]
-pub fn libclang() -> Result<()> {
-    Err(needs_bindgen_feature())
 }
 
 pub fn needs_bindgen_feature() -> Error {

@@ -57,7 +57,7 @@ pub struct Bindings {
 }
 
 // Without the `bindgen` feature only the pregenerated set exists.
-#[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
+#[cfg_attr(not(feature = "generate"), allow(dead_code))]
 pub enum Origin {
     /// From the headers of `toolkit`; `compiler` is the C compiler command
     /// that read them (with the include directory and defines).

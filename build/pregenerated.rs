@@ -64,7 +64,7 @@ pub fn history(target: &Target) -> Result<History> {
 
 /// `(record, member)` of every member that moved in some release: where it is
 /// in generated bindings, `members` finds.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn moved_members(target: &Target) -> Result<Vec<(String, String)>> {
     let text = read(&target.manifest_dir, "moved_members.txt")?;
     let body: String =

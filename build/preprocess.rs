@@ -1,5 +1,5 @@
-//! The C preprocessor's view of `wrapper.h`, through the `cc` crate (so the
-//! user's `CC`, `CFLAGS` and cross compiler apply). Used for `CUDA_VERSION` and
+//! The C preprocessor's view of `wrapper.h`, through the compiler the `cc`
+//! crate selects (so the user's `CC`, `CFLAGS` and cross compiler apply). Used for `CUDA_VERSION` and
 //! for the rename macros: the header decides, not a list kept here.
 
 use std::path::{Path, PathBuf};
@@ -18,8 +18,46 @@ pub struct Header {
     pub profiler: String,
     /// The compiler cc selects, with the include directory and defines; asked
     /// for once, since cc probes the compiler (three runs) every time.
-    compiler: cc::Tool,
+    compiler: Compiler,
 }
+
+/// A C compiler as the `cc` crate selects it for the target, with the user's
+/// `CC`/`CFLAGS`: a wrapper (`ccache`) or the compiler, its arguments and
+/// environment. The build script makes it, as it links `cc` and this crate
+/// does not (so that this crate compiles beside `cc`, not after it).
+pub struct Compiler {
+    /// The program run: the compiler, or the wrapper in front of it.
+    pub program: std::ffi::OsString,
+    pub args: Vec<std::ffi::OsString>,
+    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    /// The compiler itself, for messages.
+    pub path: PathBuf,
+    /// MSVC's `cl`, which reads no source from stdin.
+    pub msvc: bool,
+}
+
+impl Compiler {
+    /// `cmd`: the command cc's `Tool::to_command` gives; `path`: `Tool::path`.
+    pub fn from_command(cmd: &std::process::Command, path: &Path, msvc: bool) -> Compiler {
+        Compiler {
+            program: cmd.get_program().to_owned(),
+            args: cmd.get_args().map(ToOwned::to_owned).collect(),
+            env: cmd.get_envs().filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))).collect(),
+            path: path.to_owned(),
+            msvc,
+        }
+    }
+
+    pub fn to_command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.program);
+        cmd.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
+        cmd
+    }
+}
+
+/// Finds the target's C compiler with `include` and `defines` added, or says
+/// why there is none ([`no_compiler`]).
+pub type FindCompiler = fn(include: Option<&Path>, defines: &[&str]) -> Result<Compiler>;
 
 impl Header {
     pub fn new(
@@ -28,8 +66,9 @@ impl Header {
         defines: Vec<&'static str>,
         out_dir: PathBuf,
         target_triple: String,
+        find: FindCompiler,
     ) -> Result<Header> {
-        let compiler = compiler(Some(&include_dir), &defines)?;
+        let compiler = find(Some(&include_dir), &defines)?;
         Ok(Header {
             profiler: profiler(&include_dir),
             wrapper,
@@ -68,7 +107,7 @@ impl Header {
                        headers it includes), or point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
                      - check the compiler and flags: {} (CC and CFLAGS, also per target as CC_<target>,\n  \
                        CFLAGS_<target>; a flag such as -m32 needs headers for that ABI too)",
-                    self.compiler.path().display(),
+                    self.compiler.path.display(),
                     if flags.is_empty() { "none set".to_string() } else { flags.join(", ") },
                 ),
             )
@@ -77,7 +116,7 @@ impl Header {
         // compiler's diagnostics (the missing include, the line) on failure.
         let mut cmd = self.compiler.to_command();
         cmd.args(flags).arg("-E");
-        let stdin = if self.compiler.is_like_msvc() {
+        let stdin = if self.compiler.msvc {
             let file = self.out_dir.join("libcuda_sys_preprocess.c");
             std::fs::write(&file, &source).map_err(|e| write_error(&file, e))?;
             cmd.arg(&file);
@@ -131,7 +170,7 @@ impl Header {
         // Every C compiler predefines dozens of macros: none at all means CC is
         // not a C compiler (CC=/bin/true), whatever the header says.
         if macros.is_empty() {
-            let path = self.compiler.path().display();
+            let path = self.compiler.path.display();
             return Err(Error::new(
                 format!("the C compiler {path} printed no macros: it does not look like a C compiler"),
                 format!(
@@ -303,24 +342,8 @@ pub fn profiler(include_dir: &Path) -> String {
     newest.iter().map(|(name, _, params)| format!("CUresult CUDAAPI {name}({params});\n")).collect()
 }
 
-/// The C compiler cc selects for the target, with the user's `CC`/`CFLAGS`,
-/// and `include`/`defines` where given.
-pub fn compiler(include: Option<&Path>, defines: &[&str]) -> Result<cc::Tool> {
-    let mut build = cc::Build::new();
-    // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
-    // it prints link lines only from `compile()`, which is never called.
-    build.cargo_metadata(true).cargo_warnings(false);
-    if let Some(dir) = include {
-        build.include(dir);
-    }
-    for d in defines {
-        build.define(d, None);
-    }
-    build.try_get_compiler().map_err(|e| no_compiler("", &e.to_string()))
-}
-
-/// The command cc runs, wrapper (`ccache`, `env`) included, then its arguments.
-pub fn command_line(compiler: &cc::Tool) -> Vec<String> {
+/// The command the compiler runs as, wrapper (`ccache`, `env`) included, then its arguments.
+pub fn command_line(compiler: &Compiler) -> Vec<String> {
     let cmd = compiler.to_command();
     std::iter::once(cmd.get_program())
         .chain(cmd.get_args())

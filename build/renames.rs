@@ -9,14 +9,14 @@
 use crate::output::Rename;
 
 /// The macros to expand: those named like driver functions.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn candidates(macros: &[(String, String)]) -> impl Iterator<Item = &str> {
     macros.iter().map(|(name, _)| name.as_str()).filter(|n| is_driver_name(n))
 }
 
 /// Every expansion (`(macro, what it expands to)`) that renames a plain name
 /// to a bound function.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn find(expansions: &[(String, String)], items: &crate::items::Items) -> Vec<Rename> {
     let mut renames: Vec<Rename> = expansions
         .iter()
@@ -34,7 +34,7 @@ pub fn find(expansions: &[(String, String)], items: &crate::items::Items) -> Vec
 
 /// Object-like macros named like driver functions (`cuX`); function-like ones
 /// (`NAME(args)`) cannot rename a declaration.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn is_driver_name(name: &str) -> bool {
     name.starts_with("cu")
         && name[2..].starts_with(|c: char| c.is_ascii_uppercase())

@@ -100,7 +100,6 @@ pub fn releases_of_lines(
     Ok(out)
 }
 
-// Run with xtask's unit tests, which share this file.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,21 +8,21 @@
 //! version order; a variant whose parameter count differs from the binding's
 //! is refused rather than guessed.
 
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 use crate::error::Error;
 use crate::output::Bindings;
 
 /// `PFN_` variants by `(plain name, suffix)`: `(version, parameter count)`.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
 
 /// `(bound function, version)` of every function matched to a `PFN_` variant,
 /// or `None` where the header set has no `cudaTypedefs.h`.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn find(
     include_dir: &std::path::Path,
     items: &crate::items::Items,
@@ -73,7 +73,7 @@ pub fn find(
     Ok(Some(versions))
 }
 
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn variants(text: &str) -> Variants {
     let mut out: Variants = BTreeMap::new();
     // Some 12.x headers type a function only as `PFN_name` and give its version
@@ -122,7 +122,7 @@ fn variants(text: &str) -> Variants {
 }
 
 /// `cuMemAlloc_v3020` -> ((`cuMemAlloc`, ``), 3020); `None` without a version.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn versioned(name: &str) -> Option<((String, String), u32)> {
     let (base, suffix) = split_suffix(name);
     let (plain, version) = base.rsplit_once("_v")?;
@@ -131,7 +131,7 @@ fn versioned(name: &str) -> Option<((String, String), u32)> {
 }
 
 /// `cuMemcpyHtoD_v2_ptds` -> (`cuMemcpyHtoD_v2`, `_ptds`).
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn split_suffix(name: &str) -> (&str, &str) {
     for suffix in ["_ptsz", "_ptds"] {
         if let Some(base) = name.strip_suffix(suffix) {
@@ -141,7 +141,7 @@ fn split_suffix(name: &str) -> (&str, &str) {
     (name, "")
 }
 
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
     let (base, suffix) = split_suffix(symbol);
     // `name_vK` is the K-th ABI; a plain name the first.

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use crate::output::Bindings;
 
 /// The enumerators with a value type, from the generated bindings.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn find(items: &crate::items::Items) -> Vec<crate::output::Typed> {
     let mut typed = Vec::new();
     for k in &items.constants {
@@ -59,7 +59,7 @@ pub fn find(items: &crate::items::Items) -> Vec<crate::output::Typed> {
 /// or a mode beside a flag bit, whose values a `|` would read as bits
 /// (`CUstreamWaitValue_flags`: `NOR` is 3, so `NOR | FLUSH` would show as
 /// `EQ | AND | FLUSH`).
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn is_bitmask(name: &str, doc: &str, enumerators: &[(&str, i128)]) -> bool {
     let doc = doc.trim_start();
     let called_flags = name.to_ascii_lowercase().contains("flag")
@@ -80,7 +80,7 @@ pub fn is_bitmask(name: &str, doc: &str, enumerators: &[(&str, i128)]) -> bool {
 }
 
 /// The enums of the generated bindings that are bit masks.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
     items
         .enums
@@ -99,7 +99,7 @@ pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
 }
 
 /// `(value type = T)` at the start of a comment.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn declared_type(doc: &str) -> Option<(&str, &str)> {
     let rest = doc.trim_start().strip_prefix("(value type")?.trim_start().strip_prefix('=')?;
     let (ty, description) = rest.split_once(')')?;
@@ -107,7 +107,7 @@ fn declared_type(doc: &str) -> Option<(&str, &str)> {
 }
 
 /// The Rust type of the same size as C type `ty`, when the bindings have it.
-#[cfg(feature = "bindgen")]
+#[cfg(feature = "generate")]
 fn size_type(items: &crate::items::Items, ty: &str) -> Option<String> {
     let primitive = match ty {
         "int" => Some("::core::ffi::c_int"),

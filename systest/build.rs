@@ -4,24 +4,8 @@
 //! (the headers of the version they were made from). Without headers the
 //! tests say `skipped` and why.
 
-// Shared with libcuda-sys's build script, which uses the parts systest does not.
-#[path = "../build/error.rs"]
-mod error;
-#[allow(dead_code)]
-#[path = "../build/items.rs"]
-mod items;
-#[allow(dead_code)]
-#[path = "../build/macro_constants.rs"]
-mod macro_constants;
-#[allow(dead_code)]
-#[path = "../build/members.rs"]
-mod members;
-#[allow(dead_code)]
-#[path = "../build/preprocess.rs"]
-mod preprocess;
-#[allow(dead_code)]
-#[path = "../build/tables.rs"]
-mod rows;
+// libcuda-sys's build logic, which reads the bindings and headers as systest must.
+use libcuda_sys_build::{error, items, macro_constants, preprocess, tables as rows};
 
 mod abi;
 mod layout;
@@ -92,6 +76,7 @@ fn run() -> error::Result<()> {
         defines,
         out_dir.clone(),
         std::env::var("TARGET").unwrap_or_default(),
+        c_compiler,
     )?;
     let (_, preprocessed) = header.expand(&[])?;
     // The enums the bindings treat as bit masks, from their `BITMASKS`.
@@ -226,4 +211,15 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
         std::env::var("DEP_CUDA_FOUND_BY").unwrap_or_default()
     );
     Ok(())
+}
+
+/// The C compiler libcuda-sys's build script uses: cc's choice for the target, with `CC`/`CFLAGS`.
+fn c_compiler(include: Option<&Path>, defines: &[&str]) -> error::Result<preprocess::Compiler> {
+    let mut build = cc::Build::new();
+    build.cargo_warnings(false).includes(include);
+    for d in defines {
+        build.define(d, None);
+    }
+    let tool = build.try_get_compiler().map_err(|e| preprocess::no_compiler("", &e.to_string()))?;
+    Ok(preprocess::Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
 }

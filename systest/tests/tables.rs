@@ -1,12 +1,7 @@
 //! systest's readers of libcuda-sys's rendered tables: a shape they do not
 //! know is an error, not an empty table (whose checks would pass over nothing).
 
-#[path = "../../build/error.rs"]
-#[allow(dead_code)]
-mod error;
-#[allow(dead_code)]
-#[path = "../../build/tables.rs"]
-mod rows;
+use libcuda_sys_build::{error, tables as rows};
 #[path = "../tables.rs"]
 mod tables;
 

@@ -15,8 +15,7 @@ mod exit;
 mod fallback;
 mod headers;
 mod pregenerate;
-#[path = "../../build/release.rs"]
-mod release;
+use libcuda_sys_build::release;
 mod report;
 mod setup;
 mod summary;

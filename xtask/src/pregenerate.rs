@@ -19,10 +19,7 @@ use std::path::{Path, PathBuf};
 
 use syn::visit_mut::VisitMut;
 
-#[path = "../../build/members.rs"]
-mod members;
-#[path = "../../build/sections.rs"]
-mod sections;
+use libcuda_sys_build::{members, sections};
 
 use crate::{cargo, headers, Result};
 
