@@ -16,7 +16,7 @@
 //! `cargo xtask bench-calls FILE [--write]`: the table of a call benchmark run
 //! (`cargo xtask bench-calls-bundle`, then its `run.sh` on a GPU machine).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::{json, Value};
@@ -101,12 +101,14 @@ pub fn build(args: &[String]) -> Result {
         let package = &packages[usize::from(i >= CONFIGS.len())];
         let dir = work.join(format!("project-{i}"));
         std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+        let ours = dependency.contains("{path}");
         let manifest = format!(
             "[package]\nname = \"bench-{i}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\n{}\n\n[workspace]\n",
+             [dependencies]\n{}\n\n[workspace]\n{}",
             dependency
-                .replace("{path}", &format!("{:?}", package.display().to_string()))
-                .replace("{floor}", &format!("{:?}", floor.display().to_string()))
+                .replace("{path}", &format!("{:?}", package.sys.display().to_string()))
+                .replace("{floor}", &format!("{:?}", floor.display().to_string())),
+            if ours { package.patch() } else { String::new() }
         );
         std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
         std::fs::write(dir.join("src/lib.rs"), "").map_err(|e| e.to_string())?;
@@ -171,7 +173,7 @@ pub fn build(args: &[String]) -> Result {
 }
 
 /// `cargo package` of the working tree (or of commit `rev`), unpacked.
-fn package(work: &Path, rev: Option<&str>) -> Result<PathBuf> {
+fn package(work: &Path, rev: Option<&str>) -> Result<cargo::Unpacked> {
     std::fs::create_dir_all(work).map_err(|e| e.to_string())?;
     let source = match rev {
         None => crate::root(),
@@ -191,10 +193,10 @@ fn package(work: &Path, rev: Option<&str>) -> Result<PathBuf> {
             tree
         }
     };
-    let mut cmd = cargo::command(&["package", "-p", "libcuda-sys", "--allow-dirty", "--no-verify"]);
-    cmd.current_dir(&source).env("CARGO_TARGET_DIR", work.join("target"));
+    let mut cmd = cargo::published(&source, "package", &["--allow-dirty", "--no-verify"]);
+    cmd.env("CARGO_TARGET_DIR", work.join("target"));
     crate::run(cmd)?;
-    cargo::unpack_package(&work.join("target/package"), work)
+    cargo::unpack_packages(&work.join("target/package"), work)
 }
 
 /// `cargo args` in `dir`, in the configuration's mode, with nothing of this

@@ -131,29 +131,69 @@ pub fn package_metadata(package: &str) -> Result<Value> {
         .ok_or_else(|| format!("cargo metadata lists no {package}"))
 }
 
-/// The `libcuda-sys-*.crate` under `dir` (a `cargo package` directory).
-pub fn package_file(dir: &Path) -> Result<PathBuf> {
-    fn find(dir: &Path) -> Option<PathBuf> {
-        std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
-            let (path, name) = (e.path(), e.file_name().to_string_lossy().into_owned());
-            if path.is_dir() {
-                find(&path)
-            } else {
-                (name.starts_with("libcuda-sys-") && name.ends_with(".crate")).then_some(path)
-            }
-        })
+/// The packages published together, the build logic first: `cargo package`
+/// and `cargo publish` are given both, as libcuda-sys depends on the other.
+pub const PUBLISHED: [&str; 2] = ["libcuda-sys-build", "libcuda-sys"];
+
+/// `cargo <verb> -p libcuda-sys-build -p libcuda-sys <args>` in `source`, a
+/// checkout of the workspace (one from before the build logic had its own
+/// crate packages libcuda-sys alone).
+pub fn published(source: &Path, verb: &str, args: &[&str]) -> Command {
+    let mut cmd = command(&[verb]);
+    if source.join("build/Cargo.toml").is_file() {
+        cmd.args(["-p", PUBLISHED[0]]);
     }
-    find(dir).ok_or_else(|| format!("no libcuda-sys-*.crate under {}", dir.display()))
+    cmd.args(["-p", PUBLISHED[1]]).args(args).current_dir(source);
+    cmd
 }
 
-/// The package under `dir` unpacked into `into`: the directory a dependent
-/// of the published crate gets.
-pub fn unpack_package(dir: &Path, into: &Path) -> Result<PathBuf> {
-    let crate_file = package_file(dir)?;
+/// `<name>-<version>.crate` under `dir` (a `cargo package` directory).
+pub fn package_file(dir: &Path, name: &str) -> Result<PathBuf> {
+    fn find(dir: &Path, name: &str) -> Option<PathBuf> {
+        std::fs::read_dir(dir).ok()?.flatten().find_map(|e| {
+            let path = e.path();
+            if path.is_dir() {
+                return find(&path, name);
+            }
+            let file = e.file_name().to_string_lossy().into_owned();
+            let version = file.strip_prefix(name)?.strip_prefix('-')?.strip_suffix(".crate")?;
+            version.starts_with(|c: char| c.is_ascii_digit()).then_some(path)
+        })
+    }
+    find(dir, name).ok_or_else(|| format!("no {name}-*.crate under {}", dir.display()))
+}
+
+/// The packages under `dir`, unpacked into `into`: what a dependent of the
+/// published crates gets.
+pub struct Unpacked {
+    /// libcuda-sys's directory.
+    pub sys: PathBuf,
+    /// libcuda-sys-build's directory (none before it was a crate of its own).
+    pub build: Option<PathBuf>,
+}
+
+impl Unpacked {
+    /// The lines of a dependent's manifest that take libcuda-sys-build from
+    /// here rather than from crates.io, until both are published.
+    pub fn patch(&self) -> String {
+        self.build.as_ref().map_or(String::new(), |dir| {
+            format!(
+                "\n[patch.crates-io]\nlibcuda-sys-build = {{ path = {:?} }}\n",
+                dir.display().to_string()
+            )
+        })
+    }
+}
+
+pub fn unpack_packages(dir: &Path, into: &Path) -> Result<Unpacked> {
     std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
-    let mut tar = Command::new("tar");
-    tar.arg("xzf").arg(&crate_file).arg("-C").arg(into);
-    crate::run(tar)?;
-    let stem = crate_file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-    Ok(into.join(stem))
+    let unpack = |crate_file: PathBuf| -> Result<PathBuf> {
+        let mut tar = Command::new("tar");
+        tar.arg("xzf").arg(&crate_file).arg("-C").arg(into);
+        crate::run(tar)?;
+        let stem = crate_file.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        Ok(into.join(stem))
+    };
+    let build = package_file(dir, PUBLISHED[0]).ok().map(unpack).transpose()?;
+    Ok(Unpacked { sys: unpack(package_file(dir, PUBLISHED[1])?)?, build })
 }

@@ -522,18 +522,26 @@ impl Env {
 
     fn packaged_crate(&self) -> Outcome {
         // `cargo publish --dry-run` packages, then builds the package as a user would.
-        let mut publish =
-            self.sandboxed(&["publish", "--dry-run", "-p", "libcuda-sys", "--allow-dirty"])?;
+        let mut publish = self.sandboxed(&[
+            "publish",
+            "--dry-run",
+            "-p",
+            cargo::PUBLISHED[0],
+            "-p",
+            cargo::PUBLISHED[1],
+            "--allow-dirty",
+        ])?;
         publish.env("CARGO_TARGET_DIR", self.target_dir.join("publish"));
         expect_success(&output(publish)?)?;
         let scratch =
             std::env::temp_dir().join(format!("libcuda-sys-packaged-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
         let package = self.target_dir.join("publish/package");
-        let packed =
-            std::fs::metadata(cargo::package_file(&package)?).map_err(|e| e.to_string())?.len();
-        let unpacked = cargo::unpack_package(&package, &scratch)?;
-        let size = tree_size(&unpacked);
+        let packed = std::fs::metadata(cargo::package_file(&package, cargo::PUBLISHED[1])?)
+            .map_err(|e| e.to_string())?
+            .len();
+        let unpacked = cargo::unpack_packages(&package, &scratch)?;
+        let size = tree_size(&unpacked.sys);
         if packed > PACKAGE_LIMITS.0 || size > PACKAGE_LIMITS.1 {
             return Err(format!(
                 "the package is {packed} bytes ({size} unpacked); at most {} and {}",
@@ -543,7 +551,9 @@ impl Env {
         }
         let (user, ran) = write_dependent(&scratch, &unpacked)?;
         // The build may write under OUT_DIR only: the package is read-only here.
-        let mut test = self.sandboxed_read_only(&["test", "--manifest-path"], &[&unpacked])?;
+        let read_only: Vec<&Path> =
+            std::iter::once(unpacked.sys.as_path()).chain(unpacked.build.as_deref()).collect();
+        let mut test = self.sandboxed_read_only(&["test", "--manifest-path"], &read_only)?;
         test.arg(user.join("Cargo.toml")).env("CARGO_TARGET_DIR", scratch.join("target"));
         let out = output(test)?;
         let test_ran = ran.is_file();
@@ -669,14 +679,15 @@ impl Env {
 /// A crate outside the workspace that depends on the unpacked package and
 /// tests what a user of the pregenerated bindings gets; its directory, and the file
 /// its test writes when it runs.
-fn write_dependent(scratch: &Path, unpacked: &Path) -> Result<(PathBuf, PathBuf)> {
+fn write_dependent(scratch: &Path, unpacked: &cargo::Unpacked) -> Result<(PathBuf, PathBuf)> {
     let dir = scratch.join("user");
     std::fs::create_dir_all(dir.join("tests")).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
     let manifest = format!(
         "[package]\nname = \"user\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n[workspace]\n",
-        unpacked.display().to_string()
+         [dependencies]\nlibcuda-sys = {{ path = {:?} }}\n\n[workspace]\n{}",
+        unpacked.sys.display().to_string(),
+        unpacked.patch()
     );
     let ran = dir.join("ran");
     let newest = pregenerate::releases()?.last().map_or(0, |r| r.0);
