@@ -241,6 +241,7 @@ fn run_bindgen(
     #[derive(Debug)]
     struct Callbacks {
         unsigned: std::collections::HashMap<String, bindings::Unsigned>,
+        comments: bindings::Comments,
     }
     impl ParseCallbacks for Callbacks {
         fn int_macro(&self, name: &str, value: i64) -> Option<IntKind> {
@@ -250,11 +251,12 @@ fn run_bindgen(
             }
         }
         fn process_comment(&self, comment: &str) -> Option<String> {
-            Some(bindings::markdown(comment))
+            Some(self.comments.stand_in(comment))
         }
     }
 
     bindings::load_libclang()?;
+    let (comments, converter) = bindings::Comments::start();
     let (major, minor) = bindings::RUST_TARGET;
     let mut builder =
         bindgen::Builder::default()
@@ -282,7 +284,7 @@ fn run_bindgen(
                 error::Error::new("bindgen rejected the Rust target", e.to_string())
             })?)
             .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
-            .parse_callbacks(Box::new(Callbacks { unsigned: unsigned.clone() }));
+            .parse_callbacks(Box::new(Callbacks { unsigned: unsigned.clone(), comments }));
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }
@@ -293,7 +295,10 @@ fn run_bindgen(
     let generated = bindings::contained(|| builder.generate())
         .map_err(|panic| bindings::stopped(header, &panic, extra_args))?;
     let bindings = generated.map_err(|e| bindings::unparsable(header, &e.to_string()))?;
-    Ok(bindings.to_string())
+    let text = bindings.to_string();
+    // The callbacks, and with them the converter's input, end with the bindings.
+    drop(bindings);
+    converter.fill(&text)
 }
 
 /// Whether bindgen can run: libclang loads.

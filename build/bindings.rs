@@ -12,9 +12,90 @@ use crate::preprocess::Header;
 /// The crate's MSRV; the generated code uses nothing newer.
 pub const RUST_TARGET: (u64, u64) = (82, 0);
 
-/// A header comment as rustdoc Markdown, so rustdoc shows `(value type = ...)`,
-/// parameters and return values as the header's authors wrote them.
-pub fn markdown(comment: &str) -> String {
+/// Header comments as rustdoc Markdown, so rustdoc shows `(value type = ...)`,
+/// parameters and return values as the header's authors wrote them. The
+/// conversion runs on a thread of its own while bindgen goes on: bindgen's
+/// callback hands each comment over ([`Comments::stand_in`]) and writes a
+/// stand-in, which [`Comments::fill`] replaces once bindgen is done.
+#[derive(Debug)]
+pub struct Comments {
+    to_worker: std::sync::mpsc::Sender<(usize, String)>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+/// The thread that converts the comments [`Comments`] hands it.
+pub struct Converter(std::thread::JoinHandle<Vec<String>>);
+
+const STAND_IN: &str = "libcuda-sys:comment:";
+/// How a doc attribute's start comes out of bindgen's token stream.
+const ATTRIBUTE: &str = "# [doc = ";
+
+impl Comments {
+    pub fn start() -> (Comments, Converter) {
+        let (to_worker, from_bindgen) = std::sync::mpsc::channel::<(usize, String)>();
+        let worker = std::thread::spawn(move || {
+            let mut done = Vec::new();
+            for (n, comment) in from_bindgen {
+                done.resize(done.len().max(n + 1), String::new());
+                done[n] = markdown(&comment);
+            }
+            done
+        });
+        (Comments { to_worker, next: Default::default() }, Converter(worker))
+    }
+
+    /// What bindgen writes for `comment` until [`Comments::fill`].
+    pub fn stand_in(&self, comment: &str) -> String {
+        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // A send fails only once the converter is gone, when nothing is filled in.
+        let _ = self.to_worker.send((n, comment.to_string()));
+        format!("{STAND_IN}{n}")
+    }
+}
+
+impl Converter {
+    /// `bindings` (bindgen's output, written after every [`Comments`] is
+    /// dropped) with each stand-in replaced by its comment, as bindgen would
+    /// have written that.
+    pub fn fill(self, bindings: &str) -> Result<String> {
+        let done = self.0.join().map_err(|_| {
+            Error::new("the comment converter stopped", "doxygen-bindgen panicked on a comment")
+        })?;
+        let quoted = format!("\"{STAND_IN}");
+        let mut out = String::with_capacity(bindings.len() * 2);
+        let mut rest = bindings;
+        while let Some(at) = rest.find(&quoted) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + quoted.len()..];
+            let digits = after.find('"').unwrap_or(after.len());
+            let comment = after[..digits].parse::<usize>().ok().and_then(|n| done.get(n));
+            rest = &after[(digits + 1).min(after.len())..];
+            match comment {
+                // bindgen writes no attribute for an empty comment.
+                Some(text) if text.is_empty() && out.ends_with(ATTRIBUTE) => {
+                    out.truncate(out.len() - ATTRIBUTE.len());
+                    rest =
+                        rest.strip_prefix(']').map_or(rest, |r| r.strip_prefix(' ').unwrap_or(r));
+                }
+                Some(text) => out.push_str(&quote::quote!(#text).to_string()),
+                None => {
+                    return Err(Error::new(
+                        "a comment of the bindings was lost",
+                        format!(
+                            "bindgen wrote {STAND_IN}{} and no comment was converted for it",
+                            &after[..digits]
+                        ),
+                    ))
+                }
+            }
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+/// One header comment as rustdoc Markdown.
+fn markdown(comment: &str) -> String {
     // The converter keeps text it does not understand; where it refuses,
     // the raw comment is still better than none.
     let markdown = doxygen_bindgen::transform(comment).unwrap_or_else(|_| comment.to_string());

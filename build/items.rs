@@ -24,8 +24,7 @@ impl Function {
     }
 }
 
-// systest's ABI check, which shares this file, reads the layout fields.
-#[allow(dead_code)]
+/// A struct or union; systest's ABI check reads its layout fields.
 pub struct Record {
     pub name: String,
     pub is_union: bool,

@@ -1,5 +1,5 @@
-//! What a CUDA release is, in one place, for the build script and for xtask
-//! (which shares this file): how one is written, and which exist, for the
+//! What a CUDA release is, in one place, for the build script and for xtask:
+//! how one is written, and which exist, for the
 //! searches that probe each (`/usr/local/cuda-X.Y`, `cuda-X.Y.pc`) and the
 //! cumulative `cuda_X_Y` cfgs. The releases this crate has bindings of are
 //! `pregenerated/releases.txt`, read through `sections::parse_releases`.
@@ -27,7 +27,6 @@ const MAJORS: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
 const FIRST: (u32, u32) = (11, 2);
 
 /// Every release of [`MAJORS`] from [`FIRST`], oldest first, as `(major, minor)`.
-#[allow(dead_code)] // xtask, which shares this file, probes none.
 pub fn known() -> impl DoubleEndedIterator<Item = (u32, u32)> {
     MAJORS
         .iter()

@@ -75,7 +75,6 @@ pub fn select(text: &str, release: u32, per_thread: bool) -> std::result::Result
 
 /// Each line of `text` with the releases of `releases` whose sections hold it
 /// (in either variant): for a table of names, the releases that have each.
-#[allow(dead_code)] // xtask, which shares this file, only writes the tables.
 pub fn releases_of_lines(
     text: &str,
     releases: &[u32],

@@ -9,7 +9,7 @@ use crate::harness::*;
 fn watched_paths(run: &Outcome) -> Vec<PathBuf> {
     run.directive("rerun-if-changed")
         .into_iter()
-        .filter(|p| !["build.rs", "build", "wrapper.h", "pregenerated"].contains(p))
+        .filter(|p| !["build.rs", "wrapper.h", "pregenerated"].contains(p))
         .map(PathBuf::from)
         .collect()
 }
