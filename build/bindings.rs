@@ -16,7 +16,7 @@ pub const RUST_TARGET: (u64, u64) = (82, 0);
 /// parameters and return values as the header's authors wrote them. The
 /// conversion runs on a thread of its own while bindgen goes on: bindgen's
 /// callback hands each comment over ([`Comments::stand_in`]) and writes a
-/// stand-in, which [`Comments::fill`] replaces once bindgen is done.
+/// stand-in, which [`Converter::fill`] replaces once bindgen is done.
 #[derive(Debug)]
 pub struct Comments {
     to_worker: std::sync::mpsc::Sender<(usize, String)>,
@@ -44,7 +44,7 @@ impl Comments {
         (Comments { to_worker, next: Default::default() }, Converter(worker))
     }
 
-    /// What bindgen writes for `comment` until [`Comments::fill`].
+    /// What bindgen writes for `comment` until [`Converter::fill`].
     pub fn stand_in(&self, comment: &str) -> String {
         let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // A send fails only once the converter is gone, when nothing is filled in.

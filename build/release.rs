@@ -26,7 +26,7 @@ pub fn dotted(number: u32) -> String {
 const MAJORS: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
 const FIRST: (u32, u32) = (11, 2);
 
-/// Every release of [`MAJORS`] from [`FIRST`], oldest first, as `(major, minor)`.
+/// Every release of `MAJORS` from `FIRST`, oldest first, as `(major, minor)`.
 pub fn known() -> impl DoubleEndedIterator<Item = (u32, u32)> {
     MAJORS
         .iter()

@@ -18,6 +18,7 @@
 ))]
 
 mod harness;
+mod setup;
 
 mod compilers;
 mod discovery;
