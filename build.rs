@@ -2,7 +2,7 @@
 //! for users in the crate's rustdoc (`src/lib.rs`); this file orders the
 //! steps, each a module of `build/` (the libcuda-sys-build crate) that returns
 //! a plain value or an error, and holds what needs the two crates the steps do
-//! not link, bindgen and cc (see Cargo.toml for why):
+//! not link, bindgen, cc and pkg-config (see Cargo.toml for why):
 //! mode (where the bindings come from, which CUDA release) -> discover (find
 //! `cuda.h`) -> the bindings, generated from the headers (bindgen) or the
 //! pregenerated release (`pregenerated/`) -> the driver floor -> link (which
@@ -59,7 +59,7 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
-    let target = env::Target::from_cargo(FEATURES, c_compiler);
+    let target = env::Target::from_cargo(FEATURES, c_compiler, pkg_config);
     // Passed on as DEP_CUDA_BINDINGS_DIR in every mode: whole, or not at all.
     env::directive_path("OUT_DIR", &target.out_dir)?;
 
@@ -327,4 +327,14 @@ fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> error::Res
     }
     let tool = build.try_get_compiler().map_err(|e| preprocess::no_compiler("", &e.to_string()))?;
     Ok(Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
+}
+
+/// pkg-config's include paths for `name`.
+fn pkg_config(name: &str, register: bool) -> Result<Vec<std::path::PathBuf>, discover::Probe> {
+    let mut config = pkg_config::Config::new();
+    match config.cargo_metadata(false).env_metadata(register).probe(name) {
+        Ok(lib) => Ok(lib.include_paths),
+        Err(pkg_config::Error::Command { .. }) => Err(discover::Probe::NotInstalled),
+        Err(e) => Err(discover::Probe::Failed(e.to_string())),
+    }
 }

@@ -462,6 +462,21 @@ fn releases() -> impl Iterator<Item = (u32, u32)> {
     crate::release::known().rev()
 }
 
+/// Why a pkg-config probe found no include paths.
+pub enum Probe {
+    /// There is no `pkg-config` to run.
+    NotInstalled,
+    /// pkg-config's own message: most often, no such `.pc` file.
+    Failed(String),
+}
+
+/// Asks pkg-config for the include paths of `name` (`cuda-12.4`); `register`:
+/// whether to print `rerun-if-env-changed` for the variables it reads. The
+/// build script makes it, as it links the `pkg-config` crate and this crate
+/// does not (so that this crate compiles from the start of a build).
+pub type ProbePkgConfig =
+    fn(name: &str, register: bool) -> std::result::Result<Vec<PathBuf>, Probe>;
+
 fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
     if !target.is_native() && env::var("PKG_CONFIG_SYSROOT_DIR").is_none() {
         log("pkg-config skipped: cross-compiling without PKG_CONFIG_SYSROOT_DIR");
@@ -473,20 +488,19 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
     for (i, name) in names.enumerate() {
         // Every probe reads the same pkg-config variables: the first one registers
         // them, instead of one `rerun-if-env-changed` set per release name.
-        match pkg_config::Config::new().cargo_metadata(false).env_metadata(i == 0).probe(&name) {
-            Ok(lib) => {
-                log(format!("pkg-config {name}: include paths {:?}", lib.include_paths));
-                dirs.extend(lib.include_paths);
+        match (target.pkg_config)(&name, i == 0) {
+            Ok(include_paths) => {
+                log(format!("pkg-config {name}: include paths {include_paths:?}"));
+                dirs.extend(include_paths);
             }
-            Err(pkg_config::Error::Command { .. }) => {
+            Err(Probe::NotInstalled) => {
                 log("pkg-config is not installed");
                 break;
             }
             // A `.pc` file that exists but does not parse is worth a line (pkg-config
             // itself calls it "not found"); an absent one (most names) is not.
-            Err(e) => {
+            Err(Probe::Failed(why)) => {
                 if let Some(file) = pc_file(&name) {
-                    let why = e.to_string();
                     log(format!(
                         "pkg-config could not read {}, passed over: {}",
                         file.display(),

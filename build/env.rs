@@ -80,7 +80,7 @@ pub struct Features {
 }
 
 /// The platform the bindings are generated for, and what the build script
-/// brings that this crate does not link: its features and cc.
+/// brings that this crate does not link: its features, cc and pkg-config.
 pub struct Target {
     pub triple: String,
     pub host: String,
@@ -90,13 +90,19 @@ pub struct Target {
     pub manifest_dir: PathBuf,
     pub features: Features,
     pub c_compiler: crate::preprocess::FindCompiler,
+    pub pkg_config: crate::discover::ProbePkgConfig,
 }
 
 impl Target {
-    pub fn from_cargo(features: Features, c_compiler: crate::preprocess::FindCompiler) -> Target {
+    pub fn from_cargo(
+        features: Features,
+        c_compiler: crate::preprocess::FindCompiler,
+        pkg_config: crate::discover::ProbePkgConfig,
+    ) -> Target {
         Target {
             features,
             c_compiler,
+            pkg_config,
             triple: cargo_var("TARGET"),
             host: cargo_var("HOST"),
             os: cargo_var("CARGO_CFG_TARGET_OS"),
