@@ -2,8 +2,9 @@
 //! script's steps, in the order `build.rs` runs them: mode, discover, the
 //! bindings (generated: preprocess, bindings, items and the derived tables;
 //! pregenerated: pregenerated, sections), the driver floor, write, link, emit.
-//! A separate crate only so that it compiles beside bindgen and cc: it has no
-//! API of its own to keep stable, and its version is always libcuda-sys's.
+//! A separate crate only so that it compiles beside bindgen, cc and
+//! pkg-config: it has no API of its own to keep stable, and its version is
+//! always libcuda-sys's.
 
 pub mod discover;
 pub mod docs;
