@@ -371,3 +371,55 @@ pub fn read(bindings: &str, unsigned: &HashMap<String, Unsigned>) -> Result<syn:
     wrap_unsigned(&mut file, unsigned);
     Ok(file)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cross_references_become_code_spans() {
+        assert_eq!(code_spans("See ::cuMemAlloc."), "See `cuMemAlloc`.");
+        assert_eq!(
+            code_spans("\\sa [`::cuMemFree`], ::cuMemAlloc"),
+            "\\sa `cuMemFree`, `cuMemAlloc`"
+        );
+        // Paths and a lone `::` stay as they are.
+        assert_eq!(code_spans("std::vector and a :: b"), "std::vector and a :: b");
+        assert_eq!(code_spans("`CUresult::CUDA_SUCCESS`"), "`CUresult::CUDA_SUCCESS`");
+    }
+
+    #[test]
+    fn unsigned_macros_are_judged_from_their_text() {
+        let macros: Vec<(String, String)> = [
+            ("CU_A", "(~0u)"),
+            ("CU_B", "0xffffffffffffffffULL"),
+            ("CU_C", "((unsigned int)-1)"),
+            ("CU_D", "5"),
+            ("OTHER", "1u"),
+        ]
+        .iter()
+        .map(|(n, b)| (n.to_string(), b.to_string()))
+        .collect();
+        let found = unsigned_macros(&macros);
+        assert_eq!(found.get("CU_A"), Some(&Unsigned::Int));
+        assert_eq!(found.get("CU_B"), Some(&Unsigned::LongLong));
+        assert_eq!(found.get("CU_C"), Some(&Unsigned::Int));
+        assert_eq!(found.len(), 3, "{found:?}");
+    }
+
+    #[test]
+    fn stand_ins_are_filled_and_empty_comments_leave_no_attribute() {
+        let (comments, converter) = Comments::start();
+        let (a, empty) = (comments.stand_in("Returns ::CUDA_SUCCESS."), comments.stand_in(""));
+        drop(comments);
+        let text = format!("# [doc = \"{a}\"] pub struct A ; # [doc = \"{empty}\"] pub struct B ;");
+        assert_eq!(
+            converter.fill(&text).unwrap(),
+            "# [doc = \"Returns `CUDA_SUCCESS`.\"] pub struct A ; pub struct B ;"
+        );
+        let (comments, converter) = Comments::start();
+        drop(comments);
+        let lost = converter.fill(&format!("# [doc = \"{STAND_IN}7\"] pub struct C ;"));
+        assert!(lost.is_err());
+    }
+}

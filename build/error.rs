@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+#[derive(Debug)]
 pub struct Error {
     pub summary: String,
     pub detail: String,

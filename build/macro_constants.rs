@@ -136,3 +136,25 @@ pub fn render(constants: &[MacroConstant]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outer_parentheses_go_only_where_they_enclose_everything() {
+        assert_eq!(without_outer_parens(" ((x)) "), "x");
+        assert_eq!(without_outer_parens("(a) | (b)"), "(a) | (b)");
+        assert_eq!(without_outer_parens("((a) | (b))"), "(a) | (b)");
+    }
+
+    #[test]
+    fn integer_literals_in_c_spellings() {
+        assert_eq!(integer("0x10u"), Some(16));
+        assert_eq!(integer("12UL"), Some(12));
+        assert_eq!(integer("-(5)"), Some(-5));
+        assert_eq!(integer("0XfF"), Some(255));
+        assert_eq!(integer("CU_X"), None);
+        assert_eq!(integer("1.5"), None);
+    }
+}

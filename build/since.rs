@@ -188,3 +188,37 @@ pub fn render(bindings: &Bindings) -> String {
     out.push_str("];\n");
     out
 }
+
+#[cfg(all(test, feature = "generate"))]
+mod tests {
+    use super::*;
+
+    fn key(name: &str, suffix: &str) -> (String, String) {
+        (name.to_string(), suffix.to_string())
+    }
+
+    #[test]
+    fn a_version_is_a_suffix_of_four_digits_or_more() {
+        assert_eq!(versioned("cuMemAlloc_v3020"), Some((key("cuMemAlloc", ""), 3020)));
+        assert_eq!(versioned("cuMemcpy_v3020_ptds"), Some((key("cuMemcpy", "_ptds"), 3020)));
+        // `_v2` names an ABI, not a release.
+        assert_eq!(versioned("cuMemAlloc_v2"), None);
+        assert_eq!(split_suffix("cuMemcpyHtoD_v2_ptsz"), ("cuMemcpyHtoD_v2", "_ptsz"));
+    }
+
+    #[test]
+    fn each_abi_of_a_function_has_the_release_of_its_typedef() {
+        let text = "typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);\n\
+                    typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v2000)(CUdeviceptr_v1 *dptr, unsigned int bytesize);\n\
+                    typedef CUresult (CUDAAPI *PFN_cuFoo)(void);\n\
+                    #define PFN_cuFoo PFN_cuFoo_v12040\n";
+        let variants = variants(text);
+        assert_eq!(variants[&key("cuMemAlloc", "")], [(2000, 2), (3020, 2)]);
+        assert_eq!(variants[&key("cuFoo", "")], [(12040, 0)]);
+        // The K-th ABI is `name_vK`, the first the plain name; the count of parameters must agree.
+        assert_eq!(version_of("cuMemAlloc", 2, &variants), Some(2000));
+        assert_eq!(version_of("cuMemAlloc_v2", 2, &variants), Some(3020));
+        assert_eq!(version_of("cuMemAlloc_v2", 3, &variants), None);
+        assert_eq!(version_of("cuFoo", 0, &variants), Some(12040));
+    }
+}

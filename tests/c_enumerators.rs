@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use libcuda_sys::*;
+use libcuda_sys_build::{items, sections};
 
 /// What a crate ported from C writes: a match on bare enumerator names.
 fn describe(r: CUresult) -> &'static str {
@@ -28,23 +29,30 @@ fn bare_enumerator_names_match_as_in_c() {
 }
 
 /// C makes enumerator names global, so one name is one enumerator of one enum:
-/// in every release of the pregenerated set (each section of `types.rs`), a
-/// name belongs to one enum only, or code written against one release would
-/// mean another enum in the next.
+/// in every release of the pregenerated set (each release's part of
+/// `types.rs`, read as the build script reads it), a name belongs to one enum
+/// only, and keeps it from release to release, or code written against one
+/// release would mean another enum in the next.
 #[test]
 fn no_enumerator_name_belongs_to_two_enums_in_any_release() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pregenerated/types.rs");
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut owners: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    let mut owner = None;
-    for line in text.lines() {
-        if let Some(name) = line.strip_prefix("impl ").and_then(|l| l.strip_suffix(" {")) {
-            owner = Some(name);
-        } else if line == "}" {
-            owner = None;
-        } else if let (Some(owner), Some(rest)) = (owner, line.trim().strip_prefix("pub const ")) {
-            let name = rest.split(':').next().unwrap();
-            owners.entry(name).or_default().insert(owner);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let types = read("types.rs");
+    let releases = sections::parse_releases(&read("releases.txt")).unwrap();
+    let mut owners: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (release, _) in &releases {
+        let section = sections::select(&types, *release, false).unwrap();
+        let items = items::read(items::parse(&section).unwrap()).unwrap();
+        let mut here: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for c in items.constants {
+            if let Some(owner) = c.owner {
+                here.entry(c.name).or_default().insert(owner);
+            }
+        }
+        let shared: Vec<_> = here.iter().filter(|(_, o)| o.len() > 1).collect();
+        assert!(shared.is_empty(), "{release}: enumerators of two enums: {shared:?}");
+        for (name, owner) in here {
+            owners.entry(name).or_default().extend(owner);
         }
     }
     // The reading found what it must have: enumerators of the oldest and the newest releases.
@@ -53,17 +61,22 @@ fn no_enumerator_name_belongs_to_two_enums_in_any_release() {
         ("CU_MEMPOOL_ATTR_USED_MEM_HIGH", "CUmemPool_attribute_enum"),
         ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", "CUmemPool_attribute_enum"),
     ] {
-        assert!(owners.get(name).is_some_and(|o| o.contains(owner)), "{name} not read from {path}");
+        assert!(owners.get(name).is_some_and(|o| o.contains(owner)), "{name} not read");
     }
     // The one finding: 13.1 renamed the enum of the SM-resource split flags
     // (`CUdevSmResourceSplit_flags`, 12.5-13.0) to `CUdevSmResourceSplitByCount_flags`.
     // The bare names stay; their type follows the release. Documented under "Enums".
-    let renamed =
-        BTreeSet::from(["CUdevSmResourceSplitByCount_flags", "CUdevSmResourceSplit_flags"]);
-    let shared: Vec<_> = owners
+    let renamed: BTreeSet<String> =
+        ["CUdevSmResourceSplitByCount_flags", "CUdevSmResourceSplit_flags"]
+            .map(String::from)
+            .into();
+    let moved: Vec<_> = owners
         .iter()
         .filter(|(_, o)| o.len() > 1)
         .filter(|(name, o)| !(name.starts_with("CU_DEV_SM_RESOURCE_SPLIT_") && **o == renamed))
         .collect();
-    assert!(shared.is_empty(), "enumerators of two enums: {shared:?}");
+    assert!(
+        moved.is_empty(),
+        "enumerators of one enum in one release and another in the next: {moved:?}"
+    );
 }
