@@ -10,7 +10,8 @@
 //! helper prints: each variable read with its `rerun-if-env-changed`, and the
 //! `-vv` log on stderr.
 
-use libcuda_sys_build::preprocess::{self, Compiler};
+use libcuda_sys_build::env::Compiler;
+use libcuda_sys_build::preprocess;
 #[cfg(feature = "bindgen")]
 use libcuda_sys_build::{bindings, items, macro_constants, members, renames, since, value_types};
 use libcuda_sys_build::{discover, emit, env, error, floor, link, mode, output, pregenerated};
@@ -330,11 +331,11 @@ fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> error::Res
 }
 
 /// pkg-config's include paths for `name`.
-fn pkg_config(name: &str, register: bool) -> Result<Vec<std::path::PathBuf>, discover::Probe> {
+fn pkg_config(name: &str, register: bool) -> Result<Vec<std::path::PathBuf>, env::Probe> {
     let mut config = pkg_config::Config::new();
     match config.cargo_metadata(false).env_metadata(register).probe(name) {
         Ok(lib) => Ok(lib.include_paths),
-        Err(pkg_config::Error::Command { .. }) => Err(discover::Probe::NotInstalled),
-        Err(e) => Err(discover::Probe::Failed(e.to_string())),
+        Err(pkg_config::Error::Command { .. }) => Err(env::Probe::NotInstalled),
+        Err(e) => Err(env::Probe::Failed(e.to_string())),
     }
 }

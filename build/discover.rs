@@ -462,21 +462,6 @@ fn releases() -> impl Iterator<Item = (u32, u32)> {
     crate::release::known().rev()
 }
 
-/// Why a pkg-config probe found no include paths.
-pub enum Probe {
-    /// There is no `pkg-config` to run.
-    NotInstalled,
-    /// pkg-config's own message: most often, no such `.pc` file.
-    Failed(String),
-}
-
-/// Asks pkg-config for the include paths of `name` (`cuda-12.4`); `register`:
-/// whether to print `rerun-if-env-changed` for the variables it reads. The
-/// build script makes it, as it links the `pkg-config` crate and this crate
-/// does not (so that this crate compiles from the start of a build).
-pub type ProbePkgConfig =
-    fn(name: &str, register: bool) -> std::result::Result<Vec<PathBuf>, Probe>;
-
 fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
     if !target.is_native() && env::var("PKG_CONFIG_SYSROOT_DIR").is_none() {
         log("pkg-config skipped: cross-compiling without PKG_CONFIG_SYSROOT_DIR");
@@ -493,13 +478,13 @@ fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
                 log(format!("pkg-config {name}: include paths {include_paths:?}"));
                 dirs.extend(include_paths);
             }
-            Err(Probe::NotInstalled) => {
+            Err(env::Probe::NotInstalled) => {
                 log("pkg-config is not installed");
                 break;
             }
             // A `.pc` file that exists but does not parse is worth a line (pkg-config
             // itself calls it "not found"); an absent one (most names) is not.
-            Err(Probe::Failed(why)) => {
+            Err(env::Probe::Failed(why)) => {
                 if let Some(file) = pc_file(&name) {
                     log(format!(
                         "pkg-config could not read {}, passed over: {}",

@@ -4,7 +4,7 @@
 //! on the host, not on the target.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Reads `name`, tells Cargo to re-run the script when it changes and logs it
 /// (the log is visible with `cargo build -vv`).
@@ -89,15 +89,15 @@ pub struct Target {
     pub out_dir: PathBuf,
     pub manifest_dir: PathBuf,
     pub features: Features,
-    pub c_compiler: crate::preprocess::FindCompiler,
-    pub pkg_config: crate::discover::ProbePkgConfig,
+    pub c_compiler: FindCompiler,
+    pub pkg_config: ProbePkgConfig,
 }
 
 impl Target {
     pub fn from_cargo(
         features: Features,
-        c_compiler: crate::preprocess::FindCompiler,
-        pkg_config: crate::discover::ProbePkgConfig,
+        c_compiler: FindCompiler,
+        pkg_config: ProbePkgConfig,
     ) -> Target {
         Target {
             features,
@@ -170,3 +170,57 @@ impl Target {
         self.os == "windows"
     }
 }
+
+/// A C compiler as the `cc` crate selects it for the target, with the user's
+/// `CC`/`CFLAGS`: a wrapper (`ccache`) or the compiler, its arguments and
+/// environment. The build script makes it, as it links `cc` and this crate
+/// does not (so that this crate compiles beside `cc`, not after it).
+pub struct Compiler {
+    /// The program run: the compiler, or the wrapper in front of it.
+    pub program: std::ffi::OsString,
+    pub args: Vec<std::ffi::OsString>,
+    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    /// The compiler itself, for messages.
+    pub path: PathBuf,
+    /// MSVC's `cl`, which reads no source from stdin.
+    pub msvc: bool,
+}
+
+impl Compiler {
+    /// `cmd`: the command cc's `Tool::to_command` gives; `path`: `Tool::path`.
+    pub fn from_command(cmd: &std::process::Command, path: &Path, msvc: bool) -> Compiler {
+        Compiler {
+            program: cmd.get_program().to_owned(),
+            args: cmd.get_args().map(ToOwned::to_owned).collect(),
+            env: cmd.get_envs().filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))).collect(),
+            path: path.to_owned(),
+            msvc,
+        }
+    }
+
+    pub fn to_command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.program);
+        cmd.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
+        cmd
+    }
+}
+
+/// Finds the target's C compiler with `include` and `defines` added, or says
+/// why there is none ([`crate::preprocess::no_compiler`]).
+pub type FindCompiler =
+    fn(include: Option<&Path>, defines: &[&str]) -> crate::error::Result<Compiler>;
+
+/// Why a pkg-config probe found no include paths.
+pub enum Probe {
+    /// There is no `pkg-config` to run.
+    NotInstalled,
+    /// pkg-config's own message: most often, no such `.pc` file.
+    Failed(String),
+}
+
+/// Asks pkg-config for the include paths of `name` (`cuda-12.4`); `register`:
+/// whether to print `rerun-if-env-changed` for the variables it reads. The
+/// build script makes it, as it links the `pkg-config` crate and this crate
+/// does not (so that this crate compiles from the start of a build).
+pub type ProbePkgConfig =
+    fn(name: &str, register: bool) -> std::result::Result<Vec<PathBuf>, Probe>;

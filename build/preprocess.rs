@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::env::Compiler;
 use crate::error::{Error, Result};
 
 /// Everything needed to preprocess or compile against the chosen header the way
@@ -21,44 +22,6 @@ pub struct Header {
     compiler: Compiler,
 }
 
-/// A C compiler as the `cc` crate selects it for the target, with the user's
-/// `CC`/`CFLAGS`: a wrapper (`ccache`) or the compiler, its arguments and
-/// environment. The build script makes it, as it links `cc` and this crate
-/// does not (so that this crate compiles beside `cc`, not after it).
-pub struct Compiler {
-    /// The program run: the compiler, or the wrapper in front of it.
-    pub program: std::ffi::OsString,
-    pub args: Vec<std::ffi::OsString>,
-    pub env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
-    /// The compiler itself, for messages.
-    pub path: PathBuf,
-    /// MSVC's `cl`, which reads no source from stdin.
-    pub msvc: bool,
-}
-
-impl Compiler {
-    /// `cmd`: the command cc's `Tool::to_command` gives; `path`: `Tool::path`.
-    pub fn from_command(cmd: &std::process::Command, path: &Path, msvc: bool) -> Compiler {
-        Compiler {
-            program: cmd.get_program().to_owned(),
-            args: cmd.get_args().map(ToOwned::to_owned).collect(),
-            env: cmd.get_envs().filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))).collect(),
-            path: path.to_owned(),
-            msvc,
-        }
-    }
-
-    pub fn to_command(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(&self.program);
-        cmd.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
-        cmd
-    }
-}
-
-/// Finds the target's C compiler with `include` and `defines` added, or says
-/// why there is none ([`no_compiler`]).
-pub type FindCompiler = fn(include: Option<&Path>, defines: &[&str]) -> Result<Compiler>;
-
 impl Header {
     pub fn new(
         wrapper: PathBuf,
@@ -66,7 +29,7 @@ impl Header {
         defines: Vec<&'static str>,
         out_dir: PathBuf,
         target_triple: String,
-        find: FindCompiler,
+        find: crate::env::FindCompiler,
     ) -> Result<Header> {
         let compiler = find(Some(&include_dir), &defines)?;
         Ok(Header {

@@ -214,12 +214,19 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
 }
 
 /// The C compiler libcuda-sys's build script uses: cc's choice for the target, with `CC`/`CFLAGS`.
-fn c_compiler(include: Option<&Path>, defines: &[&str]) -> error::Result<preprocess::Compiler> {
+fn c_compiler(
+    include: Option<&Path>,
+    defines: &[&str],
+) -> error::Result<libcuda_sys_build::env::Compiler> {
     let mut build = cc::Build::new();
     build.cargo_warnings(false).includes(include);
     for d in defines {
         build.define(d, None);
     }
     let tool = build.try_get_compiler().map_err(|e| preprocess::no_compiler("", &e.to_string()))?;
-    Ok(preprocess::Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
+    Ok(libcuda_sys_build::env::Compiler::from_command(
+        &tool.to_command(),
+        tool.path(),
+        tool.is_like_msvc(),
+    ))
 }
