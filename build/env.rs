@@ -206,7 +206,7 @@ impl Compiler {
 }
 
 /// Finds the target's C compiler with `include` and `defines` added, or says
-/// why there is none ([`crate::preprocess::no_compiler`]).
+/// why there is none (`preprocess::no_compiler` says it).
 pub type FindCompiler =
     fn(include: Option<&Path>, defines: &[&str]) -> crate::error::Result<Compiler>;
 
