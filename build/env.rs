@@ -206,7 +206,7 @@ impl Compiler {
 }
 
 /// Finds the target's C compiler with `include` and `defines` added, or says
-/// why there is none (`preprocess::no_compiler` says it).
+/// why there is none (the error of `preprocess::no_compiler`).
 pub type FindCompiler =
     fn(include: Option<&Path>, defines: &[&str]) -> crate::error::Result<Compiler>;
 
