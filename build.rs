@@ -17,7 +17,7 @@ use libcuda_sys_build::{bindings, items, macro_constants, members, renames, sinc
 use libcuda_sys_build::{discover, emit, env, error, floor, link, mode, output, pregenerated};
 use libcuda_sys_build::{version, write};
 
-use mode::Mode;
+use mode::{Mode, Origin};
 use output::Bindings;
 
 /// This crate's features, as the script was compiled with them.
@@ -84,9 +84,10 @@ fn run() -> error::Result<()> {
             }
             _ => release.pregenerated(),
         };
-        pregenerated::load(&target, number, why, toolkit)
+        let bindings = pregenerated::load(&target, number, &why.reason)?;
+        Ok((bindings, Origin::Pregenerated { why, ignored: toolkit }))
     };
-    let mut bindings = match (mode, search) {
+    let (mut bindings, origin) = match (mode, search) {
         (Mode::Pregenerated(why), search) => pregenerated(why, search.found())?,
         (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
         (Mode::Generate, discover::Search::Found(toolkit)) => {
@@ -111,7 +112,7 @@ fn run() -> error::Result<()> {
             Err(e) => pregenerated(mode::fallback(&e, &target), Some(toolkit))?,
         },
     };
-    floor::apply(&mut bindings, floor, &target)?;
+    floor::apply(&mut bindings, &origin, floor, &target)?;
     write::all(&bindings, &target.out_dir)?;
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
@@ -119,17 +120,11 @@ fn run() -> error::Result<()> {
     let link = if target.dynamic_loading() {
         None
     } else {
-        let stub_dirs = bindings.toolkit().map(|t| t.lib_dirs.as_slice());
-        let link = link::choose(
-            &target,
-            lib_dir_override.as_deref(),
-            stub_dirs.unwrap_or_default(),
-            &bindings,
-        )?;
+        let link = link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin)?;
         env::directive_path("the libcuda directory", &link.dir)?;
         Some(link)
     };
-    emit::emit(&target, &bindings, link.as_ref(), floor);
+    emit::emit(&target, &bindings, &origin, link.as_ref(), floor);
     Ok(())
 }
 
@@ -137,7 +132,7 @@ fn run() -> error::Result<()> {
 /// release feature asks for another one.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 enum Generated {
-    Bindings(Box<Bindings>),
+    Bindings(Box<(Bindings, Origin)>),
     OtherRelease(discover::Toolkit, version::CudaVersion),
 }
 
@@ -175,39 +170,43 @@ fn generate(
     let (expansions, _) = header.expand(&names)?;
     let renames = renames::find(&expansions, &items);
     let constants = macro_constants::find(&expansions, &macros, &items);
-    Ok(Generated::Bindings(Box::new(Bindings {
-        version,
-        types: items.render_types(),
-        functions: items
-            .functions
-            .iter()
-            .map(|f| output::Function { name: f.name.clone(), decl: f.decl() })
-            .collect(),
-        renames,
-        macro_constants: macro_constants::render(&constants),
-        since: since::find(&toolkit.include_dir, &items)?,
-        typed: value_types::find(&items),
-        enumerators: items
-            .constants
-            .iter()
-            .filter_map(|k| {
-                Some(output::Enumerator {
-                    owner: k.owner.clone()?,
-                    name: k.name.clone(),
-                    value: k.value,
+    let since = since::find(&toolkit.include_dir, &items)?;
+    let origin = Origin::Generated {
+        compiler: header.compiler_command(),
+        fingerprint: header.fingerprint()?,
+        toolkit,
+    };
+    Ok(Generated::Bindings(Box::new((
+        Bindings {
+            version,
+            types: items.render_types(),
+            functions: items
+                .functions
+                .iter()
+                .map(|f| output::Function { name: f.name.clone(), decl: f.decl() })
+                .collect(),
+            renames,
+            macro_constants: macro_constants::render(&constants),
+            since,
+            typed: value_types::find(&items),
+            enumerators: items
+                .constants
+                .iter()
+                .filter_map(|k| {
+                    Some(output::Enumerator {
+                        owner: k.owner.clone()?,
+                        name: k.name.clone(),
+                        value: k.value,
+                    })
                 })
-            })
-            .collect(),
-        aliases: items.aliases.clone(),
-        bitmasks,
-        moved: moved_members(&items, target)?,
-        history: pregenerated::history(target)?,
-        origin: output::Origin::Generated {
-            compiler: header.compiler_command(),
-            fingerprint: header.fingerprint()?,
-            toolkit,
+                .collect(),
+            aliases: items.aliases.clone(),
+            bitmasks,
+            moved: moved_members(&items, target)?,
+            history: pregenerated::history(target)?,
         },
-    })))
+        origin,
+    ))))
 }
 
 /// Where the generated bindings have each member that moved between releases;

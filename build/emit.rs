@@ -2,25 +2,32 @@
 
 use crate::env::Target;
 use crate::link::{Kind, Link};
-use crate::output::{Bindings, Origin};
+use crate::mode::Origin;
+use crate::output::Bindings;
 use crate::{version, watch};
 
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
-pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Option<u32>) {
+pub fn emit(
+    target: &Target,
+    bindings: &Bindings,
+    origin: &Origin,
+    link: Option<&Link>,
+    floor: Option<u32>,
+) {
     if let (Some(f), None) = (floor, link) {
         println!("cargo::warning={}", crate::floor::dynamic_warning(f));
     }
     let floor = floor.filter(|_| link.is_some());
-    let headers = bindings.headers();
-    for w in bindings.toolkit().map(|t| t.warnings.as_slice()).unwrap_or_default() {
+    let headers = origin.headers();
+    for w in origin.toolkit().map(|t| t.warnings.as_slice()).unwrap_or_default() {
         println!("cargo::warning={w}");
     }
-    if let Some(w) = pregenerated_warning(bindings) {
+    if let Some(w) = pregenerated_warning(bindings, origin) {
         println!("cargo::warning={w}");
     }
     // What can change the bindings besides the headers bindgen read (which its
     // callbacks name), or for a fallback where what it lacks would appear.
-    let watched = match &bindings.origin {
+    let watched = match origin {
         Origin::Generated { toolkit, .. } => watch::generated(target, &toolkit.include_dir).paths,
         Origin::Pregenerated { why, .. } => why.watch.paths.clone(),
     };
@@ -57,7 +64,7 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
         .and_then(|t| std::env::join_paths([&t.include_dir]).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (found_by, fingerprint) = match &bindings.origin {
+    let (found_by, fingerprint) = match origin {
         Origin::Generated { toolkit, fingerprint, .. } => {
             (toolkit.found_by.clone(), fingerprint.clone())
         }
@@ -102,8 +109,8 @@ pub fn emit(target: &Target, bindings: &Bindings, link: Option<&Link>, floor: Op
 /// The one line that says the pregenerated bindings are used where the user did not
 /// ask for them, or that headers a variable names are not what the bindings
 /// come from.
-fn pregenerated_warning(bindings: &Bindings) -> Option<String> {
-    let Origin::Pregenerated { why, ignored } = &bindings.origin else {
+fn pregenerated_warning(bindings: &Bindings, origin: &Origin) -> Option<String> {
+    let Origin::Pregenerated { why, ignored } = origin else {
         return None;
     };
     let v = bindings.version;

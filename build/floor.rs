@@ -5,6 +5,7 @@
 
 use crate::env::{self, Target};
 use crate::error::{Error, Result};
+use crate::mode::Origin;
 use crate::output::Bindings;
 use crate::version::CudaVersion;
 
@@ -34,11 +35,16 @@ pub fn from_env() -> Result<Option<u32>> {
 
 /// Applies `floor` where the linker resolves every function; with dynamic
 /// loading a missing function fails alone, at run time ([`dynamic_warning`]).
-pub fn apply(bindings: &mut Bindings, floor: Option<u32>, target: &Target) -> Result<()> {
+pub fn apply(
+    bindings: &mut Bindings,
+    origin: &Origin,
+    floor: Option<u32>,
+    target: &Target,
+) -> Result<()> {
     let Some(floor) = floor.filter(|_| !target.dynamic_loading()) else {
         return Ok(());
     };
-    let where_ = match bindings.headers() {
+    let where_ = match origin.headers() {
         Some(t) => t.include_dir.display().to_string(),
         None => format!("the pregenerated CUDA {} bindings", bindings.version),
     };

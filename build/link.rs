@@ -7,7 +7,8 @@ use std::process::Command;
 
 use crate::env::{log, Target};
 use crate::error::{Error, Result};
-use crate::output::{Bindings, Origin};
+use crate::mode::Origin;
+use crate::output::Bindings;
 use crate::preprocess::{self, write_error};
 
 /// `CUDA_ERROR_STUB_LIBRARY`: what every function of a stub returns.
@@ -33,14 +34,15 @@ pub struct Link {
     pub kind: Kind,
 }
 
-/// `lib_dir_override` is `LIBCUDA_SYS_LIB_DIR`; `toolkit_lib_dirs` the library
-/// directories of a toolkit found, whose `stubs` can be linked.
+/// `lib_dir_override` is `LIBCUDA_SYS_LIB_DIR`; a toolkit found (`origin`)
+/// has library directories whose `stubs` can be linked.
 pub fn choose(
     target: &Target,
     lib_dir_override: Option<&Path>,
-    toolkit_lib_dirs: &[PathBuf],
     bindings: &Bindings,
+    origin: &Origin,
 ) -> Result<Link> {
+    let toolkit_lib_dirs = origin.toolkit().map(|t| t.lib_dirs.as_slice()).unwrap_or_default();
     if let Some(dir) = lib_dir_override {
         return match library_in(target, dir) {
             Some((lib, Kind::Driver | Kind::ImportLibrary)) => {
@@ -100,7 +102,7 @@ pub fn choose(
              - or link nothing: the dynamic-loading feature opens nvcuda.dll at run time",
         ));
     }
-    build_stub(target, bindings)
+    build_stub(target, bindings, origin)
 }
 
 /// The toolkit's stub in `dir`, linked under the driver's runtime name on
@@ -257,7 +259,7 @@ fn ldconfig_dirs(target: &Target) -> Vec<PathBuf> {
 
 /// A shared library with soname `libcuda.so.1` that exports every symbol of the
 /// bindings' link list and returns `CUDA_ERROR_STUB_LIBRARY` from each.
-fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
+fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<Link> {
     let dir = target.out_dir.join("stub");
     std::fs::create_dir_all(&dir).map_err(|e| write_error(&dir, e))?;
     let mut source = format!(
@@ -273,7 +275,7 @@ fn build_stub(target: &Target, bindings: &Bindings) -> Result<Link> {
     // What an earlier run left must not pass for this run's output.
     let _ = std::fs::remove_file(&so);
     // The compiler that read the headers, or (pregenerated bindings) the one cc selects.
-    let mut cmd = match &bindings.origin {
+    let mut cmd = match origin {
         Origin::Generated { compiler, .. } => compiler.clone(),
         Origin::Pregenerated { .. } => preprocess::command_line(&(target.c_compiler)(None, &[])?),
     };

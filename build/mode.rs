@@ -244,3 +244,39 @@ pub fn needs_bindgen_feature() -> Error {
          - use the pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
     )
 }
+
+/// Where the bindings come from, beside them (`output::Bindings`).
+// Without the `bindgen` feature only the pregenerated set exists.
+#[cfg_attr(not(feature = "generate"), allow(dead_code))]
+pub enum Origin {
+    /// From the headers of `toolkit`; `compiler` is the C compiler command
+    /// that read them (with the include directory and defines).
+    Generated {
+        toolkit: Toolkit,
+        compiler: Vec<String>,
+        /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
+        fingerprint: String,
+    },
+    /// The pregenerated set; `ignored` is a toolkit that was found or named but
+    /// that these bindings do not come from.
+    Pregenerated { why: Why, ignored: Option<Toolkit> },
+}
+
+impl Origin {
+    /// The toolkit the bindings come from, or one found beside pregenerated bindings
+    /// (its stub library can still be linked).
+    pub fn toolkit(&self) -> Option<&Toolkit> {
+        match self {
+            Origin::Generated { toolkit, .. } => Some(toolkit),
+            Origin::Pregenerated { ignored, .. } => ignored.as_ref(),
+        }
+    }
+
+    /// The headers these bindings come from, where there are any.
+    pub fn headers(&self) -> Option<&Toolkit> {
+        match self {
+            Origin::Generated { toolkit, .. } => Some(toolkit),
+            Origin::Pregenerated { .. } => None,
+        }
+    }
+}

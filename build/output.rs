@@ -1,12 +1,12 @@
 //! What either source of bindings hands on, as plain data: the generated
 //! path fills it from bindgen's output, the pregenerated path from the release's
 //! part of `pregenerated/`. One renderer (`write`) makes the files `src/`
-//! includes from it, so the crate cannot tell the two apart.
+//! includes from it, so the crate cannot tell the two apart. Where they come
+//! from is `mode::Origin`, beside them: this module imports only the version
+//! type and the tables' row types.
 
 use std::collections::BTreeMap;
 
-use crate::discover::Toolkit;
-use crate::mode::Why;
 pub use crate::tables::{Moved, Rename, Typed};
 use crate::version::CudaVersion;
 
@@ -53,43 +53,9 @@ pub struct Bindings {
     /// The members that moved between releases, each where these bindings have it.
     pub moved: Vec<Moved>,
     pub history: History,
-    pub origin: Origin,
-}
-
-// Without the `bindgen` feature only the pregenerated set exists.
-#[cfg_attr(not(feature = "generate"), allow(dead_code))]
-pub enum Origin {
-    /// From the headers of `toolkit`; `compiler` is the C compiler command
-    /// that read them (with the include directory and defines).
-    Generated {
-        toolkit: Toolkit,
-        compiler: Vec<String>,
-        /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
-        fingerprint: String,
-    },
-    /// The pregenerated set; `ignored` is a toolkit that was found or named but
-    /// that these bindings do not come from.
-    Pregenerated { why: Why, ignored: Option<Toolkit> },
 }
 
 impl Bindings {
-    /// The toolkit the bindings come from, or one found beside pregenerated bindings
-    /// (its stub library can still be linked).
-    pub fn toolkit(&self) -> Option<&Toolkit> {
-        match &self.origin {
-            Origin::Generated { toolkit, .. } => Some(toolkit),
-            Origin::Pregenerated { ignored, .. } => ignored.as_ref(),
-        }
-    }
-
-    /// The headers these bindings come from, where there are any.
-    pub fn headers(&self) -> Option<&Toolkit> {
-        match &self.origin {
-            Origin::Generated { toolkit, .. } => Some(toolkit),
-            Origin::Pregenerated { .. } => None,
-        }
-    }
-
     /// Every symbol a stand-in libcuda must export: the bound functions, then
     /// the plain names (so that a wrong alias links and is caught by the tests
     /// instead of hidden).

@@ -13,11 +13,9 @@
 
 use std::path::Path;
 
-use crate::discover::Toolkit;
 use crate::env::{log, Target};
 use crate::error::{Error, Result};
-use crate::mode::Why;
-use crate::output::{Bindings, Enumerator, Function, History, Origin};
+use crate::output::{Bindings, Enumerator, Function, History};
 use crate::sections::{parse_releases, releases_of_lines, select};
 use crate::tables::{read_bitmasks, read_moved, read_renames, read_since, read_value_types};
 use crate::version::CudaVersion;
@@ -79,9 +77,10 @@ pub fn moved_members(target: &Target) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -> Result<Bindings> {
+/// The bindings of `release` from `pregenerated/`; `reason` is why they are used.
+pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
     let version = CudaVersion { number: release };
-    log(format!("pregenerated CUDA {version} bindings ({DIR}): {}", why.reason));
+    log(format!("pregenerated CUDA {version} bindings ({DIR}): {reason}"));
     let types = section(target, "types.rs", release)?;
     if types.is_empty() {
         return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
@@ -112,7 +111,6 @@ pub fn load(target: &Target, release: u32, why: Why, ignored: Option<Toolkit>) -
         macro_constants: section(target, "macro_constants.rs", release)?,
         since: Some(since),
         typed,
-        origin: Origin::Pregenerated { why, ignored },
     })
 }
 

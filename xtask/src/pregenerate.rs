@@ -472,4 +472,40 @@ mod tests {
         sorted.sort();
         assert_eq!(features, sorted, "the cuda-XXXXX features of Cargo.toml and releases.txt");
     }
+
+    /// The README's first lines and the crate docs say which releases the
+    /// crate covers in words; `releases.txt` is the list they must say.
+    #[test]
+    fn the_readme_and_the_crate_docs_name_the_releases_of_releases_txt() {
+        let releases: Vec<u32> = super::releases().unwrap().iter().map(|(n, _)| *n).collect();
+        let dotted = |n: u32| libcuda_sys_build::release::dotted(n);
+        // Runs of consecutive minors of one major as `12.0–12.6`.
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for &n in &releases {
+            match runs.last_mut() {
+                Some((_, last)) if n == *last + 10 && n / 1000 == *last / 1000 => *last = n,
+                _ => runs.push((n, n)),
+            }
+        }
+        let mut words: Vec<String> = runs
+            .iter()
+            .flat_map(|&(a, b)| match (b - a) / 10 {
+                0 => vec![dotted(a)],
+                1 => vec![dotted(a), dotted(b)],
+                _ => vec![format!("{}\u{2013}{}", dotted(a), dotted(b))],
+            })
+            .collect();
+        let last = words.pop().unwrap();
+        let list = format!("{} and {last}", words.join(", "));
+        let (first, newest) = (dotted(releases[0]), dotted(*releases.last().unwrap()));
+        let read = |name: &str| std::fs::read_to_string(crate::root().join(name)).unwrap();
+        let flat = |text: String| text.replace("\n//! ", " ").replace('\n', " ");
+        let (readme, docs) = (flat(read("README.md")), flat(read("src/lib.rs")));
+        let range = format!("for CUDA {first} to {newest}.");
+        assert!(readme.contains(&range), "README.md's first lines should say {range:?}");
+        let wheels = format!("pip wheels: {list}, each in both");
+        assert!(docs.contains(&wheels), "src/lib.rs should say {wheels:?}");
+        let moved = format!("the only one from {first} to {newest}:");
+        assert!(docs.contains(&moved), "src/lib.rs should say {moved:?}");
+    }
 }
