@@ -82,10 +82,7 @@ fn a_driver_floor_must_be_a_cuda_version() {
 
 #[test]
 fn a_driver_floor_is_passed_on() {
-    if linking_untestable() {
-        return;
-    }
-    if generation_unavailable() {
+    if linking_untestable() || generation_unavailable() {
         return;
     }
     let mut case = Case::new("floor_metadata");

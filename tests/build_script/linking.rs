@@ -7,10 +7,7 @@ use crate::harness::*;
 
 #[test]
 fn lib_dir_override_links_the_driver_library() {
-    if linking_untestable() {
-        return;
-    }
-    if generation_unavailable() {
+    if linking_untestable() || generation_unavailable() {
         return;
     }
     let mut case = Case::new("lib_dir_driver");
@@ -29,10 +26,7 @@ fn lib_dir_override_links_the_driver_library() {
 
 #[test]
 fn toolkit_stub_is_copied_under_the_runtime_name() {
-    if linking_untestable() {
-        return;
-    }
-    if generation_unavailable() {
+    if linking_untestable() || generation_unavailable() {
         return;
     }
     let mut case = Case::new("toolkit_stub");

@@ -7,10 +7,7 @@ use crate::harness::*;
 
 #[test]
 fn include_dir_beats_cuda_path_and_emits_everything() {
-    if linking_untestable() {
-        return;
-    }
-    if generation_unavailable() {
+    if linking_untestable() || generation_unavailable() {
         return;
     }
     let mut case = Case::new("include_dir_wins");

@@ -43,7 +43,7 @@ fn build(args: &[&str], env: &[(&str, &Path)]) -> Result<cargo::Build> {
     }
     let build = cargo::build(cmd)?;
     if !build.success {
-        return Err(format!("cargo {} failed:\n{}", args.join(" "), build.stderr));
+        return Err(format!("cargo {} failed:\n{}", args.join(" "), build.failure()));
     }
     Ok(build)
 }

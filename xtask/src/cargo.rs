@@ -58,6 +58,37 @@ impl Build {
             .find_map(|m| m["out_dir"].as_str().map(Path::new))
             .ok_or_else(|| format!("no build script of {package} ran:\n{}", self.stderr))
     }
+
+    /// rustc's errors as it printed them, then Cargo's own output: with
+    /// `--message-format=json` the errors are messages, and stderr says only
+    /// that a crate could not be compiled.
+    pub fn failure(&self) -> String {
+        let rendered = self
+            .messages
+            .iter()
+            .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
+            .filter_map(|m| m["message"]["rendered"].as_str());
+        rendered.chain([self.stderr.as_str()]).collect::<Vec<_>>().join("\n")
+    }
+
+    /// Removes what this build made for `packages` (their compiled files and
+    /// their build scripts' `OUT_DIR`s), for builds whose outputs no later
+    /// build reuses: each feature set of a matrix is compiled once, and would
+    /// otherwise stay in the target directory until the disk is full.
+    pub fn remove_outputs(&self, packages: &[&str]) {
+        let ours = |m: &&Value| {
+            packages.contains(&package_name(m["package_id"].as_str().unwrap_or_default()).as_str())
+        };
+        for m in self.messages.iter().filter(ours) {
+            let files = m["filenames"].as_array().into_iter().flatten().chain([&m["executable"]]);
+            for file in files.filter_map(Value::as_str) {
+                let _ = std::fs::remove_file(file);
+            }
+            if let Some(dir) = m["out_dir"].as_str() {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+    }
 }
 
 /// Runs `cmd` (a cargo command with `--message-format=json`), reading its

@@ -227,7 +227,7 @@ fn no_op_layout(dir: &Path) -> Result<String> {
             }
             let build = cargo::build(cmd)?;
             if !build.success {
-                return Err(format!("{mode}: the build failed:\n{}", build.stderr));
+                return Err(format!("{mode}: the build failed:\n{}", build.failure()));
             }
             let bindings = build.out_dir("libcuda-sys")?.join("bindings.rs");
             Ok((build, bindings))
@@ -453,7 +453,7 @@ impl Env {
         for feature in RELEASE_DEPENDENT_FEATURES {
             let build = check(feature)?;
             if !build.success {
-                return Err(format!("{feature} does not compile:\n{}", build.stderr).into());
+                return Err(format!("{feature} does not compile:\n{}", build.failure()).into());
             }
         }
         // 13.2 added CU_MEMPOOL_ATTR_MAX_POOL_SIZE: 12.8 has no such item.
@@ -591,7 +591,7 @@ impl Env {
             cmd.env("PATH", path).env("CARGO_TARGET_DIR", dir.join("target"));
             let build = cargo::build(cmd)?;
             if !build.success {
-                return Err(format!("the build failed:\n{}", build.stderr).into());
+                return Err(format!("the build failed:\n{}", build.failure()).into());
             }
             let pregenerated = build.messages.iter().any(|m| {
                 m["reason"] == "build-script-executed"

@@ -15,7 +15,7 @@
 //! which `--check` verifies.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use syn::visit_mut::VisitMut;
 
@@ -102,7 +102,9 @@ pub fn generate() -> Result<Vec<(String, String)>> {
                 features.push_str(",per-thread-default-stream");
             }
             eprintln!("pregenerate: CUDA {} ({wheel}), features {features}", dotted(*release));
-            let (parts, members) = parts(&out_dir(&include, &features)?)?;
+            let build = build(&include, &features)?;
+            let (parts, members) = parts(build.out_dir("libcuda-sys")?)?;
+            build.remove_outputs(&["libcuda-sys"]);
             builds.push((Build { release: *release, per_thread }, parts, members));
         }
     }
@@ -142,8 +144,8 @@ pub fn generate() -> Result<Vec<(String, String)>> {
     Ok(files)
 }
 
-/// Builds libcuda-sys from `include` with `features` and returns its `OUT_DIR`.
-fn out_dir(include: &Path, features: &str) -> Result<PathBuf> {
+/// Builds libcuda-sys from `include` with `features`.
+fn build(include: &Path, features: &str) -> Result<cargo::Build> {
     let mut cmd = cargo::command(&[
         "check",
         "--package",
@@ -158,9 +160,9 @@ fn out_dir(include: &Path, features: &str) -> Result<PathBuf> {
         .env("CARGO_TARGET_DIR", crate::root().join("target/pregenerate"));
     let build = cargo::build(cmd)?;
     if !build.success {
-        return Err(format!("the build with features `{features}` failed:\n{}", build.stderr));
+        return Err(format!("the build with features `{features}` failed:\n{}", build.failure()));
     }
-    Ok(build.out_dir("libcuda-sys")?.to_path_buf())
+    Ok(build)
 }
 
 /// One build's units for each of [`FILES`] but the last, read back from its
