@@ -71,10 +71,11 @@ impl Build {
         rendered.chain([self.stderr.as_str()]).collect::<Vec<_>>().join("\n")
     }
 
-    /// Removes what this build made for `packages` (their compiled files and
-    /// their build scripts' `OUT_DIR`s), for builds whose outputs no later
-    /// build reuses: each feature set of a matrix is compiled once, and would
-    /// otherwise stay in the target directory until the disk is full.
+    /// Removes the files this build compiled for `packages`, for builds whose
+    /// outputs no later build reuses: each feature set of a matrix is compiled
+    /// once, and would otherwise stay in the target directory until the disk
+    /// is full. Cargo compiles a missing file again; it would not run a build
+    /// script again for a missing `OUT_DIR`, so those stay.
     pub fn remove_outputs(&self, packages: &[&str]) {
         let ours = |m: &&Value| {
             packages.contains(&package_name(m["package_id"].as_str().unwrap_or_default()).as_str())
@@ -83,9 +84,6 @@ impl Build {
             let files = m["filenames"].as_array().into_iter().flatten().chain([&m["executable"]]);
             for file in files.filter_map(Value::as_str) {
                 let _ = std::fs::remove_file(file);
-            }
-            if let Some(dir) = m["out_dir"].as_str() {
-                let _ = std::fs::remove_dir_all(dir);
             }
         }
     }
