@@ -23,8 +23,24 @@ pub struct Comments {
     next: std::sync::atomic::AtomicUsize,
 }
 
-/// The thread that converts the comments [`Comments`] hands it.
-pub struct Converter(std::thread::JoinHandle<Vec<String>>);
+/// The thread that converts the comments [`Comments`] hands it, and the
+/// queue it takes them from.
+pub struct Converter {
+    queue: Queue,
+    worker: std::thread::JoinHandle<Vec<(usize, String)>>,
+}
+
+type Queue = std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<(usize, String)>>>;
+
+/// Converts comments from `queue` until bindgen has sent its last.
+fn convert(queue: &Queue) -> Vec<(usize, String)> {
+    let mut done = Vec::new();
+    // The lock is held while waiting for a comment, never while converting one.
+    while let Ok(Ok((n, comment))) = queue.lock().map(|q| q.recv()) {
+        done.push((n, markdown(&comment)));
+    }
+    done
+}
 
 const STAND_IN: &str = "libcuda-sys:comment:";
 /// How a doc attribute's start comes out of bindgen's token stream.
@@ -33,15 +49,12 @@ const ATTRIBUTE: &str = "# [doc = ";
 impl Comments {
     pub fn start() -> (Comments, Converter) {
         let (to_worker, from_bindgen) = std::sync::mpsc::channel::<(usize, String)>();
-        let worker = std::thread::spawn(move || {
-            let mut done = Vec::new();
-            for (n, comment) in from_bindgen {
-                done.resize(done.len().max(n + 1), String::new());
-                done[n] = markdown(&comment);
-            }
-            done
+        let queue: Queue = std::sync::Arc::new(std::sync::Mutex::new(from_bindgen));
+        let worker = std::thread::spawn({
+            let queue = queue.clone();
+            move || convert(&queue)
         });
-        (Comments { to_worker, next: Default::default() }, Converter(worker))
+        (Comments { to_worker, next: Default::default() }, Converter { queue, worker })
     }
 
     /// What bindgen writes for `comment` until [`Converter::fill`].
@@ -58,9 +71,18 @@ impl Converter {
     /// dropped) with each stand-in replaced by its comment, as bindgen would
     /// have written that.
     pub fn fill(self, bindings: &str) -> Result<String> {
-        let done = self.0.join().map_err(|_| {
+        // The comments bindgen sent faster than one thread converts them are
+        // converted by two once bindgen is done.
+        let stopped = |_| {
             Error::new("the comment converter stopped", "doxygen-bindgen panicked on a comment")
-        })?;
+        };
+        let ours = std::panic::catch_unwind(|| convert(&self.queue)).map_err(stopped)?;
+        let theirs = self.worker.join().map_err(stopped)?;
+        let mut done = Vec::new();
+        for (n, text) in ours.into_iter().chain(theirs) {
+            done.resize(done.len().max(n + 1), String::new());
+            done[n] = text;
+        }
         let quoted = format!("\"{STAND_IN}");
         let mut out = String::with_capacity(bindings.len() * 2);
         let mut rest = bindings;

@@ -101,7 +101,7 @@ impl Case {
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated"),
             &crate_copy.join("pregenerated"),
         );
-        fs::copy(build_script(&[]), case.dir.join("build-script-main")).unwrap();
+        fs::copy(build_script(&[]), case.dir.join("build-script-build")).unwrap();
         // Every directory from the temporary directory down is the user's to enter.
         for dir in staging.ancestors().take_while(|d| d.starts_with(&tmp) && *d != tmp.as_path()) {
             fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
@@ -206,7 +206,7 @@ impl Case {
         let path =
             std::env::join_paths(std::iter::once(&self.bin).chain(&self.extra_path)).unwrap();
         let script = match self.uid {
-            Some(_) => self.dir.join("build-script-main"),
+            Some(_) => self.dir.join("build-script-build"),
             None => build_script(&self.features),
         };
         let mut cmd = Command::new(&script);

@@ -1,4 +1,4 @@
-//! The build script, end to end: the compiled `build-script-main` binary is run
+//! The build script, end to end: the compiled `build-script-build` binary is run
 //! directly, with a cleared environment that holds only what Cargo would set and
 //! what each case adds, against fake toolkit trees made under
 //! `CARGO_TARGET_TMPDIR`. `PATH` is a directory of symlinks to the C compiler

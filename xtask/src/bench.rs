@@ -213,6 +213,10 @@ fn cmd(dir: &Path, mode: &str, include: &Path, args: &[&str]) -> Command {
     ] {
         cmd.env_remove(var);
     }
+    // The packaged crates are path dependencies here, which Cargo compiles
+    // incrementally; from crates.io it never does (cargo's profiles.rs: only
+    // path sources are incremental), and a first build is slower for it.
+    cmd.env("CARGO_INCREMENTAL", "0");
     match mode {
         "generate" => cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include),
         "pregenerated" => cmd.env("LIBCUDA_SYS_BINDINGS", "pregenerated"),
