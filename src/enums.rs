@@ -62,6 +62,19 @@ pub(crate) const fn bits<T>(value: i64) -> i64 {
     }
 }
 
+/// The name of `value` in `names` (`(value, name)` in the header's order): the
+/// first, where two share a value.
+pub(crate) const fn name_of(value: i64, names: &[(i64, &'static str)]) -> Option<&'static str> {
+    let mut i = 0;
+    while i < names.len() {
+        if names[i].0 == value {
+            return Some(names[i].1);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// `Debug` of a C enum: `CUresult(CUDA_ERROR_INVALID_DEVICE)`, or the number
 /// for a value the header does not list (`CUresult(9999)`). A mask whose value
 /// is no single enumerator lists its bits: `CUctx_flags(CU_CTX_SCHED_SPIN |
