@@ -480,7 +480,7 @@ mod tests {
     #[test]
     fn the_readme_and_the_crate_docs_name_the_releases_of_releases_txt() {
         let releases: Vec<u32> = super::releases().unwrap().iter().map(|(n, _)| *n).collect();
-        let dotted = |n: u32| libcuda_sys_build::release::dotted(n);
+        use super::dotted;
         // Runs of consecutive minors of one major as `12.0–12.6`.
         let mut runs: Vec<(u32, u32)> = Vec::new();
         for &n in &releases {
