@@ -13,7 +13,9 @@
 use libcuda_sys_build::env::Compiler;
 use libcuda_sys_build::preprocess;
 #[cfg(feature = "bindgen")]
-use libcuda_sys_build::{bindings, items, macro_constants, members, renames, since, value_types};
+use libcuda_sys_build::{attributes, bindings, items, macro_constants, members, renames, since};
+#[cfg(feature = "bindgen")]
+use libcuda_sys_build::value_types;
 use libcuda_sys_build::{discover, emit, env, error, floor, link, mode, output, pregenerated};
 use libcuda_sys_build::{version, write};
 
@@ -188,7 +190,8 @@ fn generate(
             renames,
             macro_constants: macro_constants::render(&constants),
             since,
-            typed: value_types::find(&items),
+            typed: attributes::find(&items)
+                .map_err(|e| error::Error::new("the attribute facts table is damaged", e))?,
             enumerators: items
                 .constants
                 .iter()

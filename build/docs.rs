@@ -3,124 +3,19 @@
 //! - each enum: what it is, the functions that take or write it, and for one
 //!   whose enumerators have value types, a table of them;
 //! - each enumerator: its value (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4`, a
-//!   mask's in hex), and with a value type its C type, size and setter;
+//!   mask's in hex), and for an attribute its value type, size, getters,
+//!   setters and where the type comes from;
 //! - each item that not every pregenerated release declares: since when;
 //! - each function: the driver it needs.
 //!
-//! The memory-pool attributes also get a sentence each, written for this
-//! crate: the pregenerated set carries none of the header's text, and docs.rs
-//! renders it.
+//! The memory-pool and pointer attributes also get a sentence each (`sentences`).
 
 use std::collections::BTreeMap;
 
 use crate::output::{Bindings, Enumerator, Typed};
+use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
 use crate::release::dotted;
 use crate::version::CudaVersion;
-
-/// One sentence per `CU_MEMPOOL_ATTR_*`, in the order of their values.
-const POOL_ATTRIBUTES: [(&str, &str); 15] = [
-    (
-        "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES",
-        "Non-zero (the default): an allocation may take memory that another stream \
-         freed, once the allocating stream is ordered after that free (by an event, say).",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC",
-        "Non-zero (the default): an allocation may take memory whose free has already \
-         completed, even when nothing orders the two streams.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES",
-        "Non-zero (the default): to reuse memory whose free is still pending, the \
-         allocator may make the allocating stream wait for it.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD",
-        "How many bytes of unused reservation the pool keeps through a synchronization: \
-         at each stream, event or context synchronize it gives what it holds above this \
-         back to the system (0 by default, so it keeps nothing).",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT",
-        "Bytes the pool has reserved from the system right now, in use or not.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH",
-        "The peak of `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT` since the pool was made \
-         or since this value was last set back to 0.",
-    ),
-    ("CU_MEMPOOL_ATTR_USED_MEM_CURRENT", "Bytes of the pool that live allocations hold right now."),
-    (
-        "CU_MEMPOOL_ATTR_USED_MEM_HIGH",
-        "The peak of `CU_MEMPOOL_ATTR_USED_MEM_CURRENT` since the pool was made or \
-         since this value was last set back to 0.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_ALLOCATION_TYPE",
-        "What kind of memory the pool hands out (pinned or managed), as chosen when it \
-         was made.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES",
-        "The OS handle kinds the pool can be shared through with other processes; none \
-         (`CU_MEM_HANDLE_TYPE_NONE`) for a pool that was itself imported, which cannot be \
-         passed on.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_LOCATION_ID",
-        "The device ordinal or host NUMA node the pool's memory is on; \
-         `CU_DEVICE_INVALID` when that place is not visible to this process.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_LOCATION_TYPE",
-        "Where the pool's memory is (a device, the host, a host NUMA node, ...); \
-         `CU_MEM_LOCATION_TYPE_INVISIBLE` for an imported pool whose device this process \
-         cannot see.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_MAX_POOL_SIZE",
-        "The most bytes the pool may reserve, possibly rounded up from what was asked \
-         for at creation; 0 means unlimited.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED",
-        "Non-zero when the pool was made for the hardware decompression engine \
-         (`CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS`).",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID",
-        "For a pool confined to one locality domain of its device, that domain's ID; \
-         -1 for a pool that spans the whole device.",
-    ),
-];
-
-/// This crate's sentence for an enum, where it has one beyond the common one.
-const ENUMS: [(&str, &str); 1] = [(
-    "CUmemPool_attribute_enum",
-    "What [`cuMemPoolGetAttribute`] reads and [`cuMemPoolSetAttribute`] writes of a memory \
-     pool: its reuse policy, its release threshold, its usage counters and watermarks, and \
-     what it was made with. Each attribute has its own value type, which the pointer passed \
-     must point to; the table below, [`CUmemPool_attribute::value_type`] and \
-     [`VALUE_TYPES`] give it.",
-)];
-
-/// Enumerators newer than CUDA 13.0 that a 13.0 driver (580.159.04, on an
-/// H200) answers with `CUDA_ERROR_INVALID_VALUE`, as measured by
-/// `tests/gpu_mempool.rs`, `attributes_newer_than_the_driver_are_refused`.
-const REFUSED_BY_13_0: [&str; 7] = [
-    "CU_MEMPOOL_ATTR_ALLOCATION_TYPE",
-    "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES",
-    "CU_MEMPOOL_ATTR_LOCATION_ID",
-    "CU_MEMPOOL_ATTR_LOCATION_TYPE",
-    "CU_MEMPOOL_ATTR_MAX_POOL_SIZE",
-    "CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED",
-    "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID",
-];
-
-/// This crate's sentence for an enumerator, where it has one.
-pub fn sentence(name: &str) -> Option<&'static str> {
-    POOL_ATTRIBUTES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
-}
 
 /// The line each function's documentation gets.
 pub fn since(version: u32) -> String {
@@ -214,33 +109,93 @@ pub fn value(b: &Bindings, e: &Enumerator) -> Option<String> {
     })
 }
 
-/// Bytes of a value type on every target CUDA supports (64-bit), where known.
-fn size(typed: &Typed) -> Option<usize> {
-    match typed.c_type.as_str() {
-        "int" | "unsigned int" | "cuuint32_t" => Some(4),
-        "cuuint64_t" | "size_t" | "CUdeviceptr" => Some(8),
-        // C enums are int-sized; bindgen's newtype holds a c_uint or c_int.
-        t if t.starts_with("CU") && typed.size_type.is_some() => Some(4),
-        _ => None,
-    }
+/// `[`a`], [`b`] and [`c`]`.
+fn linked(names: &[String]) -> String {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    links(&names)
 }
 
+/// How an attribute can be set, in a sentence.
 fn access(typed: &Typed) -> String {
-    match (&typed.setter, typed.reset_only) {
-        (Some(f), true) => format!("read-only, except that [`{f}`] can reset it to 0"),
-        (Some(f), false) => format!("settable with [`{f}`]"),
-        (None, _) => "read-only".to_string(),
+    match (typed.setters.as_slice(), typed.reset_only) {
+        ([], _) => "read-only".to_string(),
+        (setters, true) => format!("read-only, except that {} can reset it to 0", linked(setters)),
+        (setters, false) => format!("set with {}", linked(setters)),
     }
 }
 
-/// The lines of an enumerator with a value type: ours, then its sentence.
+/// Its size as the docs write it: `8 bytes, unsigned`.
+fn bytes(typed: &Typed) -> Option<String> {
+    let (size, _) = typed.layout?;
+    let sign = match typed.signed {
+        Some(true) => ", signed",
+        Some(false) => ", unsigned",
+        None => "",
+    };
+    let each = if typed.shape == "array" { " each" } else { "" };
+    Some(format!("{size} bytes{each}{sign}"))
+}
+
+/// Where the value type comes from, in a sentence.
+fn source(typed: &Typed) -> String {
+    let (kind, line) = typed.source.split_once(' ').unwrap_or((&typed.source, ""));
+    let at = |line: &str| {
+        let (release, line) = line.split_once(':').unwrap_or((line, ""));
+        format!("CUDA {release}'s `cuda.h`, line {line}")
+    };
+    match kind {
+        "comment" => "`cuda.h` declares it in the enumerator's comment.".into(),
+        "signature" if typed.member.is_some() => {
+            "The getter writes a union; `cuda.h`'s comments name the member.".into()
+        }
+        "signature" => match typed.getters.first() {
+            Some(g) => format!("The signature of [`{g}`] fixes it."),
+            None => "The getter's signature fixes it.".into(),
+        },
+        "measured" => format!(
+            "{} says what the value is but not its C type: the width is the one the \
+             driver writes, measured on a GPU (`tests/gpu_attributes.rs`).",
+            at(line)
+        ),
+        _ => format!("{} states it (this crate's facts table).", at(line)),
+    }
+}
+
+/// The lines of an enumerator with a value type: its sentence, then ours.
 fn value_type_lines(typed: &Typed) -> Vec<String> {
-    let size = size(typed).map_or(String::new(), |n| format!(" ({n} bytes)"));
-    let mut lines = vec![format!("Value type `{}`{size}; {}.", typed.c_type, access(typed))];
+    let c = &typed.c_type;
+    let size = bytes(typed).map_or(String::new(), |b| format!(" ({b})"));
+    let what = match (typed.member.as_deref(), typed.shape.as_str()) {
+        (Some(m), _) => format!("Value: the member `{m}` of the union, `{c}`{size}"),
+        (None, "boolean") => format!("Value type `{c}`{size}, a boolean: zero or not"),
+        (None, "array") => format!("Value type an array of `{c}`{size}, as many as the size passed"),
+        (None, "string") => format!("Value type `{c}`{size}, a NUL-terminated string"),
+        _ => format!("Value type `{c}`{size}"),
+    };
+    let read = match typed.getters.as_slice() {
+        [] => "no function reads it back".to_string(),
+        getters => format!("read with {}", linked(getters)),
+    };
+    let mut lines = vec![format!("{what}; {read}; {}. {}", access(typed), source(typed))];
     if let Some(s) = sentence(&typed.name) {
         lines.splice(0..0, [s.to_string(), String::new()]);
     }
     lines
+}
+
+/// The line of an attribute enum's enumerator that has no value type.
+fn untyped_line(b: &Bindings, e: &Enumerator) -> String {
+    let last = b.enumerators.iter().filter(|x| x.owner == e.owner).filter_map(|x| x.value).max();
+    let no_value = crate::tables::facts().iter().any(|f| f.enumerator == e.name && f.ty == "-");
+    if e.name.ends_with("_MAX") && e.value == last {
+        "The end of the enum, not an attribute: no value type.".into()
+    } else if no_value {
+        "An entry that takes no value: no value type.".into()
+    } else {
+        "No value type in these bindings: this crate's facts table does not know it yet, so \
+         `value_type()` gives `None`."
+            .into()
+    }
 }
 
 /// Who uses each type name: `(functions taking it, functions writing one
@@ -316,22 +271,35 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
     if !typed.is_empty() {
         lines.extend([
             String::new(),
-            "| value | name | value type | size | settable | since |".into(),
-            "|---|---|---|---|---|---|".into(),
+            "| value | name | value type | bytes | access | since | from |".into(),
+            "|---|---|---|---|---|---|---|".into(),
         ]);
         for t in typed {
             let e = b.enumerators.iter().find(|e| e.name == t.name);
             let value = e.and_then(|e| value(b, e)).unwrap_or_default();
-            let size = size(t).map_or("?".into(), |n| format!("{n} bytes"));
             let since = match presence(b, &t.name) {
                 Presence::All => "every release".to_string(),
                 Presence::Runs(runs) => releases_text(b, &runs),
                 Presence::New => b.version.to_string(),
             };
+            let ty = match (&t.member, t.shape.as_str()) {
+                (Some(m), _) => format!("`.{m}`: `{}`", t.c_type),
+                (None, "scalar") => format!("`{}`", t.c_type),
+                (None, shape) => format!("`{}` ({shape})", t.c_type),
+            };
+            let access = match (t.setters.is_empty(), t.reset_only) {
+                (true, _) => "read-only",
+                (false, true) => "reset to 0",
+                (false, false) => "settable",
+            };
+            let from = match t.source.split_once(' ') {
+                Some(("measured", line)) => format!("measured ({line})"),
+                Some((_, line)) => format!("cuda.h {line}"),
+                None => t.source.clone(),
+            };
             lines.push(format!(
-                "| {value} | [`{n}`]({typedef}::{n}) | `{}` | {size} | {} | {since} |",
-                t.c_type,
-                access(t),
+                "| {value} | [`{n}`]({typedef}::{n}) | {ty} | {} | {access} | {since} | {from} |",
+                bytes(t).unwrap_or_else(|| "?".into()),
                 n = t.name
             ));
         }
@@ -350,6 +318,8 @@ pub fn types(b: &Bindings) -> String {
         if let Some(t) = b.typed.iter().find(|t| t.name == e.name) {
             own.push(String::new());
             own.extend(value_type_lines(t));
+        } else if b.typed.iter().any(|t| t.owner == e.owner) {
+            own.extend([String::new(), untyped_line(b, e)]);
         }
         if let Some(h) = history(b, &e.name) {
             let older = if REFUSED_BY_13_0.contains(&e.name.as_str()) {

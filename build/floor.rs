@@ -68,6 +68,10 @@ pub fn apply(
         .collect();
     bindings.functions.retain(|f| !newer.contains(&f.name));
     bindings.renames.retain(|r| !newer.contains(&r.target));
+    for t in &mut bindings.typed {
+        t.getters.retain(|f| !newer.contains(f));
+        t.setters.retain(|f| !newer.contains(f));
+    }
     env::log(format!(
         "driver floor {floor}: {} functions left out: {}",
         newer.len(),

@@ -251,7 +251,7 @@ fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String
         .collect()
 }
 
-fn doc(attrs: &[syn::Attribute]) -> String {
+pub(crate) fn doc(attrs: &[syn::Attribute]) -> String {
     let lines = attrs.iter().filter(|a| a.path().is_ident("doc")).filter_map(|a| match &a.meta {
         syn::Meta::NameValue(syn::MetaNameValue {
             value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),

@@ -20,6 +20,7 @@ pub mod preprocess;
 pub mod release;
 pub mod renames;
 pub mod sections;
+pub mod sentences;
 pub mod since;
 pub mod tables;
 pub mod value_types;
@@ -27,6 +28,8 @@ pub mod version;
 pub mod watch;
 pub mod write;
 
+#[cfg(feature = "generate")]
+pub mod attributes;
 #[cfg(feature = "generate")]
 pub mod bindings;
 #[cfg(feature = "generate")]

@@ -92,7 +92,7 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
     let mut typed =
         read_value_types(&table("value_types.txt")?).map_err(|e| damaged("value_types.txt", e))?;
     for t in &mut typed {
-        t.description = crate::docs::sentence(&t.name).unwrap_or_default().to_string();
+        t.description = crate::sentences::sentence(&t.name).unwrap_or_default().to_string();
     }
     let types = joined_impls(&types);
     let bitmasks = read_bitmasks(&table("bitmasks.txt")?);

@@ -26,17 +26,32 @@ pub struct Rename {
     pub target: String,
 }
 
-/// An enumerator whose header documentation declares `(value type = T)`.
+/// The value of one attribute enumerator: its type, who reads and writes it,
+/// and where that comes from.
 pub struct Typed {
     pub owner: String,
     pub name: String,
+    /// The C type as the header writes it: `int`, `CUcontext`, `char[1024]`;
+    /// for a member of a union, the member's (`struct { unsigned int x; ... }`).
     pub c_type: String,
-    /// The Rust type whose size is the value's, where the bindings have one.
-    pub size_type: Option<String>,
-    /// The `cu*Set*Attribute*` function that takes it, if any.
-    pub setter: Option<String>,
+    /// The Rust type of the same layout, where the bindings have one.
+    pub rust_type: Option<String>,
+    /// `(size, alignment)` in bytes on 64-bit targets, where known; of one
+    /// element for an array.
+    pub layout: Option<(usize, usize)>,
+    /// For an integer: whether it is signed.
+    pub signed: Option<bool>,
+    /// `scalar`, `boolean`, `array` or `string`.
+    pub shape: String,
+    /// The member of the getter's union that holds it (launch attributes).
+    pub member: Option<String>,
+    pub getters: Vec<String>,
+    pub setters: Vec<String>,
     /// Settable only back to zero (the high watermarks).
     pub reset_only: bool,
+    /// `comment`, `signature`, or `documented`/`measured` with the `cuda.h`
+    /// line of this crate's facts table (`documented 13.5:15930`).
+    pub source: String,
     /// The header's description (generated), or ours (pregenerated), on one line.
     pub description: String,
 }
@@ -64,16 +79,7 @@ pub fn write(b: &Tables) -> [(&'static str, String); 4] {
     let mut plain: Vec<&Rename> = b.renames.iter().collect();
     plain.sort_by(|x, y| x.plain.cmp(&y.plain));
     let renames = plain.iter().map(|r| format!("{} {}\n", r.plain, r.target)).collect();
-    let dash = |f: &Option<String>| f.clone().unwrap_or_else(|| "-".into());
-    let value_types = b
-        .typed
-        .iter()
-        .map(|t| {
-            let reset = if t.reset_only { "reset-only" } else { "-" };
-            let (size, setter) = (dash(&t.size_type), dash(&t.setter));
-            format!("{}\t{}\t{}\t{size}\t{setter}\t{reset}\n", t.owner, t.name, t.c_type)
-        })
-        .collect();
+    let value_types = b.typed.iter().map(value_type_row).collect();
     let bitmasks = b.bitmasks.iter().map(|m| format!("{m}\n")).collect();
     [
         ("since.txt", since),
@@ -84,7 +90,7 @@ pub fn write(b: &Tables) -> [(&'static str, String); 4] {
 }
 
 /// The rows of a table, each of `fields` fields, or the line that is not one.
-fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, String> {
+pub fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, String> {
     text.lines()
         .map(|line| {
             let row: Vec<&str> =
@@ -117,22 +123,89 @@ pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
         .collect())
 }
 
-/// `value_types.txt`: `enum enumerator C-type size-type setter reset-only`;
-/// the descriptions are the header's, which the table leaves out.
+/// The fields of a `value_types.txt` row, in order.
+pub const VALUE_TYPE_FIELDS: [&str; 13] = [
+    "enum",
+    "enumerator",
+    "C type",
+    "Rust type",
+    "size",
+    "align",
+    "signed",
+    "shape",
+    "member",
+    "getters",
+    "setters",
+    "access",
+    "source",
+];
+
+fn value_type_row(t: &Typed) -> String {
+    let dash = |f: Option<String>| f.unwrap_or_else(|| "-".into());
+    let list = |l: &[String]| if l.is_empty() { "-".into() } else { l.join(",") };
+    let access = match (t.setters.is_empty(), t.reset_only) {
+        (true, _) => "read-only",
+        (false, true) => "reset-only",
+        (false, false) => "settable",
+    };
+    let fields = [
+        t.owner.clone(),
+        t.name.clone(),
+        t.c_type.clone(),
+        dash(t.rust_type.clone()),
+        dash(t.layout.map(|l| l.0.to_string())),
+        dash(t.layout.map(|l| l.1.to_string())),
+        dash(t.signed.map(|s| if s { "signed" } else { "unsigned" }.to_string())),
+        t.shape.clone(),
+        dash(t.member.clone()),
+        list(&t.getters),
+        list(&t.setters),
+        access.to_string(),
+        t.source.clone(),
+    ];
+    fields.join("\t") + "\n"
+}
+
+/// `value_types.txt`: the fields of [`VALUE_TYPE_FIELDS`], tab-separated, `-`
+/// where there is none; the descriptions are the header's, which the table leaves out.
 pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
     let none = |field: &str| (field != "-").then(|| field.to_string());
-    Ok(rows(text, 6, true)?
+    let list = |field: &str| {
+        if field == "-" {
+            Vec::new()
+        } else {
+            field.split(',').map(str::to_string).collect()
+        }
+    };
+    let number = |field: &str| field.parse::<usize>().map_err(|_| format!("`{field}`: no size"));
+    rows(text, VALUE_TYPE_FIELDS.len(), true)?
         .into_iter()
-        .map(|row| Typed {
-            owner: row[0].to_string(),
-            name: row[1].to_string(),
-            c_type: row[2].to_string(),
-            size_type: none(row[3]),
-            setter: none(row[4]),
-            reset_only: row[5] == "reset-only",
-            description: String::new(),
+        .map(|row| {
+            let layout = match (row[4], row[5]) {
+                ("-", "-") => None,
+                (size, align) => Some((number(size)?, number(align)?)),
+            };
+            Ok(Typed {
+                owner: row[0].to_string(),
+                name: row[1].to_string(),
+                c_type: row[2].to_string(),
+                rust_type: none(row[3]),
+                layout,
+                signed: match row[6] {
+                    "signed" => Some(true),
+                    "unsigned" => Some(false),
+                    _ => None,
+                },
+                shape: row[7].to_string(),
+                member: none(row[8]),
+                getters: list(row[9]),
+                setters: list(row[10]),
+                reset_only: row[11] == "reset-only",
+                source: row[12].to_string(),
+                description: String::new(),
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// `bitmasks.txt`: one enum a line.
@@ -152,3 +225,31 @@ pub fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
         })
         .collect())
 }
+
+/// `(enumerator, type, shape, evidence, cuda.h line, the words there)`.
+const FACTS: &str = include_str!("attribute_facts.txt");
+
+/// One row of the facts table.
+pub struct Fact<'a> {
+    pub enumerator: &'a str,
+    /// A C type, `.member` of the getter's union, or `-`: no value.
+    pub ty: &'a str,
+    pub shape: &'a str,
+    /// `documented` or `measured`.
+    pub evidence: &'a str,
+    /// `13.5:15932`: the release's `cuda.h`, and the line.
+    pub line: &'a str,
+    /// The words on that line that say it.
+    pub says: &'a str,
+}
+
+/// The facts table's rows (the crate's own file: its unit test reads every row).
+pub fn facts() -> Vec<Fact<'static>> {
+    let row = |l: &'static str| {
+        let mut f = l.split('\t');
+        let mut next = || f.next().unwrap_or_default();
+        Fact { enumerator: next(), ty: next(), shape: next(), evidence: next(), line: next(), says: next() }
+    };
+    FACTS.lines().filter(|l| !l.starts_with('#')).map(row).collect()
+}
+

@@ -1,49 +1,10 @@
-//! Value types as data. The header documents the C type behind each attribute
-//! enumerator as `(value type = T)` at the start of its comment; reading an
-//! `int` attribute into a 64-bit buffer gives garbage in the upper half, so a
-//! wrapper needs the type of every attribute, new ones included. This step
-//! turns those comments into a table, `OUT_DIR/value_types.rs`, together with
-//! `name()` for every C enum.
+//! `OUT_DIR/value_types.rs`: the value type of every attribute enumerator
+//! (`VALUE_TYPES`, found by `attributes`), each attribute enum's
+//! `value_type()`, `name()` and `Debug` of every C enum, and the bit masks.
 
 use std::fmt::Write;
 
 use crate::output::Bindings;
-
-/// The enumerators with a value type, from the generated bindings.
-#[cfg(feature = "generate")]
-pub fn find(items: &crate::items::Items) -> Vec<crate::output::Typed> {
-    let mut typed = Vec::new();
-    for k in &items.constants {
-        let Some(owner) = &k.owner else { continue };
-        let Some((ty, description)) = declared_type(&k.doc) else {
-            continue;
-        };
-        let setter = items
-            .functions
-            .iter()
-            .find(|f| {
-                f.name.contains("Set")
-                    && f.name.contains("Attribute")
-                    && f.doc.contains(&format!("`{}`", k.name))
-            })
-            .map(|f| f.name.clone());
-        // Kept as a flag so that it survives where the descriptions do not (the pregenerated set).
-        let lower = description.to_ascii_lowercase();
-        let reset_only = setter.is_some()
-            && lower.contains("reset")
-            && (lower.contains("to zero") || lower.contains("to 0"));
-        typed.push(crate::output::Typed {
-            owner: owner.clone(),
-            name: k.name.clone(),
-            c_type: ty.to_string(),
-            size_type: size_type(items, ty),
-            setter,
-            reset_only,
-            description: description.split_whitespace().collect::<Vec<_>>().join(" "),
-        });
-    }
-    typed
-}
 
 /// Whether a C enum is a bit mask, which gets `|`, `&`, their assignments and
 /// `contains`: `cuda.h` calls it a set of flags, and its values are bits. It
@@ -96,30 +57,6 @@ pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
         })
         .cloned()
         .collect()
-}
-
-/// `(value type = T)` at the start of a comment.
-#[cfg(feature = "generate")]
-fn declared_type(doc: &str) -> Option<(&str, &str)> {
-    let rest = doc.trim_start().strip_prefix("(value type")?.trim_start().strip_prefix('=')?;
-    let (ty, description) = rest.split_once(')')?;
-    Some((ty.trim(), description))
-}
-
-/// The Rust type of the same size as C type `ty`, when the bindings have it.
-#[cfg(feature = "generate")]
-fn size_type(items: &crate::items::Items, ty: &str) -> Option<String> {
-    let primitive = match ty {
-        "int" => Some("::core::ffi::c_int"),
-        "unsigned int" => Some("::core::ffi::c_uint"),
-        "size_t" => Some("usize"),
-        _ => None,
-    };
-    match primitive {
-        Some(p) => Some(p.to_string()),
-        None if items.has_item(ty) || items.enums.iter().any(|e| e == ty) => Some(ty.to_string()),
-        None => None,
-    }
 }
 
 /// `name()` and `Debug` for every C enum: the enumerator's name for a value
@@ -208,40 +145,84 @@ fn render_bitmasks(bitmasks: &[String], out: &mut String) {
 }
 
 pub fn render(bindings: &Bindings) -> String {
-    let typed = &bindings.typed;
-    let mut out = String::from("/// Every enumerator whose header documentation declares `(value type = T)`.\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n");
-    let mut per_enum: Vec<(&str, Vec<(&str, String)>)> = Vec::new();
-    for t in typed {
-        let size = t
-            .size_type
-            .as_ref()
-            .map_or("None".to_string(), |s| format!("Some(::core::mem::size_of::<{s}>())"));
-        let setter = t.setter.as_ref().map_or("None".to_string(), |s| format!("Some({s:?})"));
+    let mut out = String::from(
+        "/// The value type of every attribute enumerator these bindings know: see\n\
+         /// [Value types](crate#value-types).\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n",
+    );
+    let quoted = |list: &[String]| list.iter().map(|f| format!("{f:?}, ")).collect::<String>();
+    // The entries of each enum, which are together: `(enum, first, end)`.
+    let mut ranges: Vec<(&str, usize, usize)> = Vec::new();
+    let mut asserted: Vec<&str> = Vec::new();
+    let mut asserts = String::new();
+    for (i, t) in bindings.typed.iter().enumerate() {
+        let (size, align) = match (&t.layout, &t.rust_type) {
+            (Some((size, align)), _) => (format!("Some({size})"), format!("Some({align})")),
+            (None, Some(r)) => (
+                format!("Some(::core::mem::size_of::<{r}>())"),
+                format!("Some(::core::mem::align_of::<{r}>())"),
+            ),
+            (None, None) => ("None".into(), "None".into()),
+        };
+        let shape = match t.shape.as_str() {
+            "boolean" => "Boolean",
+            "array" => "Array",
+            "string" => "String",
+            _ => "Scalar",
+        };
+        let access = match (t.setters.is_empty(), t.reset_only) {
+            (true, _) => "ReadOnly",
+            (false, true) => "ResetOnly",
+            (false, false) => "Settable",
+        };
+        let source = match t.source.split_once(' ') {
+            Some(("measured", line)) => format!("Measured {{ line: {line:?} }}"),
+            Some((_, line)) => format!("Documented {{ line: {line:?} }}"),
+            None if t.source == "comment" => "Comment".into(),
+            None => "Signature".into(),
+        };
         let _ = writeln!(
             out,
-            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, value_type: ValueType {{ c_name: \"{ty}\", size: {size} }}, setter: {setter}, reset_only: {reset_only}, description: {d:?} }},",
+            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {owner}::{n}.0 as i64, \
+             value_type: ValueType {{ c_name: {c:?}, size: {size}, align: {align}, signed: {signed:?}, shape: Shape::{shape} }}, \
+             member: {member:?}, getters: &[{getters}], setters: &[{setters}], access: Access::{access}, \
+             source: Source::{source}, description: {d:?} }},",
             owner = t.owner,
             n = t.name,
-            ty = t.c_type,
-            reset_only = t.reset_only,
+            c = t.c_type,
+            signed = t.signed,
+            member = t.member,
+            getters = quoted(&t.getters),
+            setters = quoted(&t.setters),
             d = t.description,
         );
-        let arm = format!("Some(ValueType {{ c_name: \"{}\", size: {size} }})", t.c_type);
-        match per_enum.iter_mut().find(|(e, _)| *e == t.owner) {
-            Some((_, arms)) => arms.push((&t.name, arm)),
-            None => per_enum.push((&t.owner, vec![(&t.name, arm)])),
+        match ranges.last_mut() {
+            Some((owner, _, end)) if *owner == t.owner => *end = i + 1,
+            _ => ranges.push((&t.owner, i, i + 1)),
+        }
+        // What the docs say of the size is what the compiler makes of it.
+        if let (Some((size, align)), Some(r)) = (&t.layout, &t.rust_type) {
+            if !asserted.contains(&r.as_str()) {
+                asserted.push(r);
+                let _ = writeln!(
+                    asserts,
+                    "const _: () = assert!(::core::mem::size_of::<{r}>() == {size} && ::core::mem::align_of::<{r}>() == {align});"
+                );
+            }
         }
     }
     out.push_str("];\n");
-    for (owner, arms) in per_enum {
+    out.push_str(&asserts);
+    for (owner, first, end) in ranges {
         let _ = writeln!(
             out,
-            "impl {owner} {{\n    /// The C type of this attribute's value, as the header documents it\n    /// (`None` for a value the header declares no type for, such as one newer than\n    /// these bindings).\n    pub const fn value_type(self) -> Option<ValueType> {{\n        match self {{"
+            "impl {owner} {{\n    /// The type of this attribute's value ([Value types](crate#value-types)); `None` for\n    \
+             /// a value these bindings do not know, an enum's end marker, or an entry without a value.\n    \
+             pub const fn value_type(self) -> Option<ValueType> {{\n        \
+             match self.typed() {{\n            Some(e) => Some(e.value_type),\n            None => None,\n        }}\n    }}\n    \
+             /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.\n    \
+             pub const fn typed(self) -> Option<&'static TypedEnumerator> {{\n        \
+             crate::value_type::entry({first}, {end}, self.0 as i64)\n    }}\n}}"
         );
-        for (name, arm) in arms {
-            let _ = writeln!(out, "            Self::{name} => {arm},");
-        }
-        out.push_str("            _ => None,\n        }\n    }\n}\n");
     }
     render_names(bindings, &mut out);
     render_bitmasks(&bindings.bitmasks, &mut out);

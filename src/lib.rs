@@ -411,13 +411,13 @@ macro_rules! functions {
         )*
     };
 }
-pub use value_type::{typed_enumerator, TypedEnumerator, ValueType};
+pub use value_type::{typed_enumerator, Access, Shape, Source, TypedEnumerator, ValueType};
 
 /// Everything generated from the header, re-exported at the crate root. Its
 /// text is bindgen's and the header's, so clippy's style lints do not apply.
 #[allow(clippy::all, clippy::pedantic)]
 mod generated {
-    use crate::{TypedEnumerator, ValueType};
+    use crate::{Access, Shape, Source, TypedEnumerator, ValueType};
     include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
     include!(concat!(env!("OUT_DIR"), "/functions.rs"));
     include!(concat!(env!("OUT_DIR"), "/renames.rs"));

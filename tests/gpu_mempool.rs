@@ -10,12 +10,16 @@
 //! attributes) is never seen half-changed by another test, and each one puts
 //! back what it changed, also when it fails.
 
+#[macro_use]
+#[path = "common/gpu.rs"]
+mod gpu;
+
+use gpu::{attribute, cleanup, device, name, visible, Gpu, Primary, SUCCESS};
 use libcuda_sys::*;
 use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::io::Write;
 use std::ptr::null_mut;
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 const MIB: usize = 1 << 20;
 /// Size of the allocations whose accounting the tests watch.
@@ -31,7 +35,6 @@ const RESERVED_HIGH: Attr = Attr::CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH;
 const USED: Attr = Attr::CU_MEMPOOL_ATTR_USED_MEM_CURRENT;
 const USED_HIGH: Attr = Attr::CU_MEMPOOL_ATTR_USED_MEM_HIGH;
 
-const SUCCESS: CUresult = CUresult::CUDA_SUCCESS;
 const PINNED: CUmemAllocationType = CUmemAllocationType::CU_MEM_ALLOCATION_TYPE_PINNED;
 const ON_DEVICE: CUmemLocationType = CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE;
 const POSIX_FD: CUmemAllocationHandleType =
@@ -42,130 +45,14 @@ const NO_ACCESS: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT
 // ---------------------------------------------------------------------------
 // Driver, device, context
 
-/// `CUDA_ERROR_INVALID_VALUE (1)`: the error's name and its number.
-fn name(r: CUresult) -> String {
-    r.to_string()
-}
-
-/// Runs a driver call and fails the test, naming the call, unless it succeeds.
-macro_rules! ck {
-    ($call:expr) => {{
-        let r: CUresult = unsafe { $call };
-        assert!(r == SUCCESS, "{} -> {}", stringify!($call), name(r));
-    }};
-}
-
-/// Writes a line to stderr in one piece, past libtest's output capture.
-fn visible(line: &str) {
-    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
-}
-
-/// Says a cleanup call failed: a panic on the normal path, a note while unwinding.
-fn cleanup(what: &str, r: CUresult) {
-    if r != SUCCESS {
-        if std::thread::panicking() {
-            visible(&format!("cleanup: {what} -> {}", name(r)));
-        } else {
-            panic!("cleanup: {what} -> {}", name(r));
-        }
-    }
-}
-
-/// `cuInit(0)` once per process: `Ok(device count)`, or why no test can run here.
-fn driver() -> Result<c_int, String> {
-    static DRIVER: OnceLock<Result<c_int, String>> = OnceLock::new();
-    DRIVER
-        .get_or_init(|| {
-            let r = unsafe { cuInit(0) };
-            let why = match r {
-                CUresult::CUDA_SUCCESS => None,
-                other => Some(
-                    testkit::no_driver_for_tests(other.0)
-                        .unwrap_or_else(|| panic!("cuInit(0) -> {}", name(other))),
-                ),
-            };
-            if let Some(why) = why {
-                return Err(format!("{why} (cuInit: {})", name(r)));
-            }
-            let mut n = 0;
-            ck!(cuDeviceGetCount(&mut n));
-            if n == 0 {
-                return Err("the driver sees 0 devices".into());
-            }
-            Ok(n)
-        })
-        .clone()
-}
-
-fn device(ordinal: c_int) -> CUdevice {
-    let mut dev = 0;
-    ck!(cuDeviceGet(&mut dev, ordinal));
-    dev
-}
-
-fn attribute(dev: CUdevice, attr: CUdevice_attribute) -> c_int {
-    let mut v = 0;
-    ck!(cuDeviceGetAttribute(&mut v, attr, dev));
-    v
-}
-
-/// A retained primary context; released on drop.
-struct Primary {
-    dev: CUdevice,
-    ctx: CUcontext,
-}
-
-impl Primary {
-    fn retain(dev: CUdevice) -> Primary {
-        let mut ctx = null_mut();
-        ck!(cuDevicePrimaryCtxRetain(&mut ctx, dev));
-        Primary { dev, ctx }
-    }
-
-    fn make_current(&self) {
-        ck!(cuCtxSetCurrent(self.ctx));
-    }
-}
-
-impl Drop for Primary {
-    fn drop(&mut self) {
-        let mut current = null_mut();
-        if unsafe { cuCtxGetCurrent(&mut current) } == SUCCESS && current == self.ctx {
-            cleanup("cuCtxSetCurrent(NULL)", unsafe { cuCtxSetCurrent(null_mut()) });
-        }
-        cleanup("cuDevicePrimaryCtxRelease", unsafe { cuDevicePrimaryCtxRelease(self.dev) });
-    }
-}
-
-static LOCK: Mutex<()> = Mutex::new(());
-
-/// What a test runs on: device 0, its primary context current on this thread,
-/// and the lock that keeps the other tests out.
-struct Gpu {
-    dev: CUdevice,
-    devices: c_int,
-    ctx: Primary,
-    _lock: MutexGuard<'static, ()>,
-}
-
-/// The test's GPU, or `None` after saying `skipped:` with the reason.
+/// Device 0 with its context current (`gpu::gpu`), where it has memory pools.
 fn gpu() -> Option<Gpu> {
-    let devices = match driver() {
-        Ok(n) => n,
-        Err(why) => {
-            testkit::skip(&why);
-            return None;
-        }
-    };
-    let lock = LOCK.lock().unwrap_or_else(PoisonError::into_inner);
-    let dev = device(0);
-    if attribute(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) == 0 {
+    let gpu = gpu::gpu()?;
+    if attribute(gpu.dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) == 0 {
         testkit::skip("device 0 does not support memory pools");
         return None;
     }
-    let ctx = Primary::retain(dev);
-    ctx.make_current();
-    Some(Gpu { dev, devices, ctx, _lock: lock })
+    Some(gpu)
 }
 
 fn default_pool(dev: CUdevice) -> CUmemoryPool {

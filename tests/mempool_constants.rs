@@ -76,10 +76,17 @@ fn value_types_of_the_pool_attributes() {
     // Settable per cuMemPoolSetAttribute's documentation: 1-4, 6, 8.
     let settable: Vec<i64> = VALUE_TYPES
         .iter()
-        .filter(|e| e.enumeration == "CUmemPool_attribute_enum" && e.setter.is_some())
+        .filter(|e| e.enumeration == "CUmemPool_attribute_enum" && !e.setters.is_empty())
         .map(|e| e.value)
         .collect();
     assert_eq!(settable, [1, 2, 3, 4, 6, 8]);
+    // The high watermarks only back to zero.
+    let reset_only: Vec<i64> = VALUE_TYPES
+        .iter()
+        .filter(|e| e.enumeration == "CUmemPool_attribute_enum" && e.access == Access::ResetOnly)
+        .map(|e| e.value)
+        .collect();
+    assert_eq!(reset_only, [6, 8]);
     println!("{seen} pool attributes typed");
 }
 

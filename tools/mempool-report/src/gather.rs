@@ -96,7 +96,7 @@ fn declared(a: &'static TypedEnumerator) -> Declared {
         value_type: a.value_type.c_name,
         size: a.value_type.size,
         settable: settable(a),
-        setter: a.setter,
+        setter: a.setters.first().copied(),
     }
 }
 
@@ -105,13 +105,10 @@ fn attribute(a: &'static TypedEnumerator) -> Attribute {
 }
 
 pub fn settable(attribute: &TypedEnumerator) -> Settable {
-    if attribute.setter.is_none() {
-        return Settable::No;
-    }
-    if attribute.reset_only {
-        Settable::ResetToZeroOnly
-    } else {
-        Settable::Yes
+    match attribute.access {
+        Access::ReadOnly => Settable::No,
+        Access::ResetOnly => Settable::ResetToZeroOnly,
+        Access::Settable => Settable::Yes,
     }
 }
 
