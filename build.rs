@@ -13,9 +13,9 @@
 use libcuda_sys_build::env::Compiler;
 use libcuda_sys_build::preprocess;
 #[cfg(feature = "bindgen")]
-use libcuda_sys_build::{attributes, bindings, items, macro_constants, members, renames, since};
-#[cfg(feature = "bindgen")]
 use libcuda_sys_build::value_types;
+#[cfg(feature = "bindgen")]
+use libcuda_sys_build::{attributes, bindings, items, macro_constants, members, renames, since};
 use libcuda_sys_build::{discover, emit, env, error, floor, link, mode, output, pregenerated};
 use libcuda_sys_build::{version, write};
 

@@ -58,8 +58,8 @@ struct Types<'a> {
     aliases: BTreeMap<String, String>,
     /// Newtype enums -> their integer.
     enums: BTreeMap<String, String>,
-    /// Structs and unions -> `(is union, [(field, type, doc)])`.
-    records: BTreeMap<String, (bool, Vec<(String, String, String)>)>,
+    /// Structs and unions.
+    records: BTreeMap<String, Record>,
     /// bindgen's layout assertions: record -> `(size, align)`.
     layouts: BTreeMap<String, (usize, usize)>,
 }
@@ -81,16 +81,18 @@ impl<'a> Types<'a> {
                 syn::Item::Type(a) => {
                     t.aliases.insert(a.ident.to_string(), text(&a.ty));
                 }
-                syn::Item::Struct(s) if items.enums.iter().any(|e| *e == s.ident.to_string()) => {
+                syn::Item::Struct(s) if items.enums.iter().any(|e| s.ident == e) => {
                     if let Some(f) = s.fields.iter().next() {
                         t.enums.insert(s.ident.to_string(), text(&f.ty));
                     }
                 }
                 syn::Item::Struct(s) => {
-                    t.records.insert(s.ident.to_string(), (false, fields(s.fields.iter())));
+                    let fields = fields(s.fields.iter());
+                    t.records.insert(s.ident.to_string(), Record { is_union: false, fields });
                 }
                 syn::Item::Union(u) => {
-                    t.records.insert(u.ident.to_string(), (true, fields(u.fields.named.iter())));
+                    let fields = fields(u.fields.named.iter());
+                    t.records.insert(u.ident.to_string(), Record { is_union: true, fields });
                 }
                 syn::Item::Const(c) => t.layout_assertions(&c.expr),
                 _ => {}
@@ -179,10 +181,13 @@ impl<'a> Types<'a> {
             return p.0.to_string();
         }
         match self.records.get(rust) {
-            Some((is_union, fields)) if rust.contains("__bindgen_ty_") => {
-                let kind = if *is_union { "union" } else { "struct" };
-                let body: Vec<String> =
-                    fields.iter().map(|(f, t, _)| format!("{} {f};", self.c_name(t))).collect();
+            Some(r) if rust.contains("__bindgen_ty_") => {
+                let kind = if r.is_union { "union" } else { "struct" };
+                let body: Vec<String> = r
+                    .fields
+                    .iter()
+                    .map(|f| format!("{} {};", self.c_name(&f.ty), f.name))
+                    .collect();
                 format!("{kind} {{ {} }}", body.join(" "))
             }
             _ => rust.to_string(),
@@ -209,9 +214,25 @@ impl<'a> Types<'a> {
     }
 }
 
-fn fields<'f>(fields: impl Iterator<Item = &'f syn::Field>) -> Vec<(String, String, String)> {
+/// A struct or union of the bindings.
+struct Record {
+    is_union: bool,
+    fields: Vec<Field>,
+}
+
+/// A named member, its Rust type as text, and its documentation.
+struct Field {
+    name: String,
+    ty: String,
+    doc: String,
+}
+
+fn fields<'f>(fields: impl Iterator<Item = &'f syn::Field>) -> Vec<Field> {
     fields
-        .filter_map(|f| Some((f.ident.as_ref()?.to_string(), text(&f.ty), crate::items::doc(&f.attrs))))
+        .filter_map(|f| {
+            let (ty, doc) = (text(&f.ty), crate::items::doc(&f.attrs));
+            Some(Field { name: f.ident.as_ref()?.to_string(), ty, doc })
+        })
         .collect()
 }
 
@@ -389,8 +410,8 @@ fn value_of<'a>(
     match out {
         Some(t) if Types::primitive(&t).is_some_and(|p| p.2 == 0) => {}
         // A union: the member the comments or the facts name.
-        Some(t) if types.records.get(&t).is_some_and(|r| r.0) => {
-            let (_, fields) = &types.records[&t];
+        Some(t) if types.records.get(&t).is_some_and(|r| r.is_union) => {
+            let fields = &types.records[&t].fields;
             let aliases: Vec<&String> = types
                 .aliases
                 .iter()
@@ -402,15 +423,15 @@ fn value_of<'a>(
                 let mention = format!("`{}`", k.name);
                 fields
                     .iter()
-                    .find(|(_, _, doc)| first_enumerator(doc).as_deref() == Some(&mention))
-                    .map(|(f, _, _)| f.clone())
+                    .find(|f| first_enumerator(&f.doc).as_deref() == Some(&mention))
+                    .map(|f| f.name.clone())
             });
             let (member, source) = match (by_comment, fact) {
                 (Some(m), _) => (m, "signature".to_string()),
                 (None, Some(f)) if f.ty.starts_with('.') => (f.ty[1..].to_string(), from_fact(f)),
                 _ => return None,
             };
-            let (_, ty, _) = fields.iter().find(|(f, _, _)| *f == member)?;
+            let ty = &fields.iter().find(|f| f.name == member)?.ty;
             return Some(Value {
                 c_type: types.c_name(ty),
                 rust_type: Some(ty.clone()),
@@ -445,11 +466,7 @@ fn value_of<'a>(
 
 /// The first `Union::member` an enumerator's comment names, of the union's
 /// members (the comment converter writes some as `` `Union``member` ``).
-fn named_member(
-    doc: &str,
-    unions: &[&String],
-    fields: &[(String, String, String)],
-) -> Option<String> {
+fn named_member(doc: &str, unions: &[&String], fields: &[Field]) -> Option<String> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut words: Vec<(usize, usize)> = Vec::new();
     let mut start = None;
@@ -464,9 +481,10 @@ fn named_member(
         }
     }
     words.windows(2).find_map(|w| {
-        let (union, gap, member) = (&doc[w[0].0..w[0].1], &doc[w[0].1..w[1].0], &doc[w[1].0..w[1].1]);
+        let (union, gap, member) =
+            (&doc[w[0].0..w[0].1], &doc[w[0].1..w[1].0], &doc[w[1].0..w[1].1]);
         let joined = gap.contains("::") || gap == "``";
-        (joined && unions.iter().any(|u| *u == union) && fields.iter().any(|(f, _, _)| f == member))
+        (joined && unions.iter().any(|u| *u == union) && fields.iter().any(|f| f.name == member))
             .then(|| member.to_string())
     })
 }
@@ -506,30 +524,38 @@ mod tests {
         let facts = facts();
         assert!(facts.iter().any(|f| f.enumerator == "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES"));
         for f in &facts {
-            assert!(["scalar", "boolean", "array", "string"].contains(&f.shape), "{}", f.enumerator);
-            assert!(["documented", "measured"].contains(&f.evidence), "{}", f.enumerator);
+            assert!(
+                ["scalar", "boolean", "array", "string"].contains(&f.shape),
+                "{}",
+                f.enumerator
+            );
+            assert!(["documented", "measured", "named"].contains(&f.evidence), "{}", f.enumerator);
             assert!(crate::release::parse_version(f.line.split(':').next().unwrap()).is_some());
         }
     }
 
     #[test]
     fn comments_name_members_and_validity() {
-        let fields = vec![
-            ("clusterDim".to_string(), String::new(), String::new()),
-            ("preferredClusterDim".to_string(), String::new(), String::new()),
-        ];
+        let field = |name: &str| Field { name: name.into(), ty: String::new(), doc: String::new() };
+        let fields = vec![field("clusterDim"), field("preferredClusterDim")];
         let union = "CUlaunchAttributeValue".to_string();
-        let doc = "Valid for graph nodes, launches. Set `CUlaunchAttributeValue::preferredClusterDim` \
+        let doc =
+            "Valid for graph nodes, launches. Set `CUlaunchAttributeValue::preferredClusterDim` \
                    beside `CUlaunchAttributeValue::clusterDim`.";
         assert_eq!(named_member(doc, &[&union], &fields).as_deref(), Some("preferredClusterDim"));
         let doc = "Valid for graph nodes, launches. See `CUlaunchAttributeValue``clusterDim`.";
         assert_eq!(named_member(doc, &[&union], &fields).as_deref(), Some("clusterDim"));
-        assert_eq!(named_member("`CUlaunchAttributeValue` and clusterDim", &[&union], &fields), None);
+        assert_eq!(
+            named_member("`CUlaunchAttributeValue` and clusterDim", &[&union], &fields),
+            None
+        );
         assert_eq!(valid_for(doc), Some(vec!["graph nodes", "launches"]));
         assert_eq!(valid_for("Ignored entry"), None);
         assert_eq!(
-            first_enumerator("Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PRIORITY`. See `CU_X`")
-                .as_deref(),
+            first_enumerator(
+                "Value of launch attribute `CU_LAUNCH_ATTRIBUTE_PRIORITY`. See `CU_X`"
+            )
+            .as_deref(),
             Some("`CU_LAUNCH_ATTRIBUTE_PRIORITY`")
         );
         assert_eq!(verb("cuDeviceGetAttribute"), Some(true));

@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use crate::output::{Bindings, Enumerator, Typed};
-use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
 use crate::release::dotted;
+use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
 use crate::version::CudaVersion;
 
 /// The line each function's documentation gets.
@@ -153,8 +153,14 @@ fn source(typed: &Typed) -> String {
             None => "The getter's signature fixes it.".into(),
         },
         "measured" => format!(
-            "{} says what the value is but not its C type: the width is the one the \
-             driver writes, measured on a GPU (`tests/gpu_attributes.rs`).",
+            "{} says what the value is but not its C type: the width is the one a CUDA \
+             13.0 driver (580.159.04) writes, measured on an H200; `tests/gpu_attributes.rs` \
+             measures it on any GPU.",
+            at(line)
+        ),
+        "named" => format!(
+            "{} says what the value is but not its C type, and no driver this crate was \
+             measured on has it yet: the type is the one `cuda.h` gives such a value elsewhere.",
             at(line)
         ),
         _ => format!("{} states it (this crate's facts table).", at(line)),
@@ -168,7 +174,9 @@ fn value_type_lines(typed: &Typed) -> Vec<String> {
     let what = match (typed.member.as_deref(), typed.shape.as_str()) {
         (Some(m), _) => format!("Value: the member `{m}` of the union, `{c}`{size}"),
         (None, "boolean") => format!("Value type `{c}`{size}, a boolean: zero or not"),
-        (None, "array") => format!("Value type an array of `{c}`{size}, as many as the size passed"),
+        (None, "array") => {
+            format!("Value type an array of `{c}`{size}, as many as the size passed")
+        }
         (None, "string") => format!("Value type `{c}`{size}, a NUL-terminated string"),
         _ => format!("Value type `{c}`{size}"),
     };
@@ -293,7 +301,7 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
                 (false, false) => "settable",
             };
             let from = match t.source.split_once(' ') {
-                Some(("measured", line)) => format!("measured ({line})"),
+                Some((kind @ ("measured" | "named"), line)) => format!("{kind} ({line})"),
                 Some((_, line)) => format!("cuda.h {line}"),
                 None => t.source.clone(),
             };

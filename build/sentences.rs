@@ -83,8 +83,8 @@ pub const POOL_ATTRIBUTES: [(&str, &str); 15] = [
 /// This crate's sentence for an enum, where it has one beyond the common one.
 pub const ENUMS: [(&str, &str); 2] = [
     (
-    "CUmemPool_attribute_enum",
-    "What [`cuMemPoolGetAttribute`] reads and [`cuMemPoolSetAttribute`] writes of a memory \
+        "CUmemPool_attribute_enum",
+        "What [`cuMemPoolGetAttribute`] reads and [`cuMemPoolSetAttribute`] writes of a memory \
      pool: its reuse policy, its release threshold, its usage counters and watermarks, and \
      what it was made with. Each attribute has its own value type, which the pointer passed \
      must point to; the table below, [`CUmemPool_attribute::value_type`] and \
@@ -118,7 +118,6 @@ pub const REFUSED_BY_13_0: [&str; 7] = [
     "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID",
 ];
 
-
 /// One sentence per `CU_POINTER_ATTRIBUTE_*`, in the order of their values.
 /// What they say a driver answered was measured on an H200 with driver
 /// 580.159.04 (CUDA 13.0), for 1 MiB from `cuMemAlloc`, the default pool,
@@ -148,9 +147,9 @@ pub const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
     (
         "CU_POINTER_ATTRIBUTE_P2P_TOKENS",
         "The two tokens of the `nv-p2p.h` kernel interface for this memory. Refused for \
-         pinned host memory. Reading it also turns `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS` on for \
-         the allocation. The driver writes the struct's 12 bytes of fields, not its 4 bytes \
-         of trailing padding.",
+         pinned host memory, and by [`cuPointerGetAttributes`] for any memory. Reading it \
+         also turns `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS` on for the allocation. The driver \
+         writes the struct's 12 bytes of fields, not its 4 bytes of trailing padding.",
     ),
     (
         "CU_POINTER_ATTRIBUTE_SYNC_MEMOPS",

@@ -49,8 +49,8 @@ pub struct Typed {
     pub setters: Vec<String>,
     /// Settable only back to zero (the high watermarks).
     pub reset_only: bool,
-    /// `comment`, `signature`, or `documented`/`measured` with the `cuda.h`
-    /// line of this crate's facts table (`documented 13.5:15930`).
+    /// `comment`, `signature`, or `documented`/`measured`/`named` with the
+    /// `cuda.h` line of this crate's facts table (`documented 13.5:15930`).
     pub source: String,
     /// The header's description (generated), or ours (pregenerated), on one line.
     pub description: String,
@@ -235,7 +235,7 @@ pub struct Fact<'a> {
     /// A C type, `.member` of the getter's union, or `-`: no value.
     pub ty: &'a str,
     pub shape: &'a str,
-    /// `documented` or `measured`.
+    /// `documented`, `measured` or `named`.
     pub evidence: &'a str,
     /// `13.5:15932`: the release's `cuda.h`, and the line.
     pub line: &'a str,
@@ -248,8 +248,14 @@ pub fn facts() -> Vec<Fact<'static>> {
     let row = |l: &'static str| {
         let mut f = l.split('\t');
         let mut next = || f.next().unwrap_or_default();
-        Fact { enumerator: next(), ty: next(), shape: next(), evidence: next(), line: next(), says: next() }
+        Fact {
+            enumerator: next(),
+            ty: next(),
+            shape: next(),
+            evidence: next(),
+            line: next(),
+            says: next(),
+        }
     };
     FACTS.lines().filter(|l| !l.starts_with('#')).map(row).collect()
 }
-

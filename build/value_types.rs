@@ -176,6 +176,7 @@ pub fn render(bindings: &Bindings) -> String {
         };
         let source = match t.source.split_once(' ') {
             Some(("measured", line)) => format!("Measured {{ line: {line:?} }}"),
+            Some(("named", line)) => format!("Named {{ line: {line:?} }}"),
             Some((_, line)) => format!("Documented {{ line: {line:?} }}"),
             None if t.source == "comment" => "Comment".into(),
             None => "Signature".into(),

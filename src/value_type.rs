@@ -58,8 +58,11 @@ pub enum Source {
     Documented { line: &'static str },
     /// This crate's facts table: the documentation at `line` says what the value
     /// is (a boolean, an integer) but not its C type; the width is the one the
-    /// driver was measured to write.
+    /// driver was measured to write (a CUDA 13.0 driver, 580.159.04).
     Measured { line: &'static str },
+    /// Likewise, but no driver measured has the attribute yet: the C type is
+    /// what `cuda.h` uses for such a value elsewhere, unconfirmed.
+    Named { line: &'static str },
 }
 
 /// One attribute enumerator with its value type: an entry of [`VALUE_TYPES`](crate::VALUE_TYPES).

@@ -57,6 +57,13 @@ pub enum RustSide {
     Value(Option<String>, String),
     /// `A | B | ...` of a bit-mask enum's enumerators, with its `|`.
     Mask(String, Vec<String>),
+    /// The size (or alignment) of an attribute's value type: in the crate's
+    /// `VALUE_TYPES`, and the same number in its table for another target.
+    ValueType {
+        name: String,
+        align: bool,
+        table: usize,
+    },
 }
 
 impl RustSide {
@@ -72,6 +79,12 @@ impl RustSide {
                 let terms: Vec<String> = names.iter().map(|n| format!("{owner}::{n}")).collect();
                 format!("({}).0", terms.join(" | "))
             }
+            RustSide::ValueType { name, align, .. } => {
+                let field = if *align { "align" } else { "size" };
+                format!(
+                    "VALUE_TYPES.iter().find(|e| e.name == {name:?}).and_then(|e| e.value_type.{field}).unwrap_or(0)"
+                )
+            }
         }
     }
 
@@ -86,6 +99,7 @@ impl RustSide {
                 .iter()
                 .map(|n| layout.value(Some(owner), n))
                 .try_fold(0, |acc, v| v.map(|v| acc | v)),
+            RustSide::ValueType { table, .. } => Ok(*table as i128),
         }
     }
 }
@@ -100,7 +114,12 @@ pub struct Check {
 /// Every layout and value check of the bound items (the functions, plain
 /// names and macro constants are checked apart: they are not numbers known to
 /// both compilers alike).
-pub fn checks(items: &Items, preprocessed: &str, bitmasks: &[String]) -> Vec<Check> {
+pub fn checks(
+    items: &Items,
+    preprocessed: &str,
+    bitmasks: &[String],
+    typed: &[crate::rows::Typed],
+) -> Vec<Check> {
     let tags = tags(preprocessed);
     let mut checks = Vec::new();
     let mut both = |key: String, c: String, rust: RustSide| checks.push(Check { key, c, rust });
@@ -153,6 +172,18 @@ pub fn checks(items: &Items, preprocessed: &str, bitmasks: &[String]) -> Vec<Che
             );
         }
     }
+    // The value type of every attribute: C's size and alignment of the C type
+    // the table gives (a member's own `struct { ... }` too).
+    for t in typed {
+        let Some((size, align)) = t.layout else { continue };
+        for (what, c, table) in [("size", "sizeof", size), ("align", "_Alignof", align)] {
+            both(
+                format!("value-type {what} {}", t.name),
+                format!("{c}({})", t.c_type),
+                RustSide::ValueType { name: t.name.clone(), align: what == "align", table },
+            );
+        }
+    }
     // Every memory-pool attribute the header declares, found in the header text
     // (not in the bindings): an unbound one fails to compile on the Rust side.
     let mut seen = HashSet::new();
@@ -182,7 +213,7 @@ pub fn write(
     let mut rs = String::from("/// Why nothing is checked, if so.\npub const SKIPPED: Option<&str> = None;\n/// `(check, rustc's value)`: compared with what `abi_check.c` prints (at run\n/// time: a mask's `|` is not a constant operator).\npub fn rust_side() -> Vec<(&'static str, i128)> {\n    vec![\n");
     let _ = writeln!(
         c,
-        "#include <stdio.h>\n#include <stddef.h>\n#include <stdint.h>\n{}",
+        "#include <stdio.h>\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n{}",
         header.source()
     );
     c.push_str(
@@ -320,7 +351,7 @@ pub fn check_statically(
         )
     };
     let mut c = format!(
-        "#include <stddef.h>\n#include <stdint.h>\n{}\n\
+        "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n{}\n\
          /* Negative values compare signed, the rest unsigned, as the run-time check prints them. */\n\
          #define EQ(v, n) ((n) < 0 ? (long long)(v) == (long long)(n) : (unsigned long long)(v) == (unsigned long long)(n))\n",
         header.source()

@@ -81,7 +81,10 @@ fn run() -> error::Result<()> {
     let (_, preprocessed) = header.expand(&[])?;
     // The enums the bindings treat as bit masks, from their `BITMASKS`.
     let bitmasks = tables::bitmasks(&items::parse(&read("value_types.rs")?)?)?;
-    let checks = abi::checks(&items, &preprocessed, &bitmasks);
+    // The value type of every attribute, as the build script tabled it.
+    let typed = rows::read_value_types(&read("tables/value_types.txt")?)
+        .map_err(|e| error::Error::new("systest cannot read tables/value_types.txt", e))?;
+    let checks = abi::checks(&items, &preprocessed, &bitmasks, &typed);
     // The run-time check's sources; its program runs only where the tests do
     // (the host), the static check below for any target.
     let run_time = abi::write(&header, &items, &renames, &macro_constants, &checks)?;

@@ -80,3 +80,64 @@ fn no_enumerator_name_belongs_to_two_enums_in_any_release() {
         "enumerators of one enum in one release and another in the next: {moved:?}"
     );
 }
+
+/// Every enumerator of every attribute enum has a value type, in every
+/// release of the pregenerated set and both variants, but for an enum's end
+/// marker (`CU_DEVICE_ATTRIBUTE_MAX`) and an entry that takes no value
+/// (`CU_LAUNCH_ATTRIBUTE_IGNORE`, per the facts table); each entry names its
+/// getter and has a size.
+#[test]
+fn every_attribute_enumerator_has_a_value_type_in_every_release() {
+    use libcuda_sys_build::tables;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let (types, value_types) = (read("types.rs"), read("value_types.txt"));
+    let no_value: Vec<&str> =
+        tables::facts().into_iter().filter(|f| f.ty == "-").map(|f| f.enumerator).collect();
+    for (release, _) in sections::parse_releases(&read("releases.txt")).unwrap() {
+        for per_thread in [false, true] {
+            let items = items::read(
+                items::parse(&sections::select(&types, release, per_thread).unwrap()).unwrap(),
+            )
+            .unwrap();
+            let rows = sections::select(&value_types, release, per_thread).unwrap();
+            let typed = tables::read_value_types(&rows).unwrap();
+            let mut by_enum: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
+            for t in &typed {
+                assert!(t.layout.is_some(), "{release}: {} has no size", t.name);
+                assert!(
+                    !t.getters.is_empty() || t.owner == "CUlaunchAttributeID_enum",
+                    "{release}: nothing reads {}",
+                    t.name
+                );
+                let (n, sources) = by_enum.entry(&t.owner).or_default();
+                *n += 1;
+                *sources.entry(t.source.split(' ').next().unwrap()).or_default() += 1;
+            }
+            for (owner, (n, sources)) in &by_enum {
+                let enumerators: Vec<_> =
+                    items.constants.iter().filter(|k| k.owner.as_deref() == Some(owner)).collect();
+                let last = enumerators.iter().filter_map(|k| k.value).max();
+                let untyped: Vec<&str> = enumerators
+                    .iter()
+                    .filter(|k| !typed.iter().any(|t| t.name == k.name))
+                    .filter(|k| !(k.name.ends_with("_MAX") && k.value == last))
+                    .filter(|k| !no_value.contains(&k.name.as_str()))
+                    .map(|k| k.name.as_str())
+                    .collect();
+                assert!(untyped.is_empty(), "{release}: {owner} without a value type: {untyped:?}");
+                if !per_thread {
+                    println!(
+                        "CUDA {}: {owner}: {} enumerators, {n} typed {sources:?}",
+                        libcuda_sys_build::release::dotted(release),
+                        enumerators.len()
+                    );
+                }
+            }
+            // The enums of the table the issue of every attribute names, where the release has them.
+            for owner in ["CUpointer_attribute_enum", "CUdevice_attribute_enum", "CUlimit_enum"] {
+                assert!(by_enum.contains_key(owner), "{release}: no value types of {owner}");
+            }
+        }
+    }
+}

@@ -211,7 +211,9 @@ fn calls(
             .iter()
             .map(|(on, p)| Call {
                 on: on.to_string(),
-                result: measure(|b| unsafe { cuPointerGetAttribute(b, CUpointer_attribute(v as _), *p) }),
+                result: measure(|b| unsafe {
+                    cuPointerGetAttribute(b, CUpointer_attribute(v as _), *p)
+                }),
                 asks: None,
             })
             .collect(),
@@ -262,7 +264,9 @@ fn calls(
         }
         "cuStreamGetAttribute" => one(
             "a stream",
-            measure(|b| unsafe { cuStreamGetAttribute(o.stream, CUstreamAttrID(v as _), b.cast()) }),
+            measure(|b| unsafe {
+                cuStreamGetAttribute(o.stream, CUstreamAttrID(v as _), b.cast())
+            }),
         ),
         "cuGraphKernelNodeGetAttribute" => one(
             "a kernel node",
@@ -276,7 +280,9 @@ fn calls(
         ),
         "cuFuncGetAttribute" => one(
             "a module's function",
-            measure(|b| unsafe { cuFuncGetAttribute(b.cast(), CUfunction_attribute(v as _), o.function) }),
+            measure(|b| unsafe {
+                cuFuncGetAttribute(b.cast(), CUfunction_attribute(v as _), o.function)
+            }),
         ),
         #[cfg(cuda_12_0)]
         "cuKernelGetAttribute" => one(
@@ -285,15 +291,19 @@ fn calls(
                 cuKernelGetAttribute(b.cast(), CUfunction_attribute(v as _), o.kernel, dev)
             }),
         ),
-        "cuCtxGetLimit" => one(
-            "the context",
-            measure(|b| unsafe { cuCtxGetLimit(b.cast(), CUlimit(v as _)) }),
-        ),
+        "cuCtxGetLimit" => {
+            one("the context", measure(|b| unsafe { cuCtxGetLimit(b.cast(), CUlimit(v as _)) }))
+        }
         "cuDeviceGetP2PAttribute" if devices < 2 => Vec::new(),
         "cuDeviceGetP2PAttribute" => one(
             "devices 0 and 1",
             measure(|b| unsafe {
-                cuDeviceGetP2PAttribute(b.cast(), CUdevice_P2PAttribute(v as _), dev, gpu::device(1))
+                cuDeviceGetP2PAttribute(
+                    b.cast(),
+                    CUdevice_P2PAttribute(v as _),
+                    dev,
+                    gpu::device(1),
+                )
             }),
         ),
         "cuMemPoolGetAttribute" => one(
@@ -302,7 +312,9 @@ fn calls(
         ),
         "cuDeviceGetGraphMemAttribute" => one(
             "device 0",
-            measure(|b| unsafe { cuDeviceGetGraphMemAttribute(dev, CUgraphMem_attribute(v as _), b) }),
+            measure(|b| unsafe {
+                cuDeviceGetGraphMemAttribute(dev, CUgraphMem_attribute(v as _), b)
+            }),
         ),
         _ => return None,
     })
@@ -366,16 +378,23 @@ fn every_attribute_has_the_width_of_its_value_type() {
                         if ok {
                             String::new()
                         } else {
-                            format!(", getter asks for {:?}, table says {:?}", call.asks, e.value_type)
+                            format!(
+                                ", getter asks for {:?}, table says {:?}",
+                                call.asks, e.value_type
+                            )
                         },
                     ));
                     if !ok {
-                        wrong.push(format!("{} via {getter} on {}: {width} bytes", e.name, call.on));
+                        wrong
+                            .push(format!("{} via {getter} on {}: {width} bytes", e.name, call.on));
                     }
                 }
-                Err(r) => {
-                    visible(&format!("refused: {} via {getter} on {}: {}", e.name, call.on, name(*r)))
-                }
+                Err(r) => visible(&format!(
+                    "refused: {} via {getter} on {}: {}",
+                    e.name,
+                    call.on,
+                    name(*r)
+                )),
             }
         }
         if answered {

@@ -18,42 +18,43 @@ use crate::{cargo, headers, pregenerate, Result};
 const FALLBACK_WARNING: &str = "using the pregenerated bindings of libcuda-sys (CUDA ";
 
 /// What docs.rs must show for each memory-pool attribute, after the crate's
-/// sentence: its value type, size and whether it can be set (the header's
-/// `(value type = ...)` and `cuMemPoolSetAttribute`'s list, as of CUDA 13.5).
+/// sentence: its value type, size and signedness, and whether it can be set
+/// (the header's `(value type = ...)` and `cuMemPoolSetAttribute`'s list, as of
+/// CUDA 13.5); each line goes on with the getter and where the type comes from.
 const POOL_VALUE_TYPES: [(&str, &str); 15] = [
+    ("CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES", "int (4 bytes, signed)"),
+    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC", "int (4 bytes, signed)"),
+    ("CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES", "int (4 bytes, signed)"),
+    ("CU_MEMPOOL_ATTR_RELEASE_THRESHOLD", "cuuint64_t (8 bytes, unsigned)"),
+    ("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT", "cuuint64_t (8 bytes, unsigned)"),
+    ("CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH", "cuuint64_t (8 bytes, unsigned)"),
+    ("CU_MEMPOOL_ATTR_USED_MEM_CURRENT", "cuuint64_t (8 bytes, unsigned)"),
+    ("CU_MEMPOOL_ATTR_USED_MEM_HIGH", "cuuint64_t (8 bytes, unsigned)"),
+    ("CU_MEMPOOL_ATTR_ALLOCATION_TYPE", "CUmemAllocationType (4 bytes)"),
+    ("CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES", "CUmemAllocationHandleType (4 bytes)"),
+    ("CU_MEMPOOL_ATTR_LOCATION_ID", "int (4 bytes, signed)"),
+    ("CU_MEMPOOL_ATTR_LOCATION_TYPE", "CUmemLocationType (4 bytes)"),
+    ("CU_MEMPOOL_ATTR_MAX_POOL_SIZE", "cuuint64_t (8 bytes, unsigned)"),
+    ("CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED", "int (4 bytes, signed)"),
+    ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", "int (4 bytes, signed)"),
+];
+
+/// How each pool attribute can be set, by its value (1-based): the rest are read-only.
+fn pool_access(value: usize) -> &'static str {
+    match value {
+        1..=4 => "set with cuMemPoolSetAttribute",
+        6 | 8 => "read-only, except that cuMemPoolSetAttribute can reset it to 0",
+        _ => "read-only",
+    }
+}
+
+/// What docs.rs must show of two pointer attributes whose width users get wrong.
+const POINTER_VALUE_TYPES: [(&str, &str); 2] = [
     (
-        "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES",
-        "int (4 bytes); settable with cuMemPoolSetAttribute.",
+        "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES",
+        "Value type unsigned long long (8 bytes, unsigned)",
     ),
-    (
-        "CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC",
-        "int (4 bytes); settable with cuMemPoolSetAttribute.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES",
-        "int (4 bytes); settable with cuMemPoolSetAttribute.",
-    ),
-    (
-        "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD",
-        "cuuint64_t (8 bytes); settable with cuMemPoolSetAttribute.",
-    ),
-    ("CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT", "cuuint64_t (8 bytes); read-only."),
-    (
-        "CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH",
-        "cuuint64_t (8 bytes); read-only, except that cuMemPoolSetAttribute can reset it to 0.",
-    ),
-    ("CU_MEMPOOL_ATTR_USED_MEM_CURRENT", "cuuint64_t (8 bytes); read-only."),
-    (
-        "CU_MEMPOOL_ATTR_USED_MEM_HIGH",
-        "cuuint64_t (8 bytes); read-only, except that cuMemPoolSetAttribute can reset it to 0.",
-    ),
-    ("CU_MEMPOOL_ATTR_ALLOCATION_TYPE", "CUmemAllocationType (4 bytes); read-only."),
-    ("CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES", "CUmemAllocationHandleType (4 bytes); read-only."),
-    ("CU_MEMPOOL_ATTR_LOCATION_ID", "int (4 bytes); read-only."),
-    ("CU_MEMPOOL_ATTR_LOCATION_TYPE", "CUmemLocationType (4 bytes); read-only."),
-    ("CU_MEMPOOL_ATTR_MAX_POOL_SIZE", "cuuint64_t (8 bytes); read-only."),
-    ("CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED", "int (4 bytes); read-only."),
-    ("CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID", "int (4 bytes); read-only."),
+    ("CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL", "Value type int (4 bytes, signed)"),
 ];
 
 /// The packaged crate, compressed and unpacked, at most (bytes).
@@ -383,8 +384,15 @@ impl Env {
             .skip(1)
             .map(|c| strip_tags(c.split("</td>").next().unwrap_or_default()))
             .collect();
-        let want =
-            ["13", "CU_MEMPOOL_ATTR_MAX_POOL_SIZE", "cuuint64_t", "8 bytes", "read-only", "13.2"];
+        let want = [
+            "13",
+            "CU_MEMPOOL_ATTR_MAX_POOL_SIZE",
+            "cuuint64_t",
+            "8 bytes, unsigned",
+            "read-only",
+            "13.2",
+            "comment",
+        ];
         if cells != want {
             return Err(format!(
                 "CUmemPool_attribute's table row of MAX_POOL_SIZE is {cells:?}, not {want:?}"
@@ -395,7 +403,10 @@ impl Env {
         // and for those not in every release, since when.
         for (i, (name, value_type)) in POOL_VALUE_TYPES.iter().enumerate() {
             let value = format!("{name} = {}", i + 1);
-            let expected = format!("Value type {value_type}");
+            let expected = format!(
+                "Value type {value_type}; read with cuMemPoolGetAttribute; {}. cuda.h declares it in the enumerator’s comment.",
+                pool_access(i + 1)
+            );
             // 13.2 added the attributes from 9 on, 13.4 the 15th.
             let since = match i + 1 {
                 15 => Some("13.4"),
@@ -422,6 +433,18 @@ impl Env {
                 .into());
             }
         }
+        // The pointer attributes users read with the wrong width: the type, its
+        // size and sign, and that the width was measured on a driver.
+        let pointers = page("struct.CUpointer_attribute_enum.html")?;
+        for (name, line) in POINTER_VALUE_TYPES {
+            let paragraphs = docblock(&pointers, &format!("associatedconstant.{name}"));
+            let found = paragraphs.iter().flatten().find(|p| p.starts_with(line));
+            if !found.is_some_and(|p| p.contains("measured on an H200")) {
+                return Err(
+                    format!("{name} reads {paragraphs:?}, with no `{line}` measured").into()
+                );
+            }
+        }
         for (function, since) in
             [("cuMemPoolGetAttribute", "11.2"), ("cuMemGetDefaultMemPool", "13.0")]
         {
@@ -434,7 +457,9 @@ impl Env {
         Ok(format!(
             "features `{features}`: CUmemPool_attribute's own sentence, links and table; every \
              CU_MEMPOOL_ATTR_* with its value, a sentence and its value type, MAX_POOL_SIZE since 13.2, \
-             LOCALITY_DOMAIN_ID since 13.4; cuMemPoolGetAttribute needs 11.2, cuMemGetDefaultMemPool 13.0"
+             LOCALITY_DOMAIN_ID since 13.4; CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES and \
+             DEVICE_ORDINAL with their measured widths; cuMemPoolGetAttribute needs 11.2, \
+             cuMemGetDefaultMemPool 13.0"
         ))
     }
 

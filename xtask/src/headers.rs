@@ -280,4 +280,59 @@ mod tests {
             assert!(error.contains(&format!("'{version}'")) && error.contains("12.0-12.6, 12.8"));
         }
     }
+
+    /// Each row of the build's facts table (`build/attribute_facts.txt`) names
+    /// the line of NVIDIA's header that says it: the line holds the row's words,
+    /// and the last enumerator of the table named before them, on that line or
+    /// up to 12 lines above, is the row's (for a member of a union, the line
+    /// names `Union::member`, or the member is declared within 16 lines). Run
+    /// against the headers in the cache, which CI's ABI matrix fetches.
+    #[test]
+    fn the_facts_table_names_the_lines_that_say_its_facts() {
+        let facts = libcuda_sys_build::tables::facts();
+        let known: Vec<&str> = facts.iter().map(|f| f.enumerator).collect();
+        let mut checked = 0;
+        for f in &facts {
+            let (release, line) = f.line.split_once(':').unwrap();
+            if super::needs_fetch(release) {
+                testkit::skip(&format!(
+                    "CUDA {release}'s headers are not in the cache: `cargo xtask headers {release}` fetches them"
+                ));
+                continue;
+            }
+            let header = super::include_dir(release).unwrap().join("cuda.h");
+            let text = std::fs::read_to_string(&header).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let n: usize = line.parse().unwrap();
+            let at = lines[n - 1];
+            assert!(
+                at.contains(f.says),
+                "{}: {release}:{n} does not say `{}`: {at}",
+                f.enumerator,
+                f.says
+            );
+            if let Some(member) = f.ty.strip_prefix('.') {
+                // Its declaration: a member's comment may run above or below it.
+                let near = lines[n.saturating_sub(17)..(n + 16).min(lines.len())].join(" ");
+                let declared = near.contains(&format!(" {member};"))
+                    || near.contains(&format!("}} {member};"));
+                assert!(
+                    declared || at.contains(&format!("::{member}")),
+                    "{}: no `{member}` at or near {release}:{n}",
+                    f.enumerator
+                );
+            } else {
+                // The lines above, and this one up to its words.
+                let window = lines[n.saturating_sub(13)..n - 1].join(" ")
+                    + " "
+                    + &at[..at.find(f.says).unwrap()];
+                let named = window
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .rfind(|w| known.contains(w));
+                assert_eq!(named, Some(f.enumerator), "{release}:{n}");
+            }
+            checked += 1;
+        }
+        println!("{checked} of {} facts checked against their header lines", facts.len());
+    }
 }
