@@ -89,16 +89,47 @@
 //!
 //! # Value types
 //!
-//! [`VALUE_TYPES`] lists every enumerator whose documentation declares a value
-//! type (`(value type = cuuint64_t)`), derived from the header at build time,
-//! and enums that have them get a `value_type()` method:
+//! Every getter of an attribute writes through a pointer, and reading an
+//! attribute with the wrong width is a memory-safety bug: `cuPointerGetAttribute`
+//! takes `void *` and writes 4 bytes for `CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL`,
+//! 8 for `CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`. [`VALUE_TYPES`] gives the
+//! value type of every enumerator of every attribute enum (`CUpointer_attribute`,
+//! `CUmem_range_attribute`, `CUcoredumpSettings`, `CUlaunchAttributeID`,
+//! `CUdevice_attribute`, `CUfunction_attribute`, `CUlimit`,
+//! `CUdevice_P2PAttribute`, `CUmemPool_attribute`, `CUgraphMem_attribute`):
+//! its C type, size, alignment and signedness, whether it is a boolean, an
+//! array or a string, for a launch attribute the member of
+//! `CUlaunchAttributeValue` that holds it, the functions that read and set
+//! it, and where the type comes from ([`Source`]), in that order of trust:
+//!
+//! 1. the enumerator's comment, `(value type = cuuint64_t)` (memory pools, graph memory);
+//! 2. the getter's signature: `int *` of `cuDeviceGetAttribute`, `size_t *` of
+//!    `cuCtxGetLimit`, and for launch attributes the union `cuStreamGetAttribute`
+//!    writes, narrowed to the member the header's comments name;
+//! 3. this crate's facts table, where the getter takes `void *`: the line of
+//!    `cuda.h` that states the type, or that says what the value is (a
+//!    boolean, an integer) with the width measured on a driver (CUDA 13.0,
+//!    580.159.04). `tests/gpu_attributes.rs` measures every width the driver
+//!    answers, for each getter, on real objects.
+//!
+//! Each attribute enum has `value_type()` and `typed()`; each enum's page has
+//! the table, and each enumerator's page its line. An enum's end marker
+//! (`CU_DEVICE_ATTRIBUTE_MAX`), `CU_LAUNCH_ATTRIBUTE_IGNORE` and a value newer
+//! than these bindings have none:
 //!
 //! ```
 //! use libcuda_sys::*;
 //! let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD.value_type().unwrap();
-//! assert_eq!((t.c_name, t.size), ("cuuint64_t", Some(8)));
-//! let t = CUmemPool_attribute::CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC.value_type().unwrap();
+//! assert_eq!((t.c_name, t.size, t.signed), ("cuuint64_t", Some(8), Some(false)));
+//! let t = CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL.value_type().unwrap();
+//! assert_eq!((t.c_name, t.size, t.signed), ("int", Some(4), Some(true)));
+//! let e = CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED.typed().unwrap();
+//! assert_eq!((e.value_type.size, e.value_type.shape), (Some(4), Shape::Boolean));
+//! assert!(matches!(e.source, Source::Measured { .. }));
+//! assert_eq!(e.getters, ["cuPointerGetAttribute", "cuPointerGetAttributes"]);
+//! let t = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK.value_type().unwrap();
 //! assert_eq!((t.c_name, t.size), ("int", Some(4)));
+//! assert_eq!(CUpointer_attribute(9999).value_type(), None);
 //! ```
 //!
 //! # Where the bindings come from

@@ -2,11 +2,11 @@
 //! device's default memory pool. Every driver call is checked and its failure
 //! kept by name; nothing here panics.
 //!
-//! The attribute list, each attribute's value type (the width
-//! `cuMemPoolGetAttribute` writes) and whether it is settable come from
-//! [`VALUE_TYPES`], which libcuda-sys's build derives from the header's
-//! `(value type = T)` comments, so an attribute added by a newer header shows
-//! up without a change here.
+//! The attribute lists, each attribute's value type (the width
+//! `cuMemPoolGetAttribute` and `cuPointerGetAttribute` write) and whether it
+//! is settable come from [`VALUE_TYPES`], which libcuda-sys's build derives
+//! from the header, so an attribute added by a newer header shows up without
+//! a change here.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -351,15 +351,87 @@ fn read_default_pool(
     check("cuDeviceGetDefaultMemPool", unsafe { cuDeviceGetDefaultMemPool(&mut pool, device) })?;
     let readings: Vec<Reading> =
         attributes.iter().map(|a| reading(a, read_pool_attribute(pool, a))).collect();
+    // Read after the pool's own attributes, whose counters it would change.
+    let allocation = allocation(pool).into();
     Ok(Pool {
         handle: format!("{:#x}", pool as usize),
-        driver_rejects: readings
-            .iter()
-            .filter(|r| r.error.is_some())
-            .map(|r| r.declared.name)
-            .collect(),
+        driver_rejects: rejected(&readings),
         attributes: readings,
+        allocation,
     })
+}
+
+fn rejected(readings: &[Reading]) -> Vec<&'static str> {
+    readings.iter().filter(|r| r.error.is_some()).map(|r| r.declared.name).collect()
+}
+
+/// What the report allocates from each default pool to show its pointer attributes.
+const ALLOCATION: usize = 1 << 20;
+
+/// The headers' `CUpointer_attribute` enumerators, from `VALUE_TYPES`.
+pub fn pointer_attributes() -> impl Iterator<Item = &'static TypedEnumerator> {
+    VALUE_TYPES.iter().filter(|e| e.enumeration == "CUpointer_attribute_enum")
+}
+
+/// One allocation from `pool` on a stream of its own, its pointer attributes
+/// read, then freed; a failure to free or to destroy the stream is an error too.
+fn allocation(pool: CUmemoryPool) -> Result<Allocation, Failure> {
+    let mut stream: CUstream = std::ptr::null_mut();
+    let flags = CUstream_flags::CU_STREAM_NON_BLOCKING.0;
+    // SAFETY: `stream` is a valid CUstream for the driver to write.
+    check("cuStreamCreate", unsafe { cuStreamCreate(&mut stream, flags) })?;
+    let mut address: CUdeviceptr = 0;
+    // SAFETY: `address` is written by the driver; the stream was just created.
+    let read = check("cuMemAllocFromPoolAsync", unsafe {
+        cuMemAllocFromPoolAsync(&mut address, ALLOCATION, pool, stream)
+    })
+    // SAFETY: a stream of this context.
+    .and_then(|()| check("cuStreamSynchronize", unsafe { cuStreamSynchronize(stream) }))
+    .map(|()| {
+        let readings: Vec<Reading> =
+            pointer_attributes().map(|a| reading(a, read_pointer_attribute(address, a))).collect();
+        Allocation {
+            address: format!("{address:#x}"),
+            bytes: ALLOCATION,
+            driver_rejects: rejected(&readings),
+            attributes: readings,
+        }
+    });
+    // SAFETY: frees what was allocated above, on its stream, then the stream.
+    let freed = (address != 0)
+        .then(|| check("cuMemFreeAsync", unsafe { cuMemFreeAsync(address, stream) }))
+        .unwrap_or(Ok(()));
+    let synchronized = check("cuStreamSynchronize", unsafe { cuStreamSynchronize(stream) });
+    let destroyed = check("cuStreamDestroy", unsafe { cuStreamDestroy(stream) });
+    let allocation = read?;
+    freed.and(synchronized).and(destroyed)?;
+    Ok(allocation)
+}
+
+/// Reads a pointer attribute into a buffer of the width its value type has
+/// (rounded up to 8 bytes, the alignment of the widest): what the table says
+/// the driver writes.
+fn read_pointer_attribute(ptr: CUdeviceptr, a: &TypedEnumerator) -> Result<Value, Failure> {
+    let ty = a.value_type;
+    let Some(size) = ty.size else {
+        return Ok(Value::NotRead(format!("not read: the bindings have no type {}", ty.c_name)));
+    };
+    let mut buffer = vec![0u64; size.div_ceil(8)];
+    // SAFETY: the buffer is as wide as the attribute's value type.
+    check("cuPointerGetAttribute", unsafe {
+        cuPointerGetAttribute(buffer.as_mut_ptr().cast(), CUpointer_attribute(a.value as _), ptr)
+    })?;
+    let bytes: Vec<u8> = buffer.iter().flat_map(|w| w.to_ne_bytes()).take(size).collect();
+    let word = |n: usize| bytes[..n].iter().rev().fold(0u64, |v, b| v << 8 | u64::from(*b));
+    let handle =
+        ty.c_name.ends_with('*') || ty.c_name.contains("ptr") || ty.c_name.starts_with("CU");
+    Ok(Value::Read(match (size, ty.signed) {
+        (4, Some(true)) => Current::Int(word(4) as u32 as i32),
+        (4, _) => Current::Unsigned(word(4) as u32),
+        (8, _) if handle => Current::Hex(format!("{:#x}", word(8))),
+        (8, _) => Current::U64(word(8)),
+        _ => Current::Hex(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+    }))
 }
 
 /// What reading an attribute gave.
@@ -378,13 +450,15 @@ pub fn reading(a: &'static TypedEnumerator, value: Result<Value, Failure>) -> Re
         Ok(Value::NotRead(why)) => (None, Some(why), None),
         Err(f) => (None, None, Some(f)),
     };
-    Reading {
-        declared: declared(a),
-        current,
-        current_decoded: current.and_then(|v| decoded(v, a.value_type.c_name)),
-        not_read,
-        error,
-    }
+    let current_decoded = current.as_ref().and_then(|v| match (a.name, a.value_type.shape) {
+        (_, Shape::Boolean) => Some(if *v == Current::Unsigned(0) { "no" } else { "yes" }.into()),
+        ("CU_POINTER_ATTRIBUTE_MEMORY_TYPE", _) => decoded(v.clone(), "CUmemorytype"),
+        ("CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES", _) => {
+            decoded(v.clone(), "CUmemAllocationHandleType")
+        }
+        _ => decoded(v.clone(), a.value_type.c_name),
+    });
+    Reading { declared: declared(a), current, current_decoded, not_read, error }
 }
 
 /// Reads one attribute into a buffer of exactly the width of its documented
@@ -423,14 +497,17 @@ unsafe fn get<T: Default>(
 pub fn decoded(value: Current, c_name: &str) -> Option<String> {
     let enum_value = match value {
         Current::U64(u64::MAX) => return Some("UINT64_MAX".to_owned()),
+        Current::U64(v) if c_name == "CUmemAllocationHandleType" => v,
         Current::U64(b) if b >= 1024 => return Some(human_bytes(b)),
         Current::Unsigned(v) => u64::from(v),
         Current::Int(v) => u64::from(v as u32),
-        Current::U64(_) => return None,
+        Current::U64(_) | Current::Hex(_) => return None,
     };
     match c_name {
         "CUmemAllocationType" => CUmemAllocationType(enum_value as _).name().map(str::to_owned),
         "CUmemLocationType" => CUmemLocationType(enum_value as _).name().map(str::to_owned),
+        "CUmemorytype" => CUmemorytype(enum_value as _).name().map(str::to_owned),
+        "CUmemAccess_flags" => CUmemAccess_flags(enum_value as _).name().map(str::to_owned),
         "CUmemAllocationHandleType" => Some(flag_names(enum_value)),
         _ => None,
     }

@@ -234,9 +234,24 @@ pub struct Pool {
     pub attributes: Vec<Reading>,
     /// The attributes whose reading the driver rejected.
     pub driver_rejects: Vec<&'static str>,
+    /// One allocation from the pool, with its pointer attributes.
+    pub allocation: Read<Allocation>,
 }
 
-/// One attribute of a default pool, read with the width of its value type.
+/// An allocation from a default pool (`cuMemAllocFromPoolAsync`) and every
+/// `CUpointer_attribute` of it, each read into a buffer of its value type's width.
+#[derive(Debug, Serialize)]
+pub struct Allocation {
+    /// The device pointer, `0x...`.
+    pub address: String,
+    pub bytes: usize,
+    pub attributes: Vec<Reading>,
+    /// The attributes whose reading the driver rejected.
+    pub driver_rejects: Vec<&'static str>,
+}
+
+/// One attribute of a default pool (or of an allocation from it), read with
+/// the width of its value type.
 #[derive(Debug, Serialize)]
 pub struct Reading {
     #[serde(flatten)]
@@ -251,13 +266,15 @@ pub struct Reading {
     pub error: Option<Failure>,
 }
 
-/// A value as `cuMemPoolGetAttribute` wrote it; a plain number in JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// A value as the getter wrote it: a plain number in JSON; an address or
+/// handle, or a struct's bytes, as a hex string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Current {
     Int(i32),
     Unsigned(u32),
     U64(u64),
+    Hex(String),
 }
 
 impl std::fmt::Display for Current {
@@ -266,6 +283,7 @@ impl std::fmt::Display for Current {
             Current::Int(v) => v.fmt(f),
             Current::Unsigned(v) => v.fmt(f),
             Current::U64(v) => v.fmt(f),
+            Current::Hex(v) => v.fmt(f),
         }
     }
 }

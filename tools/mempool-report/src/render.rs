@@ -269,10 +269,58 @@ fn device(out: &mut String, d: &Device) {
             if !rejected.is_empty() {
                 let _ = writeln!(out, "  driver rejects: {}", rejected.join(", "));
             }
+            allocation(out, pool);
         }
     }
     if let Some(f) = &d.cleanup_error {
         let _ = writeln!(out, "  error releasing the primary context: {f}");
+    }
+}
+
+/// An allocation from the default pool and its pointer attributes, each with
+/// the width its value type has; the pool handle it names, checked.
+fn allocation(out: &mut String, pool: &Pool) {
+    let a = match pool.allocation.as_result() {
+        Ok(a) => a,
+        Err(f) => {
+            let _ = writeln!(out, "\n  an allocation from it:   error: {f}");
+            return;
+        }
+    };
+    let _ = writeln!(
+        out,
+        "\n  an allocation from it:   {} ({}), its pointer attributes:\n",
+        a.address,
+        human_bytes(a.bytes as u64)
+    );
+    let rows: Vec<Vec<String>> = a
+        .attributes
+        .iter()
+        .map(|r| {
+            let mut row = value_name_type(&r.declared);
+            let mut value = current(r);
+            if r.declared.name == "CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE" {
+                let this = r.current.as_ref().is_some_and(|v| v.to_string() == pool.handle);
+                value.push_str(if this { " (this pool)" } else { " (not this pool)" });
+            }
+            row.extend([r.declared.size.map_or_else(|| "?".into(), |s| s.to_string()), value]);
+            row
+        })
+        .collect();
+    table(
+        out,
+        "  ",
+        &["VALUE", "ATTRIBUTE", "TYPE", "BYTES", "CURRENT"],
+        &[true, false, false, true],
+        &rows,
+    );
+    if !a.driver_rejects.is_empty() {
+        let rejected: Vec<String> = a
+            .attributes
+            .iter()
+            .filter_map(|r| r.error.as_ref().map(|f| format!("{} ({})", r.declared.name, f.name)))
+            .collect();
+        let _ = writeln!(out, "  driver rejects: {}", rejected.join(", "));
     }
 }
 
@@ -285,7 +333,7 @@ fn current(a: &Reading) -> String {
     if let Some(why) = &a.not_read {
         return why.clone();
     }
-    let raw = a.current.map(|v| v.to_string()).unwrap_or_default();
+    let raw = a.current.as_ref().map(|v| v.to_string()).unwrap_or_default();
     match &a.current_decoded {
         Some(name) if *name != raw => format!("{raw} ({name})"),
         _ => raw,

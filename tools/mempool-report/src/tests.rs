@@ -4,7 +4,9 @@
 use libcuda_sys::{cudaError_enum, CUresult};
 
 use super::*;
-use crate::gather::{assemble, decoded, failure, flag_names, pool_attributes, reading, NoLive};
+use crate::gather::{
+    assemble, decoded, failure, flag_names, pointer_attributes, pool_attributes, reading, NoLive,
+};
 use crate::model::*;
 
 fn json_value(r: &Report) -> serde_json::Value {
@@ -33,6 +35,27 @@ fn live_report() -> Report {
             _ => reading(a, Ok(gather::Value::Read(Current::Int(1)))),
         })
         .collect();
+    // An allocation from it: its pointer attributes as a 13.0 driver gives them.
+    let pointers: Vec<Reading> = pointer_attributes()
+        .map(|a| {
+            let value = match a.name {
+                "CU_POINTER_ATTRIBUTE_HOST_POINTER" => return reading(a, Err(rejected.clone())),
+                "CU_POINTER_ATTRIBUTE_MEMORY_TYPE" => Current::Unsigned(2),
+                "CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL" => Current::Int(0),
+                "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES" => Current::U64(1),
+                "CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE" => Current::Hex("0x5555deadbeef".into()),
+                "CU_POINTER_ATTRIBUTE_MAPPING_SIZE" => Current::U64(32 << 20),
+                _ => Current::Unsigned(1),
+            };
+            reading(a, Ok(gather::Value::Read(value)))
+        })
+        .collect();
+    let allocation = Allocation {
+        address: "0x302000000".into(),
+        bytes: 1 << 20,
+        driver_rejects: vec!["CU_POINTER_ATTRIBUTE_HOST_POINTER"],
+        attributes: pointers,
+    };
     let device = Device {
         ordinal: 0,
         name: Read::Value("NVIDIA Test GPU".to_owned()),
@@ -48,6 +71,7 @@ fn live_report() -> Report {
                 .map(|r| r.declared.name)
                 .collect(),
             attributes,
+            allocation: Read::Value(allocation),
         })),
         cleanup_error: None,
         error: None,
@@ -280,6 +304,36 @@ fn a_live_device_reads_the_same_in_text_and_json() {
         "{text}"
     );
     assert!(!text.contains("static table follows"), "{text}");
+    // The allocation's pointer attributes, each with the width of its value type.
+    let allocation = &pool["allocation"];
+    assert_eq!(allocation["address"], "0x302000000");
+    assert_eq!(allocation["attributes"].as_array().unwrap().len(), pointer_attributes().count());
+    assert!(text.contains("an allocation from it:   0x302000000 (1.0 MiB)"), "{text}");
+    // A row's cells, one space apart.
+    let row = |name: &str| {
+        let line = text.lines().find(|l| l.split_whitespace().nth(1) == Some(name));
+        line.unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let expect = [
+        ("CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL", "int 4 0"),
+        (
+            "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES",
+            "8 1 (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)",
+        ),
+        ("CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE", "0x5555deadbeef (this pool)"),
+        ("CU_POINTER_ATTRIBUTE_MEMORY_TYPE", "2 (CU_MEMORYTYPE_DEVICE)"),
+        ("CU_POINTER_ATTRIBUTE_IS_MANAGED", "1 (yes)"),
+        ("CU_POINTER_ATTRIBUTE_MAPPING_SIZE", "33554432 (32.0 MiB)"),
+    ];
+    for (name, cells) in expect {
+        assert!(row(name).ends_with(cells), "{name}: `{}`, not `...{cells}`", row(name));
+    }
+    assert!(
+        text.contains(
+            "driver rejects: CU_POINTER_ATTRIBUTE_HOST_POINTER (CUDA_ERROR_INVALID_VALUE)"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

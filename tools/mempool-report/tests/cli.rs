@@ -198,6 +198,17 @@ fn text_says_what_json_holds() {
     } else {
         for d in json["devices"].as_array().unwrap() {
             assert!(text.contains(&format!("\ndevice {}: ", d["ordinal"])), "{text}");
+            // The pointer attributes of an allocation from its default pool name
+            // that pool and this device, read with the widths of their value types.
+            let Some(pool) = d["default_pool"].as_object() else { continue };
+            let read = |name: &str| {
+                let attributes = pool["allocation"]["attributes"].as_array().unwrap();
+                attributes.iter().find(|a| a["name"] == name).unwrap()["current"].clone()
+            };
+            assert_eq!(read("CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE"), pool["handle"], "{text}");
+            assert_eq!(read("CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL"), d["ordinal"], "{text}");
+            assert_eq!(read("CU_POINTER_ATTRIBUTE_RANGE_SIZE"), 1 << 20, "{text}");
+            assert!(text.contains("(this pool)"), "{text}");
         }
     }
     for f in json["functions"]["pool_functions"].as_array().unwrap() {
