@@ -398,9 +398,11 @@ fn allocation(pool: CUmemoryPool) -> Result<Allocation, Failure> {
         }
     });
     // SAFETY: frees what was allocated above, on its stream, then the stream.
-    let freed = (address != 0)
-        .then(|| check("cuMemFreeAsync", unsafe { cuMemFreeAsync(address, stream) }))
-        .unwrap_or(Ok(()));
+    let freed = if address == 0 {
+        Ok(())
+    } else {
+        check("cuMemFreeAsync", unsafe { cuMemFreeAsync(address, stream) })
+    };
     let synchronized = check("cuStreamSynchronize", unsafe { cuStreamSynchronize(stream) });
     let destroyed = check("cuStreamDestroy", unsafe { cuStreamDestroy(stream) });
     let allocation = read?;
