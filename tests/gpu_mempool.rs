@@ -693,6 +693,8 @@ fn stream_ordered_reuse_through_an_event() {
 /// Environment variable that turns `ipc_pool_shared_with_child_process` into
 /// the importing child: the Unix socket path to fetch the pool from.
 const IPC_CHILD: &str = "LIBCUDA_SYS_TEST_IPC_SOCKET";
+/// The device whose context the importing child uses (0 where unset).
+const IPC_CHILD_DEVICE: &str = "LIBCUDA_SYS_TEST_IPC_DEVICE";
 const IPC_SIZE: usize = 2 * MIB;
 const IPC_FILL: u32 = 0x5EED_F00D;
 const IPC_HEADER_WORDS: usize = 1024;
@@ -707,7 +709,21 @@ fn ipc_pool_shared_with_child_process() {
     #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
     match std::env::var(IPC_CHILD) {
         Ok(path) => ipc::child(&path),
-        Err(_) => ipc::parent(TEST),
+        Err(_) => ipc::parent(TEST, 0),
+    }
+    #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+    testkit::skip("the SCM_RIGHTS helper is written for 64-bit Linux");
+}
+
+/// The same with the importing child's context on device 1: it grants its
+/// device access to the imported pool (`cuMemPoolSetAccess`) before it writes.
+#[test]
+fn ipc_pool_shared_with_a_child_on_another_device() {
+    const TEST: &str = "ipc_pool_shared_with_a_child_on_another_device";
+    #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+    match std::env::var(IPC_CHILD) {
+        Ok(path) => ipc::child(&path),
+        Err(_) => ipc::parent(TEST, 1),
     }
     #[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
     testkit::skip("the SCM_RIGHTS helper is written for 64-bit Linux");
@@ -810,8 +826,27 @@ mod ipc {
         fd
     }
 
-    pub fn parent(test: &str) {
+    /// Exports a pool of device 0 to a child process whose context is on
+    /// `child_device`, and checks what the child wrote into it.
+    pub fn parent(test: &str, child_device: c_int) {
         let Some(gpu) = gpu() else { return };
+        if child_device >= gpu.devices {
+            testkit::skip(&format!(
+                "{} GPU: the child's device {child_device} is not there",
+                gpu.devices
+            ));
+            return;
+        }
+        if child_device != 0 {
+            let mut can = 0;
+            ck!(cuDeviceCanAccessPeer(&mut can, device(child_device), gpu.dev));
+            if can == 0 {
+                testkit::skip(&format!(
+                    "device {child_device} cannot access device 0's memory (cuDeviceCanAccessPeer = 0)"
+                ));
+                return;
+            }
+        }
         let types = attribute(
             gpu.dev,
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
@@ -845,6 +880,7 @@ mod ipc {
         let mut child = Command::new(&exe)
             .args(["--exact", test, "--nocapture", "--test-threads=1"])
             .env(IPC_CHILD, &path)
+            .env(IPC_CHILD_DEVICE, child_device.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -906,6 +942,13 @@ mod ipc {
 
     pub fn child(path: &str) {
         let gpu = gpu().expect("the child has no GPU");
+        let ordinal: c_int = std::env::var(IPC_CHILD_DEVICE).map_or(0, |d| d.parse().unwrap());
+        // The importer's own device and context, device 0's unless told otherwise.
+        let own = (ordinal != 0).then(|| {
+            let ctx = Primary::retain(device(ordinal));
+            ctx.make_current();
+            ctx
+        });
         let sock = UnixStream::connect(path).expect("connect to the parent");
         let mut payload = [0u8; 72];
         let fd = recv_fd(&sock, &mut payload);
@@ -920,6 +963,15 @@ mod ipc {
             POSIX_FD,
             0
         ));
+        if ordinal != 0 {
+            // An imported pool is reachable from no other device until granted.
+            let desc = CUmemAccessDesc { location: on_device(device(ordinal)), flags: READ_WRITE };
+            ck!(cuMemPoolSetAccess(pool, &desc, 1));
+            let mut flags = NO_ACCESS;
+            let mut at = on_device(device(ordinal));
+            ck!(cuMemPoolGetAccess(&mut flags, pool, &mut at));
+            assert_eq!(flags, READ_WRITE, "cuMemPoolGetAccess of device {ordinal} after the grant");
+        }
         let mut p = 0;
         ck!(cuMemPoolImportPointer(&mut p, pool, &mut data));
         ck!(cuMemsetD32(p, IPC_FILL, size / 4));
@@ -930,9 +982,10 @@ mod ipc {
         ck!(cuMemFree(p));
         ck!(cuMemPoolDestroy(pool));
         drop(fd);
+        drop(own);
         drop(gpu);
         (&sock).write_all(b"k").expect("tell the parent");
-        println!("child: imported {size} bytes at {p:#x} on device 0, wrote the pattern");
+        println!("child: imported {size} bytes at {p:#x} in a context of device {ordinal}, wrote the pattern");
     }
 }
 

@@ -209,6 +209,14 @@ fn text_says_what_json_holds() {
             assert_eq!(read("CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL"), d["ordinal"], "{text}");
             assert_eq!(read("CU_POINTER_ATTRIBUTE_RANGE_SIZE"), 1 << 20, "{text}");
             assert!(text.contains("(this pool)"), "{text}");
+            // Each device's default pool is on that device, where the driver says.
+            let attributes = pool["attributes"].as_array().unwrap();
+            if let Some(id) = attributes.iter().find(|a| a["name"] == "CU_MEMPOOL_ATTR_LOCATION_ID")
+            {
+                if id["error"].is_null() {
+                    assert_eq!(id["current"], d["ordinal"], "{text}");
+                }
+            }
         }
     }
     for f in json["functions"]["pool_functions"].as_array().unwrap() {
