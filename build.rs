@@ -63,6 +63,7 @@ fn run() -> error::Result<()> {
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
     let target = env::Target::from_cargo(FEATURES, c_compiler, pkg_config);
+    target.check_pointer_width()?;
     // Passed on as DEP_CUDA_BINDINGS_DIR in every mode: whole, or not at all.
     env::directive_path("OUT_DIR", &target.out_dir)?;
 
@@ -119,7 +120,8 @@ fn run() -> error::Result<()> {
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
-    let link = if target.dynamic_loading() {
+    // docs.rs: rustdoc links nothing, for any target.
+    let link = if target.dynamic_loading() || env::docs_rs() {
         None
     } else {
         let link = link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin)?;

@@ -78,7 +78,7 @@ pub fn emit(
         ("include", include.clone()),
         ("includes", includes),
         ("lib_dir", lib_dir.clone()),
-        ("link_kind", link_kind(link).to_string()),
+        ("link_kind", link_kind(target, link).to_string()),
         ("found_by", found_by.clone()),
         ("version", v.number.to_string()),
         ("version_major", v.major().to_string()),
@@ -102,7 +102,7 @@ pub fn emit(
         bindings.functions.len(),
         bindings.renames.len(),
         lib_dir,
-        link_kind(link)
+        link_kind(target, link)
     ));
 }
 
@@ -160,9 +160,9 @@ fn emit_link(link: &Link) {
     }
 }
 
-fn link_kind(link: Option<&Link>) -> &'static str {
+fn link_kind(target: &Target, link: Option<&Link>) -> &'static str {
     let Some(link) = link else {
-        return "dynamic-loading";
+        return if target.dynamic_loading() { "dynamic-loading" } else { "none" };
     };
     match link.kind {
         Kind::Driver => "driver",

@@ -8,6 +8,11 @@ use std::path::{Path, PathBuf};
 
 /// Reads `name`, tells Cargo to re-run the script when it changes and logs it
 /// (the log is visible with `cargo build -vv`).
+/// `DOCS_RS` set (not empty, not `0`): a docs.rs build, where rustdoc links nothing.
+pub fn docs_rs() -> bool {
+    var("DOCS_RS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 pub fn var(name: &str) -> Option<OsString> {
     println!("cargo::rerun-if-env-changed={name}");
     let value = std::env::var_os(name);
@@ -86,6 +91,8 @@ pub struct Target {
     pub host: String,
     pub os: String,
     pub arch: String,
+    /// `CARGO_CFG_TARGET_POINTER_WIDTH`: `64` on every target CUDA supports.
+    pub pointer_width: String,
     pub out_dir: PathBuf,
     pub manifest_dir: PathBuf,
     pub features: Features,
@@ -107,8 +114,29 @@ impl Target {
             host: cargo_var("HOST"),
             os: cargo_var("CARGO_CFG_TARGET_OS"),
             arch: cargo_var("CARGO_CFG_TARGET_ARCH"),
+            pointer_width: cargo_var("CARGO_CFG_TARGET_POINTER_WIDTH"),
             out_dir: PathBuf::from(cargo_var("OUT_DIR")),
             manifest_dir: PathBuf::from(cargo_var("CARGO_MANIFEST_DIR")),
+        }
+    }
+
+    /// A 32-bit target, which the driver API has not supported since CUDA 12.0
+    /// and whose layouts the bindings do not have: an error before anything else.
+    pub fn check_pointer_width(&self) -> crate::error::Result<()> {
+        match self.pointer_width.as_str() {
+            "32" | "16" => Err(crate::error::Error::new(
+                format!("libcuda-sys supports 64-bit targets only, not {}", self.triple),
+                format!(
+                    "{} has {}-bit pointers. CUDA's driver API is 64-bit only (its 32-bit driver ended with
+                     CUDA 12.0), and the bindings' layouts are those of 64-bit targets.
+
+                     Fix: build for a 64-bit target (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu,
+                     x86_64-pc-windows-msvc), or leave libcuda-sys out of this target's dependencies
+                     ([target.'cfg(target_pointer_width = \"64\")'.dependencies]).",
+                    self.triple, self.pointer_width
+                ),
+            )),
+            _ => Ok(()),
         }
     }
 

@@ -209,7 +209,7 @@ pub fn choose(generator: bool) -> Result<Mode> {
             ),
         )),
         // docs.rs sets DOCS_RS=1; empty (or 0) is unset, as for every variable.
-        None if env::var("DOCS_RS").is_some_and(|v| !v.is_empty() && v != "0") => Ok(pregenerated(
+        None if env::docs_rs() => Ok(pregenerated(
             "DOCS_RS is set (a docs.rs build)",
             "unset DOCS_RS",
         )),

@@ -211,6 +211,10 @@
 //!
 //! # Linking
 //!
+//! Targets are 64-bit (CUDA's driver API is): a 32-bit target is a build
+//! error that says so. With `DOCS_RS` set nothing is linked, for any target:
+//! rustdoc links nothing (`DEP_CUDA_LINK_KIND=none`).
+//!
 //! libcuda ships with the NVIDIA driver, not with the toolkit. The build links
 //! `libcuda` from `LIBCUDA_SYS_LIB_DIR`, else the driver's directories
 //! (`ldconfig -p`, `/usr/lib/x86_64-linux-gnu`, `/usr/lib64`,
@@ -348,7 +352,7 @@
 //! | `DEP_CUDA_INCLUDE` | the directory that holds the `cuda.h` these bindings come from |
 //! | `DEP_CUDA_INCLUDES` | the same, as a path list (the key Rust-CUDA's `cust_raw` uses) |
 //! | `DEP_CUDA_LIB_DIR` | the directory of the libcuda that was linked |
-//! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub`, `generated-stub`, `import-library` (Windows `cuda.lib`) or `dynamic-loading` |
+//! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub`, `generated-stub`, `import-library` (Windows `cuda.lib`), `dynamic-loading`, or `none` (with `DOCS_RS`: rustdoc links nothing) |
 //! | `DEP_CUDA_FOUND_BY` | how the headers were found (`CUDA_PATH`, `pip wheel`, ...), or `pregenerated` |
 //! | `DEP_CUDA_VERSION` | the header's `CUDA_VERSION`, e.g. `13000` |
 //! | `DEP_CUDA_VERSION_MAJOR`, `DEP_CUDA_VERSION_MINOR` | e.g. `13`, `0` |

@@ -115,3 +115,37 @@ fn aarch64_toolkit_layouts_and_their_stubs() {
         );
     }
 }
+
+/// docs.rs builds a dependent's docs for the targets it names; rustdoc links
+/// nothing, so no target needs a libcuda (nor a C compiler for a stand-in).
+#[test]
+fn docs_rs_links_nothing_for_any_target() {
+    for (name, triple, os, arch, env) in [
+        ("docs_rs_macos", "aarch64-apple-darwin", "macos", "aarch64", ""),
+        ("docs_rs_msvc", "x86_64-pc-windows-msvc", "windows", "x86_64", "msvc"),
+        ("docs_rs_aarch64", "aarch64-unknown-linux-gnu", "linux", "aarch64", "gnu"),
+        ("docs_rs_host", TARGET, std::env::consts::OS, std::env::consts::ARCH, "gnu"),
+    ] {
+        let mut case = for_target(name, triple, os, arch, env);
+        // No C compiler for the target: none is needed.
+        let run = case.env("DOCS_RS", "1").env("CC", "/nonexistent/cc").run();
+        assert_eq!(run.code, Some(0), "{triple}: {}", run.report());
+        assert_eq!(run.metadata("link_kind"), "none", "{triple}");
+        assert!(run.directive("rustc-link-lib").is_empty(), "{triple}: {}", run.report());
+    }
+}
+
+/// A 32-bit target is refused first, with the reason and the fix, in every
+/// mode (docs.rs too): not 117 layout errors from rustc.
+#[test]
+fn a_32_bit_target_is_refused_before_anything_else() {
+    for (name, triple, os, arch, env) in [
+        ("i686_windows", "i686-pc-windows-msvc", "windows", "x86", "msvc"),
+        ("i686_linux", "i686-unknown-linux-gnu", "linux", "x86", "gnu"),
+    ] {
+        let mut case = for_target(name, triple, os, arch, env);
+        let run = case.env("CARGO_CFG_TARGET_POINTER_WIDTH", "32").env("DOCS_RS", "1").run();
+        run.failure(&format!("libcuda-sys supports 64-bit targets only, not {triple}"));
+        run.assert_stderr_has(&["64-bit only", "target_pointer_width"]);
+    }
+}
