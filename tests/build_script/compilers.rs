@@ -34,3 +34,38 @@ fn preprocessor_error_shows_the_compiler_diagnostic() {
         run.report()
     );
 }
+
+/// A C++ compiler as `CC` (`g++`, `clang++`) builds the stand-in with C names:
+/// `cuInit`, not a mangled `_Z6cuInitv`.
+#[test]
+fn a_cplusplus_compiler_builds_a_stand_in_with_c_names() {
+    if linking_untestable() {
+        return;
+    }
+    for cxx in ["g++", "c++"] {
+        // The case's PATH holds only its own directory: the compiler by its full path.
+        let found =
+            std::process::Command::new("sh").args(["-c", &format!("command -v {cxx}")]).output();
+        let path = found
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        if path.is_empty() {
+            testkit::skip(&format!("no {cxx} on this machine"));
+            continue;
+        }
+        let mut case = Case::new(if cxx == "g++" { "cc_gxx" } else { "cc_cxx" });
+        let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", &path).run();
+        assert_eq!(run.code, Some(0), "{}", run.report());
+        assert_eq!(run.metadata("link_kind"), "generated-stub");
+        let nm = std::process::Command::new("nm")
+            .args(["-D", "--defined-only"])
+            .arg(case.out_dir().join("stub/libcuda.so.1"))
+            .output()
+            .expect("nm");
+        let symbols = String::from_utf8_lossy(&nm.stdout);
+        let names: Vec<&str> =
+            symbols.lines().filter_map(|l| l.split_whitespace().nth(2)).collect();
+        assert!(names.contains(&"cuInit") && names.contains(&"cuMemAlloc_v2"), "{cxx}: {symbols}");
+        assert!(!names.iter().any(|n| n.starts_with("_Z")), "{cxx}: mangled names: {symbols}");
+    }
+}
