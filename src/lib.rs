@@ -583,15 +583,23 @@ mod loaded {
         }
         const RTLD_LAZY: c_int = 0x1;
         const RTLD_NOLOAD: c_int = 0x4;
-        // SAFETY: NUL-terminated names; RTLD_NOLOAD only finds a library already
-        // loaded (it loads nothing), and the handle is released after the lookup.
+        // SAFETY: NUL-terminated names. RTLD_NOLOAD finds the library loaded
+        // with the program; the linker drops it (`--as-needed`) from a program
+        // that calls no driver function itself, and then the loader's own
+        // `libcuda.so.1` is opened once and kept, so that the address stays valid.
         unsafe {
-            let handle = dlopen(c"libcuda.so.1".as_ptr(), RTLD_LAZY | RTLD_NOLOAD);
+            let loaded = dlopen(c"libcuda.so.1".as_ptr(), RTLD_LAZY | RTLD_NOLOAD);
+            let handle = match loaded.is_null() {
+                true => dlopen(c"libcuda.so.1".as_ptr(), RTLD_LAZY),
+                false => loaded,
+            };
             if handle.is_null() {
                 return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
             }
             let f = dlsym(handle, name.as_ptr());
-            dlclose(handle);
+            if !loaded.is_null() {
+                dlclose(loaded);
+            }
             if f.is_null() {
                 Err(CUresult::CUDA_ERROR_NOT_FOUND)
             } else {

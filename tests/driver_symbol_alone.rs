@@ -1,0 +1,20 @@
+//! A linked program that calls no driver function itself: the linker drops
+//! libcuda from it (`--as-needed`), and `driver_symbol`, the way such a
+//! program resolves everything by name, must still find the library.
+
+#[test]
+fn driver_symbol_answers_in_a_program_that_calls_no_driver_function() {
+    if cfg!(feature = "dynamic-loading") {
+        // Opens the library itself; tests/dynamic_loading.rs covers it.
+        testkit::skip("with dynamic-loading driver_symbol opens the library itself");
+        return;
+    }
+    let f = libcuda_sys::driver_symbol(c"cuInit");
+    assert!(f.is_ok_and(|p| !p.is_null()), "{f:?}");
+    // The same address a second time: the library opened stays open.
+    assert_eq!(libcuda_sys::driver_symbol(c"cuInit"), f);
+    assert_eq!(
+        libcuda_sys::driver_symbol(c"no_such_function"),
+        Err(libcuda_sys::CUresult::CUDA_ERROR_NOT_FOUND)
+    );
+}
