@@ -36,6 +36,9 @@ fn bare_enumerator_names_match_as_in_c() {
 #[test]
 fn no_enumerator_name_belongs_to_two_enums_in_any_release() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated");
+    if !testkit::build_tree(&dir.display().to_string()) {
+        return;
+    }
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let types = read("types.rs");
     let releases = sections::parse_releases(&read("releases.txt")).unwrap();
@@ -90,6 +93,9 @@ fn no_enumerator_name_belongs_to_two_enums_in_any_release() {
 fn every_attribute_enumerator_has_a_value_type_in_every_release() {
     use libcuda_sys_build::tables;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated");
+    if !testkit::build_tree(&dir.display().to_string()) {
+        return;
+    }
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let (types, value_types) = (read("types.rs"), read("value_types.txt"));
     let no_value: Vec<&str> =

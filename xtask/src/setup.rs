@@ -73,6 +73,20 @@ fn headers_env() -> crate::Result<Env> {
     let (version, why) = match var("XTASK_CUDA_HEADERS") {
         Some(version) => (version.clone(), format!("for XTASK_CUDA_HEADERS={version}")),
         None if var("LIBCUDA_SYS_INCLUDE_DIR").is_some() || has_toolkit() => {
+            // A variable that names no headers is the user's mistake, said here,
+            // not an exit 0 and a build that fails later.
+            if let Some(dir) = var("LIBCUDA_SYS_INCLUDE_DIR") {
+                if !Path::new(&dir).join("cuda.h").is_file() {
+                    return Err(format!("LIBCUDA_SYS_INCLUDE_DIR={dir} holds no cuda.h: point it at the directory that holds cuda.h, or unset it"));
+                }
+            } else if let Some((name, root)) = ROOT_VARS.iter().find_map(|v| Some((v, var(v)?))) {
+                let root = Path::new(&root);
+                let targets = read_dir(&root.join("targets")).map(|t| t.join("include/cuda.h"));
+                if !std::iter::once(root.join("include/cuda.h")).chain(targets).any(|h| h.is_file())
+                {
+                    return Err(format!("{name}={} holds no include/cuda.h: point it at a CUDA toolkit, or unset it", root.display()));
+                }
+            }
             eprintln!("setup: using the CUDA headers already on this machine");
             return Ok(Env::default());
         }
@@ -168,9 +182,12 @@ fn is_libclang(path: &Path) -> bool {
 /// A toolkit where the build script looks first: its variables, `nvcc`, the
 /// standard place. Headers elsewhere (conda, pip's site-packages) are not
 /// looked for: setup then fetches its own, which only means a download.
+/// The toolkit-root variables, in the build script's order.
+const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
+
 fn has_toolkit() -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"].iter().any(|v| set(v))
+    ROOT_VARS.iter().any(|v| set(v))
         || find_on_path("nvcc").is_some()
         || Path::new("/usr/local/cuda/include/cuda.h").is_file()
 }

@@ -146,6 +146,13 @@ impl Report {
     /// Lists the skips, prints the counts, and fails where anything failed.
     pub fn finish(self) -> Result {
         print!("{}", self.summary());
+        let ran = [&self.suites, &self.checks]
+            .iter()
+            .map(|c| c.passed + c.failed + c.skipped)
+            .sum::<usize>();
+        if let Some(part) = self.only.as_ref().filter(|_| ran == 0) {
+            return Err(format!("no suite or check's name holds `{part}`: nothing ran"));
+        }
         let failed: Vec<String> = [
             ("suite", self.suites.failed),
             ("check", self.checks.failed),

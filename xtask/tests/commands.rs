@@ -360,6 +360,36 @@ fn setup_stops_without_a_toolkit_or_headers() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("(no CUDA toolkit found)"));
 }
 
+/// A variable that names no headers stops setup with its status, naming it.
+#[test]
+fn setup_stops_for_a_variable_that_names_no_headers() {
+    let stubs = temp_dir();
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    for var in ["LIBCUDA_SYS_INCLUDE_DIR", "CUDA_PATH"] {
+        let mut cmd = with_stubs(&["setup"], stubs.path(), &[]);
+        cmd.env(var, "/nonexistent/cuda");
+        let out = run(&mut cmd);
+        assert_eq!(out.status.code(), Some(report_exit_status("SETUP")), "{var}: {}", text(&out));
+        assert!(
+            text(&out).contains(&format!("{var}=/nonexistent/cuda holds no")),
+            "{}",
+            text(&out)
+        );
+    }
+}
+
+/// A part of a name that no check holds is an error, not a run of nothing.
+#[test]
+fn fallback_tests_with_a_filter_that_matches_nothing_fail() {
+    let out = run(&mut xtask(&["fallback-tests", "no-such-check-name"]));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("no suite or check's name holds `no-such-check-name`"),
+        "{}",
+        text(&out)
+    );
+}
+
 #[test]
 fn setup_test_and_report_stop_for_a_version_without_headers() {
     let statuses = report_exit_statuses();
