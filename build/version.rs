@@ -37,17 +37,64 @@ pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaV
         .find(|(name, _)| name == "CUDA_VERSION")
         .map(|(_, body)| body.as_str())
         .unwrap_or_default();
-    let number: u32 = raw.trim().parse().map_err(|_| {
-        Error::new(
-            format!(
-                "{} does not define CUDA_VERSION as a number (got `{raw}`)",
-                header.include_dir.join("cuda.h").display()
-            ),
-            "The header is not the CUDA driver API header, or is damaged.\n\
-             Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer.",
-        )
-    })?;
-    Ok(CudaVersion { number })
+    let path = header.include_dir.join("cuda.h");
+    let number = raw.trim().parse().ok();
+    plausible(number, &path)
+        .map_err(|e| Error::new(format!("{} (got `{raw}`)", e.summary), e.detail))
+}
+
+/// A `CUDA_VERSION` of a release that can exist (major 1 to 99): a damaged
+/// header's `4294967295` would otherwise become four million cfgs.
+fn plausible(number: Option<u32>, path: &Path) -> Result<CudaVersion> {
+    match number {
+        Some(number @ 1000..=99_999) => Ok(CudaVersion { number }),
+        _ => Err(Error::new(
+            format!("{} does not define CUDA_VERSION as a CUDA release", path.display()),
+            "CUDA_VERSION is major * 1000 + minor * 10 (13000 for CUDA 13.0). The header is not the\n\
+             CUDA driver API header, or is damaged.\n\
+             Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer, or unset them.",
+        )),
+    }
+}
+
+/// The lines of C text the compiler reads: comments removed, and the lines
+/// of `#if 0` blocks left out (a `#define` there defines nothing).
+fn live_lines(text: &str) -> Vec<String> {
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        match (rest.find("/*"), rest.find("//")) {
+            (Some(b), l) if l.is_none_or(|l| b < l) => {
+                code.push_str(&rest[..b]);
+                rest = rest[b + 2..].find("*/").map_or("", |e| &rest[b + 2 + e + 2..]);
+                code.push(' ');
+            }
+            (_, Some(l)) => {
+                code.push_str(&rest[..l]);
+                rest = rest[l..].find('\n').map_or("", |e| &rest[l + e..]);
+            }
+            _ => {
+                code.push_str(rest);
+                rest = "";
+            }
+        }
+    }
+    let mut out = Vec::new();
+    // Depth of `#if`s inside a `#if 0`, while in one.
+    let mut dead: Option<usize> = None;
+    for line in code.lines() {
+        let directive = line.trim().strip_prefix('#').map(str::trim_start);
+        let word = directive.map(|d| d.split_whitespace().next().unwrap_or_default());
+        match (dead, word) {
+            (None, Some("if")) if directive.is_some_and(|d| d[2..].trim() == "0") => dead = Some(0),
+            (None, _) => out.push(line.to_string()),
+            (Some(n), Some("if" | "ifdef" | "ifndef")) => dead = Some(n + 1),
+            (Some(0), Some("endif" | "else" | "elif")) => dead = None,
+            (Some(n), Some("endif")) => dead = Some(n - 1),
+            (Some(_), _) => {}
+        }
+    }
+    out
 }
 
 /// `CUDA_VERSION` of the headers in `include_dir` that are not generated from,
@@ -57,17 +104,11 @@ pub fn of_headers(include_dir: &Path) -> Result<CudaVersion> {
     let path = include_dir.join("cuda.h");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display()), ""))?;
-    let number = text.lines().find_map(|l| {
+    let number = live_lines(&text).iter().find_map(|l| {
         let rest = l.trim().strip_prefix('#')?.trim_start().strip_prefix("define")?;
         rest.trim().strip_prefix("CUDA_VERSION")?.trim().parse::<u32>().ok()
     });
-    number.map(|number| CudaVersion { number }).ok_or_else(|| {
-        Error::new(
-            format!("{} does not define CUDA_VERSION as a number", path.display()),
-            "The header is not the CUDA driver API header, or is damaged.\n\
-             Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer, or unset them.",
-        )
-    })
+    plausible(number, &path)
 }
 
 /// Headers older than the memory-pool API are refused.
@@ -116,4 +157,28 @@ pub fn all_cfgs(version: CudaVersion) -> Vec<(u32, String)> {
         .map(|(major, minor)| (major * 1000 + minor * 10, format!("cuda_{major}_{minor}")))
         .filter(|(number, _)| *number >= MINIMUM)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_define_in_a_comment_or_an_if_0_block_defines_nothing() {
+        let text = "/* #define CUDA_VERSION 11080 */\n// #define CUDA_VERSION 11070\n\
+                    #if 0\n#ifdef X\n#define CUDA_VERSION 12020\n#endif\n#define CUDA_VERSION 12010\n#endif\n\
+                    #define CUDA_VERSION 13000 /* 13.0 */\n";
+        let defines: Vec<String> =
+            live_lines(text).into_iter().filter(|l| l.contains("CUDA_VERSION")).collect();
+        assert_eq!(defines, ["#define CUDA_VERSION 13000  "]);
+    }
+
+    #[test]
+    fn only_a_release_number_is_a_version() {
+        let path = Path::new("cuda.h");
+        assert_eq!(plausible(Some(13000), path).map(|v| v.number).ok(), Some(13000));
+        for bad in [Some(4_294_967_295), Some(0), Some(999), Some(100_000), None] {
+            assert!(plausible(bad, path).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -222,3 +222,30 @@ fn a_root_variable_naming_the_include_directory_is_told_its_parent() {
         &format!("Set CUDA_PATH={}", case.dir.join("toolkit").display()),
     ]);
 }
+
+/// A damaged `CUDA_VERSION` is refused at once, not turned into millions of
+/// cfg lines; one in a comment or an `#if 0` block is not the header's.
+#[test]
+fn cuda_version_is_read_as_the_compiler_reads_it() {
+    let mut case = Case::new("version_damaged");
+    let include = case.header("include", "#define CUDA_VERSION 4294967295\n");
+    let start = std::time::Instant::now();
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    run.failure("does not define CUDA_VERSION as a CUDA release");
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+
+    let mut case = Case::new("version_in_comment");
+    let include = case.header(
+        "include",
+        "/* #define CUDA_VERSION 11080 */\n#if 0\n#define CUDA_VERSION 11070\n#endif\n#define CUDA_VERSION 13000\n",
+    );
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("version"), "13000");
+}
