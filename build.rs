@@ -166,6 +166,7 @@ fn generate(
     let unsigned = bindings::unsigned_macros(&macros);
     let file = bindings::read(&run_bindgen(&header, &unsigned, &extra_args)?, &unsigned)?;
     let mut items = items::read(file)?;
+    version::check_same(&header, version, items.define("CUDA_VERSION"))?;
     let bitmasks = value_types::bitmasks(&items);
     items.drop_enum_debug();
     // One preprocessor run expands the macros both steps look at.

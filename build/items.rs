@@ -195,6 +195,17 @@ impl Items {
         }
     }
 
+    /// The value of `pub const NAME: .. = <integer>;`, a `#define` bindgen bound.
+    pub fn define(&self, name: &str) -> Option<i128> {
+        self.types.iter().find_map(|item| match item {
+            syn::Item::Const(c) if c.ident == name => match &*c.expr {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse().ok(),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }

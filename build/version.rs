@@ -111,6 +111,35 @@ pub fn of_headers(include_dir: &Path) -> Result<CudaVersion> {
     plausible(number, &path)
 }
 
+/// The release bindgen bound (its `CUDA_VERSION` constant) is the one the
+/// preprocessor read: a `-I` or `-include` of other headers in `CC`, `CFLAGS`
+/// or `BINDGEN_EXTRA_CLANG_ARGS` gives one of them another `cuda.h`.
+pub fn check_same(header: &Header, preprocessor: CudaVersion, bindgen: Option<i128>) -> Result<()> {
+    if bindgen == Some(i128::from(preprocessor.number)) {
+        return Ok(());
+    }
+    let bound = match bindgen.and_then(|n| u32::try_from(n).ok()) {
+        Some(number) => format!("CUDA {} (CUDA_VERSION {number})", CudaVersion { number }),
+        None => "no CUDA_VERSION".into(),
+    };
+    Err(Error::new(
+        format!(
+            "the C preprocessor and bindgen read two releases: CUDA {preprocessor} and {bound}"
+        ),
+        format!(
+            "Both read {}, but the C preprocessor (`{}`, with CC and CFLAGS) found CUDA_VERSION\n\
+             {} and bindgen (libclang, with BINDGEN_EXTRA_CLANG_ARGS) bound {bound}. A `-I` or\n\
+             `-include` of other CUDA headers in one of those variables puts another cuda.h first;\n\
+             one build must bind one release, or its plain names, metadata and declarations disagree.\n\n\
+             Fix: remove the other headers' -I/-include from CC, CFLAGS and BINDGEN_EXTRA_CLANG_ARGS\n\
+             (and their per-target forms), and name the headers with LIBCUDA_SYS_INCLUDE_DIR alone.",
+            header.include_dir.join("cuda.h").display(),
+            header.compiler_command().join(" "),
+            preprocessor.number,
+        ),
+    ))
+}
+
 /// Headers older than the memory-pool API are refused.
 pub fn check_minimum(header: &Header, version: CudaVersion) -> Result<()> {
     let number = version.number;

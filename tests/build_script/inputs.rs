@@ -249,3 +249,30 @@ fn cuda_version_is_read_as_the_compiler_reads_it() {
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(run.metadata("version"), "13000");
 }
+
+/// One build binds one release: other headers put first for the preprocessor
+/// (`CFLAGS=-include`) or for bindgen (`BINDGEN_EXTRA_CLANG_ARGS`) stop it,
+/// with both releases named.
+#[test]
+fn the_preprocessor_and_bindgen_read_one_release() {
+    if generation_unavailable() {
+        return;
+    }
+    for (name, var) in
+        [("two_releases_cflags", "CFLAGS"), ("two_releases_bindgen", "BINDGEN_EXTRA_CLANG_ARGS")]
+    {
+        let mut case = Case::new(name);
+        // Another release's cuda.h, included first: its guard hides the named one.
+        // (CFLAGS splits on spaces, and the case's directory has one.)
+        let other =
+            std::env::temp_dir().join(format!("libcuda-sys-{name}-{}.h", std::process::id()));
+        let text = "#define __cuda_cuda_h__\n#define CUDA_VERSION 12020\n#define CUDAAPI\n\
+                    typedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;\n";
+        fs::write(&other, text).unwrap();
+        let flag = format!("-include {}", other.display());
+        let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE).env(var, &flag).run();
+        run.failure("the C preprocessor and bindgen read two releases");
+        run.assert_stderr_has(&["CUDA_VERSION", "12020", "BINDGEN_EXTRA_CLANG_ARGS"]);
+        let _ = fs::remove_file(&other);
+    }
+}
