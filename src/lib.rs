@@ -257,8 +257,9 @@
 //! The crate asks for libloading `>=0.8, <0.10`, so that a build holds one copy:
 //! Cargo picks 0.9 where a dependent uses it, and keeps 0.8 where a dependent
 //! holds that (`cargo update -p libloading@0.9.1 --precise 0.8.9`). libloading
-//! 0.9 needs Rust 1.88: on an older Rust, take 0.8 the same way, or let Cargo
-//! choose by `rust-version` (`resolver = "3"`).
+//! 0.9 needs Rust 1.88: on Rust 1.85 to 1.87 (this crate needs 1.85), take
+//! 0.8 the same way, or let Cargo choose by Rust version (`resolver = "3"`, or
+//! `CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback`).
 //!
 //! # Which driver a function needs
 //!

@@ -134,6 +134,7 @@ pub fn checks(report: &mut Report) {
     report.check("dynamic-loading: one libloading, 0.9 or 0.8, with a dependent's", || {
         env.libloading_range()
     });
+    report.check("rust-version: fresh dependents build with that toolchain", || env.rust_version());
     report.check("the packaged crate: its size, and a fresh dependent's test", || {
         env.packaged_crate()
     });
@@ -543,6 +544,82 @@ impl Env {
             "one libloading in each build, {}, and the crate compiles with it",
             found.join(" and ")
         ))
+    }
+
+    /// The `rust-version` the crate claims, checked with that toolchain: a fresh
+    /// dependent resolving its own lockfile by Rust version builds in the
+    /// default mode, generating from CUDA 13.0 headers, and with
+    /// `default-features = false` plus `dynamic-loading`.
+    fn rust_version(&self) -> Outcome {
+        let metadata = output({
+            let mut cmd = cargo::command(&["metadata", "--no-deps", "--format-version", "1"]);
+            cmd.current_dir(crate::root());
+            cmd
+        })?;
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&metadata.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
+        let claimed = metadata["packages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == "libcuda-sys")
+            .and_then(|p| p["rust_version"].as_str())
+            .ok_or_else(|| "libcuda-sys has no rust-version".to_string())?
+            .to_string();
+        let rustup = |args: &[&str]| {
+            let mut cmd = Command::new("rustup");
+            cmd.args(args);
+            // The toolchain of the dependent's build is the claimed one, not this one's.
+            for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR"] {
+                cmd.env_remove(var);
+            }
+            cmd
+        };
+        if output(rustup(&["--version"])).is_err() {
+            return Err(Failure::Skipped(format!("no rustup here to install Rust {claimed} with")));
+        }
+        expect_success(&output(rustup(&[
+            "toolchain",
+            "install",
+            &claimed,
+            "--profile",
+            "minimal",
+        ]))?)?;
+        let include = headers::include_dir("13.0")?;
+        let dir = self.target_dir.join("rust-version-user");
+        std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+        std::fs::write(
+            dir.join("src/main.rs"),
+            "fn main() { println!(\"{}\", libcuda_sys::HEADER_VERSION); }\n",
+        )
+        .map_err(|e| e.to_string())?;
+        let mut built = Vec::new();
+        for (mode, dependency) in [
+            ("default, generating from 13.0", String::new()),
+            (
+                "default-features = false, dynamic-loading",
+                ", default-features = false, features = [\"dynamic-loading\", \"cuda-13000\"]"
+                    .into(),
+            ),
+        ] {
+            let manifest = format!(
+                "[package]\nname = \"rust-version-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+                 rust-version = \"{claimed}\"\npublish = false\n\n[workspace]\n\n[dependencies]\n\
+                 libcuda-sys = {{ path = {:?}{dependency} }}\n",
+                crate::root().display().to_string()
+            );
+            std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
+            let _ = std::fs::remove_file(dir.join("Cargo.lock"));
+            let mut cmd = rustup(&["run", &claimed, "cargo", "build", "--quiet"]);
+            cmd.current_dir(&dir)
+                .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
+                .env("CARGO_TARGET_DIR", dir.join("target"))
+                .env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+            expect_success(&output(cmd)?).map_err(|e| format!("{mode}: {e}"))?;
+            let run = output(Command::new(dir.join("target/debug/rust-version-user")))?;
+            built.push(format!("{mode} (HEADER_VERSION {})", text(&run).trim()));
+        }
+        Ok(format!("Rust {claimed}: {}", built.join("; ")))
     }
 
     fn packaged_crate(&self) -> Outcome {
