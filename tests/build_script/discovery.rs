@@ -394,7 +394,7 @@ fn header_without_cuda_version_is_rejected() {
     let include = case.header("include", "/* not the driver API */\n#define NOT_CUDA 1\n");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
     run.failure(&format!(
-        "{} does not define CUDA_VERSION as a number",
+        "{} does not define CUDA_VERSION as a CUDA release",
         include.join("cuda.h").display()
     ));
     run.assert_stderr_has(&["not the CUDA driver API header", "11.2 or newer"]);

@@ -456,7 +456,8 @@ pub fn assert_pregenerated(run: &Outcome, case: &Case, version: u32) {
     // The crate's own lines: value types, a pool attribute's sentence, `since`.
     assert!(
         bindings.contains(
-            "Value type `cuuint64_t` (8 bytes); settable with [`cuMemPoolSetAttribute`]."
+            "Value type `cuuint64_t` (8 bytes, unsigned); read with [`cuMemPoolGetAttribute`]; \
+             set with [`cuMemPoolSetAttribute`]."
         ),
         "no value-type line in OUT_DIR/bindings.rs"
     );
