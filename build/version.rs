@@ -50,8 +50,8 @@ fn plausible(number: Option<u32>, path: &Path) -> Result<CudaVersion> {
         Some(number @ 1000..=99_999) => Ok(CudaVersion { number }),
         _ => Err(Error::new(
             format!("{} does not define CUDA_VERSION as a CUDA release", path.display()),
-            "CUDA_VERSION is major * 1000 + minor * 10 (13000 for CUDA 13.0). The header is not the\n\
-             CUDA driver API header, or is damaged.\n\
+            "CUDA_VERSION is major * 1000 + minor * 10 (13000 for CUDA 13.0).\n\
+             The header is not the CUDA driver API header, or is damaged.\n\
              Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer, or unset them.",
         )),
     }
