@@ -229,7 +229,11 @@
 //! `CUDA_ERROR_STUB_LIBRARY`, and says so with a warning. Programs built against
 //! a stand-in run against the real driver wherever one is installed: the
 //! stand-in is never copied or put on a run path, only `cargo run`/`cargo test`
-//! find it (Cargo adds `OUT_DIR` directories to their library path).
+//! find it (Cargo adds `OUT_DIR` directories to their library path), and
+//! there, on x86-64 and aarch64 Linux, it hands every call over to the first
+//! real driver past it (`LD_LIBRARY_PATH`'s other directories, then the
+//! driver's directories above): a driver installed after the build, or mounted
+//! into a container by `docker run --gpus`, answers without a rebuild.
 //!
 //! # The driver floor
 //!

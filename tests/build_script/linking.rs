@@ -56,3 +56,53 @@ fn toolkit_stub_is_copied_under_the_runtime_name() {
         run.report()
     );
 }
+
+/// A program linked against the stand-in (no driver at build time) and run
+/// the way `cargo run` and `cargo test` run it, the stand-in's directory first
+/// on `LD_LIBRARY_PATH`, reaches a driver that appeared after the build: the
+/// stand-in hands each call over to the first real `libcuda.so.1` past it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_stand_in_hands_over_to_a_driver_installed_after_the_build() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("stand_in_hand_over");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    if run.metadata("link_kind") != "generated-stub" {
+        return testkit::skip("this machine has a libcuda: no stand-in is built");
+    }
+    let stub = case.out_dir().join("stub");
+    // A C program that calls the driver, linked as the Rust one is.
+    let main = case.dir.join("main.c");
+    fs::write(
+        &main,
+        "#include <stdio.h>\nint cuDriverGetVersion(int *);\nint cuMemAlloc_v2(unsigned long long *, unsigned long long);\n\
+         int main(void) { int v = 0; unsigned long long p = 0; int r = cuDriverGetVersion(&v);\n\
+         int a = cuMemAlloc_v2(&p, 7); printf(\"%d %d %d %llx\\n\", r, v, a, p); return 0; }\n",
+    )
+    .unwrap();
+    let exe = case.dir.join("main");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = std::process::Command::new(&cc)
+        .arg(&main)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", stub.display()))
+        .arg("-l:libcuda.so.1")
+        .status()
+        .unwrap();
+    assert!(built.success(), "{cc} could not link against the stand-in");
+    let run_with = |path: &[&Path]| {
+        let joined = std::env::join_paths(path).unwrap();
+        let out = std::process::Command::new(&exe).env("LD_LIBRARY_PATH", joined).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    // No driver: the stand-in's own answer.
+    assert!(run_with(&[&stub]).starts_with("34 0 34"), "{}", run_with(&[&stub]));
+    // The driver appears (testkit's fake, CUDA 12.3): it answers, past the stand-in.
+    let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
+    let answer = run_with(&[&stub, driver.parent().unwrap()]);
+    assert_eq!(answer, "0 12345 0 1007", "the calls did not reach the driver");
+}
