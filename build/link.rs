@@ -145,11 +145,14 @@ fn library_in(target: &Target, dir: &Path) -> Option<(String, Kind)> {
 /// What the stand-in carries, so that it is told from a driver wherever it is found.
 const STAND_IN_MARK: &str = "libcuda-sys stand-in: link only";
 
-/// A stub, told by where the toolkit keeps it (`stubs/`) or by the stand-in's
+/// A stub, told by where the toolkit keeps it (`stubs/`, also behind a symlink) or by the stand-in's
 /// mark; anything else is taken for the driver. Only small files are read:
 /// the driver's library is tens of megabytes, the stubs a few hundred kilobytes.
 fn kind_of(dir: &Path, path: &Path) -> Kind {
-    if dir.ends_with("stubs") {
+    // Through links too: CI images link the toolkit's stub as `libcuda.so.1`.
+    let real = std::fs::canonicalize(path).ok();
+    let real_dir = real.as_deref().and_then(Path::parent);
+    if dir.ends_with("stubs") || real_dir.is_some_and(|d| d.ends_with("stubs")) {
         return Kind::ToolkitStub;
     }
     let small = std::fs::metadata(path).is_ok_and(|m| m.len() < 16 << 20);

@@ -106,3 +106,22 @@ fn the_stand_in_hands_over_to_a_driver_installed_after_the_build() {
     let answer = run_with(&[&stub, driver.parent().unwrap()]);
     assert_eq!(answer, "0 12345 0 1007", "the calls did not reach the driver");
 }
+
+/// The toolkit's stub behind a symlink named like the driver (a CI image's
+/// `ln -s .../stubs/libcuda.so libcuda.so.1`) is linked as the stub it is.
+#[test]
+fn a_symlinked_toolkit_stub_is_a_stub() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("symlinked_stub");
+    let stubs = case.mkdir("toolkit/lib64/stubs");
+    fs::write(stubs.join("libcuda.so"), ELF_STAND_IN).unwrap();
+    let lib = case.mkdir("lib");
+    std::os::unix::fs::symlink(stubs.join("libcuda.so"), lib.join("libcuda.so.1")).unwrap();
+    let run =
+        case.env("LIBCUDA_SYS_LIB_DIR", &lib).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{}", run.report());
+    assert!(run.warnings().iter().any(|w| w.contains("stub libcuda")), "{}", run.report());
+}
