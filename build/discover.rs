@@ -352,12 +352,25 @@ fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
+/// What is wrong with a path that is not a directory, as the system says it:
+/// one this user cannot reach is not said not to exist.
+fn not_a_directory(path: &Path) -> &'static str {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => "is a directory",
+        Ok(_) => "is a file, not a directory",
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            "cannot be reached: permission denied (a directory above it is not searchable by this user)"
+        }
+        Err(_) => "does not exist",
+    }
+}
+
 fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
     let dir = absolute(name, dir)?;
     if !dir.is_dir() {
-        let what = if dir.exists() { "is a file, not a directory" } else { "does not exist" };
+        let what = not_a_directory(&dir);
         return Err(Error::new(
-            format!("{name}={} is not a directory", dir.display()),
+            format!("{name}={} {what}", dir.display()),
             format!(
                 "{name} names the directory that holds libcuda.so (or libcuda.so.1, cuda.lib).\n\
                  It is set to {}, which {what}.\n\n\
@@ -396,8 +409,7 @@ fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
 fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<String>) -> Error {
     let what = match why {
         Some(why) => why,
-        None if !given.exists() => "does not exist".into(),
-        None if !given.is_dir() => "is not a directory".into(),
+        None if !given.is_dir() => not_a_directory(given).into(),
         None => "has no cuda.h".into(),
     };
     let (kind, example) = if name.contains("INCLUDE_DIR") {

@@ -276,3 +276,24 @@ fn the_preprocessor_and_bindgen_read_one_release() {
         let _ = fs::remove_file(&other);
     }
 }
+
+/// A directory this user cannot reach (a parent without search permission) is
+/// said to be that, not to be missing.
+#[test]
+fn an_unreachable_directory_is_not_called_missing() {
+    use std::os::unix::fs::MetadataExt;
+    let root = fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false);
+    for (name, var) in
+        [("unreachable_home", "CUDA_HOME"), ("unreachable_lib", "LIBCUDA_SYS_LIB_DIR")]
+    {
+        let case = if root { Case::as_user(name, 65534) } else { Some(Case::new(name)) };
+        let Some(mut case) = case else { return };
+        let locked = case.mkdir("locked");
+        let inside = case.mkdir("locked/cuda");
+        case.header("locked/cuda/include", "#define CUDA_VERSION 13000\n");
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o700)).unwrap();
+        let run = case.env(var, &inside).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+        run.failure(&format!("{var}={} cannot be reached: permission denied", inside.display()));
+    }
+}
