@@ -352,25 +352,25 @@ fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// What is wrong with a path that is not a directory, as the system says it:
-/// one this user cannot reach is not said not to exist.
-fn not_a_directory(path: &Path) -> &'static str {
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => "is a directory",
-        Ok(_) => "is a file, not a directory",
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            "cannot be reached: permission denied (a directory above it is not searchable by this user)"
-        }
-        Err(_) => "does not exist",
-    }
+/// A path this user cannot reach (a directory above it is not searchable):
+/// not to be called missing.
+fn unreachable(path: &Path) -> bool {
+    std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
 }
+
+const UNREACHABLE: &str =
+    "cannot be reached: permission denied (a directory above it is not searchable by this user)";
 
 fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
     let dir = absolute(name, dir)?;
     if !dir.is_dir() {
-        let what = not_a_directory(&dir);
+        let (summary, what) = match (unreachable(&dir), dir.exists()) {
+            (true, _) => (UNREACHABLE, UNREACHABLE),
+            (false, true) => ("is not a directory", "is a file, not a directory"),
+            (false, false) => ("is not a directory", "does not exist"),
+        };
         return Err(Error::new(
-            format!("{name}={} {what}", dir.display()),
+            format!("{name}={} {summary}", dir.display()),
             format!(
                 "{name} names the directory that holds libcuda.so (or libcuda.so.1, cuda.lib).\n\
                  It is set to {}, which {what}.\n\n\
@@ -409,7 +409,9 @@ fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
 fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<String>) -> Error {
     let what = match why {
         Some(why) => why,
-        None if !given.is_dir() => not_a_directory(given).into(),
+        None if unreachable(given) => UNREACHABLE.into(),
+        None if !given.exists() => "does not exist".into(),
+        None if !given.is_dir() => "is not a directory".into(),
         None => "has no cuda.h".into(),
     };
     let (kind, example) = if name.contains("INCLUDE_DIR") {
