@@ -85,6 +85,9 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
     if types.is_empty() {
         return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
     }
+    for (name, text) in [("types.rs", &types)] {
+        closed(text).map_err(|why| damaged(name, format!("CUDA {version}'s part: {why}")))?;
+    }
     // A table's rows, or why the file is damaged.
     let table = |name: &str| section(target, name, release);
     let since = read_since(&table("since.txt")?).map_err(|e| damaged("since.txt", e))?;
@@ -112,6 +115,41 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
         since: Some(since),
         typed,
     })
+}
+
+/// Rust whose brackets all close: a file cut short (a copy that stopped) is
+/// told here, not by rustc's "unclosed delimiter" in a file the user never wrote.
+fn closed(text: &str) -> std::result::Result<(), String> {
+    let mut open: Vec<char> = Vec::new();
+    let mut in_string = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (in_string, c) {
+            (true, '\\') => {
+                chars.next();
+            }
+            (_, '"') => in_string = !in_string,
+            (false, '{' | '(' | '[') => open.push(c),
+            (false, '}' | ')' | ']') => {
+                let want = match c {
+                    '}' => '{',
+                    ')' => '(',
+                    _ => '[',
+                };
+                if open.pop() != Some(want) {
+                    return Err(format!("a `{c}` closes nothing it opened"));
+                }
+            }
+            _ => {}
+        }
+    }
+    match (in_string, open.last()) {
+        (true, _) => Err("it ends inside a string: cut short".into()),
+        (false, Some(c)) => {
+            Err(format!("{} bracket(s) never closed, the last `{c}`: cut short", open.len()))
+        }
+        (false, None) => Ok(()),
+    }
 }
 
 /// The set keeps one enumerator per `impl Enum { ... }` block, so that a
@@ -188,4 +226,19 @@ fn functions(text: &str) -> Vec<Function> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_cut_short_is_told() {
+        assert!(
+            super::closed("pub struct A { pub x: [u8; 2] }\nconst S: &str = \"}(\\\"\";\n").is_ok()
+        );
+        assert!(
+            super::closed("pub struct A { pub x: [u8; 2] }\nimpl A {\n    pub const B").is_err()
+        );
+        assert!(super::closed("const S: &str = \"abc").is_err());
+        assert!(super::closed("fn f() { ) }").is_err());
+    }
 }

@@ -262,7 +262,10 @@ pub fn profiler(include_dir: &Path) -> String {
     if include_dir.join("cudaProfiler.h").is_file() {
         return "#include <cudaProfiler.h>\n".into();
     }
-    let read = |name: &str| std::fs::read_to_string(include_dir.join(name)).unwrap_or_default();
+    let read = |name: &str| {
+        let bytes = std::fs::read(include_dir.join(name)).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
     let (typedefs, cuda_h) = (read("cudaProfilerTypedefs.h"), read("cuda.h"));
     let c_words = ["void", "const", "char", "int", "unsigned", "long", "short", "signed", "size_t"];
     let mut newest: Vec<(String, u32, String)> = Vec::new();

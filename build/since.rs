@@ -30,8 +30,9 @@ pub fn find(
     // Absent is a header set without the table; present but unreadable is an error.
     let read = |name: &str| {
         let path = include_dir.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(text)),
+        // A stray Latin-1 byte in a comment is no reason to fail: the typedefs are ASCII.
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Error::new(
                 format!("cannot read {}: {e}", path.display()),

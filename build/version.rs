@@ -102,8 +102,10 @@ fn live_lines(text: &str) -> Vec<String> {
 /// bindings need no C compiler for the target (a cross build may have none).
 pub fn of_headers(include_dir: &Path) -> Result<CudaVersion> {
     let path = include_dir.join("cuda.h");
-    let text = std::fs::read_to_string(&path)
+    // The compiler does not care for the encoding of comments, nor does this.
+    let bytes = std::fs::read(&path)
         .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display()), ""))?;
+    let text = String::from_utf8_lossy(&bytes);
     let number = live_lines(&text).iter().find_map(|l| {
         let rest = l.trim().strip_prefix('#')?.trim_start().strip_prefix("define")?;
         rest.trim().strip_prefix("CUDA_VERSION")?.trim().parse::<u32>().ok()

@@ -307,3 +307,34 @@ fn unknown_mode_is_an_error() {
     run.failure("LIBCUDA_SYS_BINDINGS=pregenrated is not a mode");
     run.assert_stderr_has(&["generate", "pregenerated", "unset LIBCUDA_SYS_BINDINGS"]);
 }
+
+/// A pregenerated file cut short (a copy that stopped) is reported as damaged
+/// by the build script, not left to rustc's "unclosed delimiter".
+#[test]
+fn a_truncated_pregenerated_file_is_damaged() {
+    use std::os::unix::fs::MetadataExt;
+    let uid = fs::metadata("/proc/self").unwrap().uid();
+    // A case with a copy of the crate's pregenerated set, which it may cut.
+    let Some(mut case) = Case::as_user("truncated_types", uid) else { return };
+    let types = case.manifest_dir().join("pregenerated/types.rs");
+    let text = fs::read_to_string(&types).unwrap();
+    fs::write(&types, &text[..text.len() / 2]).unwrap();
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    run.failure("the pregenerated bindings are damaged: pregenerated/types.rs");
+    run.assert_stderr_has(&["cut short"]);
+}
+
+/// A byte that is not UTF-8 in a comment of `cuda.h` (Latin-1) is no reason
+/// to fail where the header is read as text: the compiler reads it too.
+#[test]
+fn a_latin1_byte_in_the_header_is_read_past() {
+    let mut case = Case::new("latin1_header");
+    let include = case.mkdir("include");
+    fs::write(include.join("cuda.h"), b"/* caf\xe9 */\n#define CUDA_VERSION 13000\n").unwrap();
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("version"), "13000");
+}
