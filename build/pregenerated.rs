@@ -85,9 +85,7 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
     if types.is_empty() {
         return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
     }
-    for (name, text) in [("types.rs", &types)] {
-        closed(text).map_err(|why| damaged(name, format!("CUDA {version}'s part: {why}")))?;
-    }
+    closed(&types).map_err(|why| damaged("types.rs", format!("CUDA {version}'s part: {why}")))?;
     // A table's rows, or why the file is damaged.
     let table = |name: &str| section(target, name, release);
     let since = read_since(&table("since.txt")?).map_err(|e| damaged("since.txt", e))?;
