@@ -25,6 +25,9 @@ pub fn emit(
     if let Some(w) = pregenerated_warning(bindings, origin) {
         println!("cargo::warning={w}");
     }
+    if let Some(w) = undated_warning(bindings, origin) {
+        println!("cargo::warning={w}");
+    }
     // What can change the bindings besides the headers bindgen read (which its
     // callbacks name), or for a fallback where what it lacks would appear.
     let watched = match origin {
@@ -104,6 +107,34 @@ pub fn emit(
         lib_dir,
         link_kind(target, link)
     ));
+}
+
+/// Bound functions `cudaTypedefs.h` has no `PFN_` type for: its release is
+/// not `cuda.h`'s (a mixed install), and `since()` cannot date them.
+fn undated_warning(bindings: &Bindings, origin: &Origin) -> Option<String> {
+    let since = bindings.since.as_ref()?;
+    let undated: Vec<&str> = bindings
+        .functions
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|name| !since.contains_key(*name))
+        .collect();
+    let first: Vec<&str> = undated.iter().take(3).copied().collect();
+    (!undated.is_empty()).then(|| {
+        format!(
+            "the cudaTypedefs.h beside {} types no ABI for {} bound functions ({}{}): it is most \
+             likely from another CUDA release than cuda.h, and since() knows nothing of those; \
+             install the two from one toolkit or wheel",
+            origin.headers().map_or("cuda.h".into(), |t| t
+                .include_dir
+                .join("cuda.h")
+                .display()
+                .to_string()),
+            undated.len(),
+            first.join(", "),
+            if undated.len() > first.len() { ", ..." } else { "" }
+        )
+    })
 }
 
 /// The one line that says the pregenerated bindings are used where the user did not

@@ -297,3 +297,26 @@ fn an_unreachable_directory_is_not_called_missing() {
         run.failure(&format!("{var}={} cannot be reached: permission denied", inside.display()));
     }
 }
+
+/// A `cudaTypedefs.h` of another release than `cuda.h` (it lacks types of
+/// bound functions) builds, with a warning that names the mix.
+#[test]
+fn typedefs_of_another_release_are_warned_of() {
+    if generation_unavailable() {
+        return;
+    }
+    let case = Case::new("mixed_typedefs");
+    let typedefs = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cudaTypedefs.h")).unwrap();
+    // An older release's: without the memory-pool functions' types.
+    let older: String =
+        typedefs.lines().filter(|l| !l.contains("cuMemPool")).map(|l| format!("{l}\n")).collect();
+    let include = include_with(&case, "include", &[("cudaTypedefs.h", older)]);
+    let mut case = case;
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert!(
+        run.warnings().iter().any(|w| w.contains("types no ABI for") && w.contains("cuMemPool")),
+        "{}",
+        run.report()
+    );
+}
