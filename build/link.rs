@@ -402,9 +402,25 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
     }
     log(format!("stand-in libcuda: {}", cmd.join(" ")));
     let out = Command::new(&cmd[0]).args(&cmd[1..]).output().map_err(|e| {
+        let package = match (target.arch.as_str(), target.triple.ends_with("musl")) {
+            (_, true) => "musl-tools (musl-gcc), or a musl cross compiler".to_string(),
+            (arch, false) if !target.is_native() => format!("gcc-{arch}-linux-gnu"),
+            _ => "gcc".to_string(),
+        };
         Error::new(
-            "cannot run the C compiler to build the stand-in libcuda",
-            format!("{}: {e}", cmd[0]),
+            format!("cannot run the C compiler {} to build the stand-in libcuda for {}", cmd[0], target.triple),
+            format!(
+                "{}: {e}\n\n\
+                 With no driver to link, the build compiles a stand-in libcuda for {} with the target's\n\
+                 C compiler. Fix one of:\n\
+                 - install it (Debian/Ubuntu: {package}), or name it: CC_{}=<compiler>\n\
+                 - point LIBCUDA_SYS_LIB_DIR at a libcuda for {}\n\
+                 - use the dynamic-loading feature, which links nothing and needs no C compiler",
+                cmd[0],
+                target.triple,
+                target.triple.replace('-', "_"),
+                target.triple
+            ),
         )
     })?;
     if !out.status.success() {

@@ -149,3 +149,29 @@ fn a_32_bit_target_is_refused_before_anything_else() {
         run.assert_stderr_has(&["64-bit only", "target_pointer_width"]);
     }
 }
+
+/// A cross or musl build without the target's C compiler says which package
+/// gives it, and that `dynamic-loading` needs none.
+#[test]
+fn a_missing_cross_compiler_names_its_package_and_dynamic_loading() {
+    if linking_untestable() {
+        return;
+    }
+    for (name, triple, os, arch, env, package) in [
+        (
+            "no_cross_cc",
+            "aarch64-unknown-linux-gnu",
+            "linux",
+            "aarch64",
+            "gnu",
+            "gcc-aarch64-linux-gnu",
+        ),
+        ("no_musl_cc", "x86_64-unknown-linux-musl", "linux", "x86_64", "musl", "musl-tools"),
+    ] {
+        let mut case = for_target(name, triple, os, arch, env);
+        let cc_var = format!("CC_{}", triple.replace('-', "_"));
+        let run = case.env(&cc_var, "/nonexistent/cross-gcc").run();
+        run.failure(&format!("cannot run the C compiler /nonexistent/cross-gcc to build the stand-in libcuda for {triple}"));
+        run.assert_stderr_has(&[package, "dynamic-loading", "needs no C compiler"]);
+    }
+}
