@@ -57,15 +57,9 @@ fn a_cplusplus_compiler_builds_a_stand_in_with_c_names() {
         let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").env("CC", &path).run();
         assert_eq!(run.code, Some(0), "{}", run.report());
         assert_eq!(run.metadata("link_kind"), "generated-stub");
-        let nm = std::process::Command::new("nm")
-            .args(["-D", "--defined-only"])
-            .arg(case.out_dir().join("stub/libcuda.so.1"))
-            .output()
-            .expect("nm");
-        let symbols = String::from_utf8_lossy(&nm.stdout);
-        let names: Vec<&str> =
-            symbols.lines().filter_map(|l| l.split_whitespace().nth(2)).collect();
-        assert!(names.contains(&"cuInit") && names.contains(&"cuMemAlloc_v2"), "{cxx}: {symbols}");
-        assert!(!names.iter().any(|n| n.starts_with("_Z")), "{cxx}: mangled names: {symbols}");
+        let names = case.stand_in_exports();
+        let has = |n: &str| names.iter().any(|x| x == n);
+        assert!(has("cuInit") && has("cuMemAlloc_v2"), "{cxx}: {names:?}");
+        assert!(!names.iter().any(|n| n.starts_with("_Z")), "{cxx}: mangled names: {names:?}");
     }
 }

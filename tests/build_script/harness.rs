@@ -185,6 +185,18 @@ impl Case {
             .unwrap_or_else(|| self.dir.join("target/debug/build/libcuda-sys-0/out"))
     }
 
+    /// The symbols the built stand-in (`stub/libcuda.so.1`) defines, as `nm -D` lists them.
+    pub fn stand_in_exports(&self) -> Vec<String> {
+        let nm = std::process::Command::new("nm")
+            .args(["-D", "--defined-only"])
+            .arg(self.out_dir().join("stub/libcuda.so.1"))
+            .output()
+            .expect("nm");
+        assert!(nm.status.success(), "nm: {}", String::from_utf8_lossy(&nm.stderr));
+        let symbols = String::from_utf8_lossy(&nm.stdout);
+        symbols.lines().filter_map(|l| l.split_whitespace().nth(2)).map(String::from).collect()
+    }
+
     /// `OUT_DIR` elsewhere than Cargo's layout.
     pub fn out_dir_at(&mut self, dir: PathBuf) -> &mut Case {
         self.out_dir = Some(dir);

@@ -464,8 +464,12 @@ fn setup_finds_libclang_without_ldconfig_on_path() {
     let stubs = temp_dir();
     // Succeeding, so that an install would go on to name libclang.
     recording_stubs_exiting(stubs.path(), &["apt-get", "sudo"], 0);
+    // Headers of the user's own, so that setup fetches none.
+    let include = stubs.path().join("include");
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), "#define CUDA_VERSION 13000\n").unwrap();
     let mut cmd = with_stubs(&["setup"], stubs.path(), &["ldconfig"]);
-    cmd.env("LIBCUDA_SYS_INCLUDE_DIR", "/nonexistent/include");
+    cmd.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
     let out = run(&mut cmd);
     assert!(out.status.success(), "{}", text(&out));
     let calls = calls(stubs.path());
