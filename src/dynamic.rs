@@ -43,7 +43,8 @@ use crate::{cuuint64_t, CUresult};
 /// Why the driver library could not be opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
-    /// The path or name handed to the system loader.
+    /// The path or name handed to the system loader (where it is not UTF-8, as
+    /// `to_string_lossy` shows it).
     pub tried: String,
     /// The loader's message (`dlerror`).
     pub message: String,
@@ -137,17 +138,18 @@ impl Slot {
         }
     }
 }
-fn library_name() -> String {
+/// A path as the system has it: one that is not UTF-8 still names its file.
+fn library_name() -> std::ffi::OsString {
     if let Some(path) = std::env::var_os("LIBCUDA_SYS_DRIVER_PATH").filter(|p| !p.is_empty()) {
-        return path.to_string_lossy().into_owned();
+        return path;
     }
-    String::from(if cfg!(windows) { "nvcuda.dll" } else { "libcuda.so.1" })
+    std::ffi::OsString::from(if cfg!(windows) { "nvcuda.dll" } else { "libcuda.so.1" })
 }
 
-fn open(name: &str) -> Result<Driver, LoadError> {
+fn open(name: &std::ffi::OsStr) -> Result<Driver, LoadError> {
     // SAFETY: loading the driver runs its initialisers, as linking it would.
     let library = unsafe { libloading::Library::new(name) }.map_err(|e| LoadError {
-        tried: name.into(),
+        tried: name.to_string_lossy().into_owned(),
         message: std::string::ToString::to_string(&e),
     })?;
     // A library that is not the driver would load, and then answer every call
@@ -155,7 +157,7 @@ fn open(name: &str) -> Result<Driver, LoadError> {
     // SAFETY: only the presence of the symbol is asked.
     if unsafe { library.get::<*mut c_void>(b"cuInit\0") }.is_err() {
         return Err(LoadError {
-            tried: name.into(),
+            tried: name.to_string_lossy().into_owned(),
             message: String::from(
                 "the library loads but does not export cuInit: it is not the CUDA driver library",
             ),
