@@ -198,7 +198,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
         if let Some((root_name, _, _)) = &from_root {
             log(format!("{name} wins over {root_name}"));
         }
-        let root = dir.parent().map(Path::to_path_buf);
+        let root = toolkit_above(&dir);
         return Ok(Search::Found(Toolkit {
             lib_dirs: root.iter().flat_map(|r| toolkit_lib_dirs(target, r)).collect(),
             root,
@@ -336,6 +336,20 @@ fn include_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
         dirs.push(root.join("Library").join("include"));
     }
     dirs
+}
+
+/// The toolkit that holds an include directory given by itself: above the
+/// headers themselves, not above a symlink to them, and above `targets/<triple>`
+/// (the toolkit's own `include` is a symlink into `targets/x86_64-linux/include`).
+fn toolkit_above(include: &Path) -> Option<PathBuf> {
+    let real = include.canonicalize().unwrap_or_else(|_| include.to_path_buf());
+    let parent = real.parent()?;
+    match parent.parent() {
+        Some(targets) if targets.file_name().is_some_and(|n| n == "targets") => {
+            targets.parent().map(Path::to_path_buf)
+        }
+        _ => Some(parent.to_path_buf()),
+    }
 }
 
 /// Library directories of a toolkit root, stubs last.

@@ -353,7 +353,7 @@
 //!
 //! | variable | value |
 //! |---|---|
-//! | `DEP_CUDA_ROOT` | toolkit root (or the include directory when there is no root) |
+//! | `DEP_CUDA_ROOT` | toolkit root: the one above the headers `DEP_CUDA_INCLUDE` names, past symlinks and `targets/<triple>` (or the include directory when there is no root) |
 //! | `DEP_CUDA_INCLUDE` | the directory that holds the `cuda.h` these bindings come from |
 //! | `DEP_CUDA_INCLUDES` | the same, as a path list (the key Rust-CUDA's `cust_raw` uses) |
 //! | `DEP_CUDA_LIB_DIR` | the directory of the libcuda that was linked |

@@ -28,7 +28,8 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
     assert_eq!(run.metadata("driver_version_minor"), minor.to_string());
     let resolved = root.join("include").canonicalize().unwrap();
     assert_eq!(Path::new(run.metadata("includes")), resolved);
-    assert_eq!(Path::new(run.metadata("root")), root);
+    // The toolkit above the headers, not above the symlink the variable names.
+    assert_eq!(Path::new(run.metadata("root")), resolved.parent().unwrap());
     let ptds = cfg!(feature = "per-thread-default-stream").to_string();
     assert_eq!(run.metadata("per_thread_default_stream"), ptds);
 
@@ -82,6 +83,26 @@ fn include_dir_beats_cuda_path_and_emits_everything() {
         let len = fs::metadata(case.out_dir().join(file)).map(|m| m.len()).unwrap_or(0);
         assert!(len > 0, "OUT_DIR/{file} missing or empty");
     }
+}
+
+/// `LIBCUDA_SYS_INCLUDE_DIR` naming a symlink to a toolkit's headers, which
+/// that toolkit keeps in `targets/<triple>/include` (its own `include` is a
+/// symlink there too): `DEP_CUDA_ROOT` is that toolkit, above `DEP_CUDA_INCLUDE`.
+#[test]
+fn a_symlinked_include_dir_gives_the_toolkit_above_its_headers() {
+    if generation_unavailable() {
+        return;
+    }
+    let mut case = Case::new("include_symlink_root");
+    let headers = include_with(&case, "cuda-13.0/targets/x86_64-linux/include", &[]);
+    let toolkit = case.dir.join("cuda-13.0");
+    symlink("targets/x86_64-linux/include", toolkit.join("include")).unwrap();
+    let link = case.mkdir("project").join("cuda-include");
+    symlink(toolkit.join("include"), &link).unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &link).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(Path::new(run.metadata("include")), headers.canonicalize().unwrap());
+    assert_eq!(Path::new(run.metadata("root")), toolkit.canonicalize().unwrap());
 }
 
 #[test]
