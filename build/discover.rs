@@ -145,10 +145,11 @@ fn has_cuda_h(dir: &Path) -> std::result::Result<bool, String> {
         Ok(m) if m.is_dir() => Err("holds a cuda.h that is a directory".into()),
         Ok(_) => Err("holds a cuda.h that is not a regular file".into()),
         Err(e) if denied(&e) => Err("cannot be read: permission denied".into()),
-        // ELOOP: the link points back at itself.
-        Err(e) if e.raw_os_error() == Some(40) => {
-            Err("holds a cuda.h that is a symlink loop".into())
-        }
+        // ELOOP: the link points back at itself; the directory's own, or cuda.h's.
+        Err(e) if e.raw_os_error() == Some(40) => match std::fs::metadata(dir) {
+            Err(e) if e.raw_os_error() == Some(40) => Err("is a symlink loop".into()),
+            _ => Err("holds a cuda.h that is a symlink loop".into()),
+        },
         Err(_) if std::fs::symlink_metadata(&header).is_ok() => {
             let to = std::fs::read_link(&header).unwrap_or_default();
             Err(format!("holds a cuda.h that is a broken symlink (to {})", to.display()))

@@ -245,6 +245,11 @@ fn a_cuda_h_that_is_no_file_is_called_what_it_is() {
             include.display()
         ));
     }
+    // The directory itself loops: said of the directory, not of a cuda.h in it.
+    let looping = case.dir.join("looping");
+    symlink(&looping, &looping).unwrap();
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &looping).run();
+    run.failure(&format!("LIBCUDA_SYS_INCLUDE_DIR={} is a symlink loop", looping.display()));
 }
 
 #[test]
