@@ -92,8 +92,9 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
         return Ok(dest.join(wheel.sub));
     }
     fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    sweep_abandoned(&cache);
     let tmp = tempfile::Builder::new()
-        .prefix(&format!(".partial-{version}."))
+        .prefix(&format!(".partial-{version}.{}.", std::process::id()))
         .tempdir_in(&cache)
         .map_err(|e| format!("{}: {e}", cache.display()))?;
     let tree = fetch(&wheel, version, platform, tmp.path())?;
@@ -107,6 +108,25 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
         ));
     }
     Ok(dest.join(wheel.sub))
+}
+
+/// Removes the unpacking directories of runs that were killed (a SIGINT
+/// drops no `TempDir`): those whose process, named in them, is gone. Another
+/// run's, still going, stays. Where `/proc` cannot tell, nothing is removed.
+fn sweep_abandoned(cache: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    for entry in fs::read_dir(cache).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // `.partial-<version>.<pid>.<random>`: the version has dots of its own.
+        let pid = name.strip_prefix(".partial-").and_then(|rest| rest.rsplit('.').nth(1));
+        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok()) {
+            if !Path::new("/proc").join(pid).exists() {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
+    }
 }
 
 /// Whether [`include_dir`] would ask pip: `version` has a wheel that is not

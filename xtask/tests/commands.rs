@@ -239,6 +239,56 @@ fn concurrent_fetches_agree_and_leave_one_complete_copy() {
     assert_eq!(entries, ["13.5"], "left in the cache");
 }
 
+/// A fetch interrupted (SIGINT, as Ctrl-C sends) leaves its unpacking
+/// directory; the next run removes it, and only it.
+#[test]
+fn an_interrupted_fetch_is_swept_by_the_next_run() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let Some(python) = real_python() else {
+        return skip("no python3 here (cargo xtask headers needs it)");
+    };
+    let stubs = temp_dir();
+    stub_pip(stubs.path(), &python);
+    let cache = stubs.path().join("cache");
+    let headers = || {
+        let mut cmd = xtask(&["headers", "13.5"]);
+        cmd.env("PATH", path_with(stubs.path(), &[])).env("LIBCUDA_SYS_HEADER_CACHE", &cache);
+        cmd
+    };
+    let entries = || -> Vec<String> {
+        fs::read_dir(&cache)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    // A live run's directory, which the sweep must leave: this test's own process.
+    fs::create_dir_all(&cache).unwrap();
+    let live = format!(".partial-13.0.{}.keep", std::process::id());
+    fs::create_dir(cache.join(&live)).unwrap();
+    // A process group of its own, interrupted as a whole, as Ctrl-C does: pip too.
+    let mut child =
+        headers().process_group(0).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let started = std::time::Instant::now();
+    while entries().len() < 2 && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let group = format!("-{}", child.id());
+    let kill = Command::new("kill").args(["-INT", "--", &group]).status().unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(2), "the run ended before the interrupt: {status:?}");
+    let abandoned = entries();
+    assert!(abandoned.iter().any(|e| e.starts_with(".partial-13.5.")), "{abandoned:?}");
+
+    let out = run(&mut headers());
+    assert!(out.status.success(), "{}", text(&out));
+    let mut left = entries();
+    left.sort();
+    assert_eq!(left, [live, "13.5".to_string()], "left in the cache");
+}
+
 // ---------------------------------------------------------------------------
 // cargo xtask setup, and the commands that start with it
 // ---------------------------------------------------------------------------
