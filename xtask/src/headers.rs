@@ -136,8 +136,14 @@ pub fn needs_fetch(version: &str) -> bool {
 }
 
 fn cache() -> PathBuf {
-    match std::env::var_os("LIBCUDA_SYS_HEADER_CACHE") {
-        Some(dir) => PathBuf::from(dir),
+    cache_at(std::env::var_os("LIBCUDA_SYS_HEADER_CACHE"))
+}
+
+/// Empty is unset (not the current directory); a relative path is made
+/// absolute here, so that the include directory setup exports holds anywhere.
+fn cache_at(var: Option<std::ffi::OsString>) -> PathBuf {
+    match var.filter(|v| !v.is_empty()) {
+        Some(dir) => std::path::absolute(&dir).unwrap_or_else(|_| PathBuf::from(dir)),
         None => crate::root().join(".cuda-headers"),
     }
 }
@@ -258,6 +264,15 @@ fn no_python(e: &std::io::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_empty_cache_variable_is_unset_and_a_relative_one_absolute() {
+        let default = crate::root().join(".cuda-headers");
+        assert_eq!(super::cache_at(None), default);
+        assert_eq!(super::cache_at(Some("".into())), default);
+        let relative = super::cache_at(Some("headers-cache".into()));
+        assert_eq!(relative, std::env::current_dir().unwrap().join("headers-cache"));
+    }
+
     #[test]
     fn a_wheel_for_the_releases_nvidia_publishes_and_no_other() {
         for (version, package) in [

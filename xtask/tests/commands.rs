@@ -463,6 +463,26 @@ fn setup_test_and_report_stop_for_a_version_without_headers() {
     }
 }
 
+/// A relative `LIBCUDA_SYS_HEADER_CACHE` gives an absolute include directory:
+/// the exported one holds from any directory a build then runs in.
+#[test]
+fn a_relative_header_cache_gives_an_absolute_include_dir() {
+    let stubs = temp_dir();
+    recording_stubs(stubs.path(), &["apt-get", "sudo", "python3"]);
+    let include = cached_headers(&stubs.path().join("cache"), "12.4");
+    let out = run(with_stubs(&["setup"], stubs.path(), &[])
+        .current_dir(stubs.path())
+        .env("LIBCUDA_SYS_HEADER_CACHE", "cache")
+        .env("XTASK_CUDA_HEADERS", "12.4"));
+    assert!(out.status.success(), "{}", text(&out));
+    let exported = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        exported.contains(&format!("export LIBCUDA_SYS_INCLUDE_DIR={}", include.display())),
+        "{}",
+        text(&out)
+    );
+}
+
 #[test]
 fn report_runs_with_the_headers_setup_fetched_and_keeps_the_reports_status() {
     let stubs = temp_dir();
