@@ -145,7 +145,8 @@ impl Watch {
         }
         let places: Vec<String> = self.unwatched.iter().map(|p| p.display().to_string()).collect();
         format!(
-            "the next build notices them, except in {} (not watched: too large, or written by the build), \
+            "the next build notices them, except in {} (not watched: too large, written by the build, \
+             or a Python site directory that any install changes), \
              where `cargo clean -p libcuda-sys` makes it look again",
             places.join(", ")
         )
@@ -175,9 +176,23 @@ pub fn fallback(target: &Target, python: &crate::discover::Python) -> Watch {
             watch.add(&rules, &prefix.join("targets").join(t).join("include"), true);
         }
     }
-    // `pip install` (and `--user`) puts the headers under `nvidia/` of a site directory.
-    for site in python.site_dirs() {
-        watch.add(&rules, &site.join("nvidia"), true);
+    // `pip install` (`--user`, `--target` a directory on PYTHONPATH) puts the
+    // headers under `nvidia/` of a site directory. Until some NVIDIA package made
+    // it, only the site directory itself could stand for it, and every install
+    // there (`maturin develop`, `pip install` of anything) would re-run the build:
+    // it is named instead.
+    let mut sites = python.site_dirs();
+    if let Some(path) = env::var("PYTHONPATH") {
+        sites.extend(std::env::split_paths(&path).filter(|d| python.sys_path.contains(d)));
+    }
+    for site in sites {
+        let nvidia = site.join("nvidia");
+        if nvidia.is_dir() {
+            watch.add(&rules, &nvidia, true);
+        } else if nvidia.is_absolute() && !watch.unwatched.contains(&nvidia) {
+            log(format!("not watched: {} (not there yet)", nvidia.display()));
+            watch.unwatched.push(nvidia);
+        }
     }
     if !target.is_windows() {
         for root in ["/usr/local/cuda", "/opt/cuda", "/usr/include"] {

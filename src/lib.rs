@@ -333,7 +333,7 @@
 //! | a toolkit or libclang installed with apt/dpkg or rpm | `/var/lib/dpkg/status`, `/var/lib/rpm/rpmdb.sqlite` (one file each) |
 //! | `nvcc` on `PATH` | each `PATH` directory, or for a missing one the nearest directory above it |
 //! | conda (`$CONDA_PREFIX`) | `conda-meta` (every install writes there), `include`, `targets/<triple>/include` |
-//! | pip wheels, pip's user site | `nvidia/` of each site directory, or the nearest directory above it |
+//! | pip wheels: site directories, pip's user site, `PYTHONPATH` (`pip install --target`) | `nvidia/` of each, once some NVIDIA package made it; before, it is named (the site directory itself changes with every install there, `maturin develop` too) |
 //! | `/usr/local/cuda`, `/opt/cuda`, `/usr/include` | the nearest directory that exists |
 //! | `LIBCLANG_PATH` | that directory |
 //!

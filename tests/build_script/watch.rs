@@ -112,6 +112,42 @@ fn a_fallback_watches_only_small_directories_it_never_writes() {
     assert!(watched_paths(&run).contains(&meta), "{:?}", watched_paths(&run));
 }
 
+/// pip's places: `nvidia/` of a site directory once it exists; before, the
+/// site directory (a `pip install --target` directory on `PYTHONPATH` too) is
+/// named, not watched, since every install there would re-run the build.
+#[test]
+fn a_fallback_watches_pips_nvidia_directories_and_names_the_rest() {
+    if !installed_toolkit_headers().is_empty() {
+        return testkit::skip("this machine has CUDA headers in a standard location");
+    }
+    let Some(python) = python3() else {
+        return testkit::skip("no python3 on PATH");
+    };
+    let mut case = Case::new("fallback_watches_pip");
+    case.tool("python3", &python);
+    let home = case.mkdir("home");
+    let target = case.mkdir("pip-target");
+    fs::write(target.join("some_package.py"), "").unwrap();
+    let site = case.mkdir("venv/lib/python3/site-packages");
+    let nvidia = case.mkdir("venv/lib/python3/site-packages/nvidia/nccl");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("HOME", &home)
+        .env("PYTHONPATH", std::env::join_paths([&target, &site]).unwrap())
+        .run();
+    assert_eq!(run.metadata("found_by"), "pregenerated", "{}", run.report());
+    assert_watch_rules(&run, &case, &home);
+    let watched = watched_paths(&run);
+    assert!(watched.contains(&nvidia.parent().unwrap().to_path_buf()), "{watched:?}");
+    for dir in [&target, &site] {
+        assert!(!watched.contains(dir), "{} watched: {watched:?}", dir.display());
+    }
+    let warning =
+        run.warnings().into_iter().find(|w| w.contains("using the pregenerated")).unwrap();
+    let named = target.join("nvidia").display().to_string();
+    assert!(warning.contains(&named), "the warning lacks {named}\n{}", run.report());
+}
+
 #[test]
 fn generated_bindings_watch_their_include_directory_unless_the_build_writes_there() {
     if generation_unavailable() {
