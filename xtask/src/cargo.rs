@@ -13,6 +13,12 @@ use crate::Result;
 /// let this machine's toolkit or an earlier mode leak into a build.
 pub fn command(args: &[&str]) -> Command {
     let mut cmd = in_root(args);
+    without_toolkit(&mut cmd);
+    cmd
+}
+
+/// `cmd` without the variables that name this machine's toolkit or a mode.
+pub fn without_toolkit(cmd: &mut Command) {
     for var in [
         "LIBCUDA_SYS_BINDINGS",
         "LIBCUDA_SYS_INCLUDE_DIR",
@@ -25,7 +31,13 @@ pub fn command(args: &[&str]) -> Command {
     ] {
         cmd.env_remove(var);
     }
-    cmd
+}
+
+/// The target directory of the fallback checks and of the regeneration of the
+/// pregenerated set: builds of libcuda-sys alone (`-p libcuda-sys`) and of
+/// dependents, whose dependencies are compiled there once for all of them.
+pub fn checks_target_dir() -> PathBuf {
+    crate::root().join("target/fallback")
 }
 
 /// A `cargo` command in the workspace root, in this process's environment.
@@ -225,4 +237,16 @@ pub fn unpack_packages(dir: &Path, into: &Path) -> Result<Unpacked> {
     };
     let build = package_file(dir, PUBLISHED[0]).ok().map(unpack).transpose()?;
     Ok(Unpacked { sys: unpack(package_file(dir, PUBLISHED[1])?)?, build })
+}
+
+/// Runs `cmd` (a cargo command with `--message-format=json-render-diagnostics`),
+/// its human output shown as it comes: whether it succeeded, and its JSON messages.
+pub fn messages(mut cmd: Command) -> Result<(bool, Vec<Value>)> {
+    let shown = crate::shown(&cmd);
+    let mut child = cmd.stdout(Stdio::piped()).spawn().map_err(|e| format!("{shown}: {e}"))?;
+    let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    let messages = lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok());
+    let messages = messages.collect();
+    let status = child.wait().map_err(|e| format!("{shown}: {e}"))?;
+    Ok((status.success(), messages))
 }

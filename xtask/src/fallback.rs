@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::summary::{Failure, Outcome, Report};
+use crate::summary::{Failure, Outcome, Report, Tests};
 use crate::{cargo, headers, pregenerate, Result};
 
 /// What a build of the pregenerated set says, once, where the user did not ask for it.
@@ -75,7 +75,7 @@ pub fn run(args: &[String]) -> Result {
 }
 
 pub fn checks(report: &mut Report) {
-    let env = Env { hide: libclang_files(), target_dir: crate::root().join("target/fallback") };
+    let env = Env { hide: libclang_files(), target_dir: cargo::checks_target_dir() };
     report.check("libclang hidden: generation is the clear libclang error", || {
         let mut cmd = env.sandboxed(&["build", "-p", "libcuda-sys"])?;
         cmd.env("LIBCUDA_SYS_INCLUDE_DIR", newest_include()?)
@@ -99,9 +99,14 @@ pub fn checks(report: &mut Report) {
             "" => "no headers, no libclang".to_string(),
             f => format!("no headers, no libclang, {f}"),
         };
-        match env.sandboxed(&["test", "-p", "libcuda-sys", "--features", features]) {
-            Ok(cmd) => report.suite(&name, cmd),
-            Err(why) => report.check(&format!("{name}: cargo test -p libcuda-sys"), || Err(why)),
+        let args = ["-p", "libcuda-sys", "--features", features];
+        match &env.hide {
+            Ok(files) => {
+                report.suite(&name, &args, Tests::Both, &|cmd| env.hidden(files, cmd, &[]))
+            }
+            Err(why) => report.check(&format!("{name}: cargo test -p libcuda-sys"), || {
+                Err(Failure::Skipped(why.clone()))
+            }),
         }
     }
     report.check("no headers, no libclang: the report", || env.report());
@@ -220,6 +225,8 @@ fn no_op_layout(dir: &Path) -> Result<String> {
             let mut cmd = cargo::command(&["build", "--message-format=json"]);
             no_headers(&mut cmd);
             cmd.current_dir(dir)
+                // The project's own target directory, in the layout: the
+                // build's writes there must not make it run again.
                 .env_remove("CARGO_TARGET_DIR")
                 .env("PATH", &path)
                 .env("CONDA_PREFIX", dir)
@@ -264,25 +271,40 @@ fn newest_include() -> Result<PathBuf> {
 struct Env {
     /// `libclang*.so*` files to cover, or why they cannot be.
     hide: std::result::Result<Vec<PathBuf>, String>,
+    /// Where the checks build, the dependents too, but for those that need a
+    /// directory of their own (the no-op layouts, rust-version): their
+    /// dependencies are compiled once. Cargo cannot see libclang hidden (a
+    /// mount): where the variables and features are the same, a build
+    /// script's output made with libclang would be taken for one without it,
+    /// and the reverse. Hence the workspace's `target/` is another, and each
+    /// build here outside the sandbox differs from those in it (the undo's
+    /// `PATH`, the in-place include directory, the regeneration's features).
     target_dir: PathBuf,
 }
 
 impl Env {
-    /// `cargo args`, with no headers visible, no libclang loadable, and its
-    /// own target directory.
+    /// `cargo args`, with no headers visible, no libclang loadable, in the
+    /// checks' target directory.
     fn sandboxed(&self, args: &[&str]) -> std::result::Result<Command, Failure> {
-        self.sandboxed_read_only(args, &[])
+        self.sandbox(cargo::command(args), &[])
     }
 
-    /// [`Env::sandboxed`], with `read_only` directories mounted read-only, as
-    /// Cargo's registry copy of a crate is to a user who is not its owner (and
-    /// docs.rs's): root too cannot write there then.
-    fn sandboxed_read_only(
+    /// `inner` (a cargo command or a test binary) with no headers visible and
+    /// no libclang loadable, its builds in the checks' target directory, and
+    /// `read_only` directories mounted read-only, as Cargo's registry copy of
+    /// a crate is to a user who is not its owner (and docs.rs's): root too
+    /// cannot write there then.
+    fn sandbox(
         &self,
-        args: &[&str],
+        inner: Command,
         read_only: &[&Path],
     ) -> std::result::Result<Command, Failure> {
         let files = self.hide.as_ref().map_err(|why| Failure::Skipped(why.clone()))?;
+        Ok(self.hidden(files, inner, read_only))
+    }
+
+    /// [`Env::sandbox`] with the `libclang*.so*` files to cover.
+    fn hidden(&self, files: &[PathBuf], inner: Command, read_only: &[&Path]) -> Command {
         let mut script = String::from("set -e; ");
         for f in files {
             let f = crate::shell_word(&f.to_string_lossy());
@@ -293,13 +315,13 @@ impl Env {
             script.push_str(&format!("mount --bind {d} {d}; mount -o remount,bind,ro {d}; "));
         }
         script.push_str("exec \"$0\" \"$@\"");
-        let inner = cargo::command(args);
         let mut cmd = Command::new("unshare");
         cmd.args(["-m", "sh", "-c", &script])
             .arg(inner.get_program())
             .args(inner.get_args())
-            .current_dir(crate::root())
+            .current_dir(inner.get_current_dir().map_or_else(crate::root, Path::to_path_buf))
             .env("CARGO_TARGET_DIR", &self.target_dir);
+        cargo::without_toolkit(&mut cmd);
         for (k, v) in inner.get_envs() {
             match v {
                 Some(v) => cmd.env(k, v),
@@ -307,7 +329,7 @@ impl Env {
             };
         }
         no_headers(&mut cmd);
-        Ok(cmd)
+        cmd
     }
 
     fn report(&self) -> Outcome {
@@ -469,11 +491,13 @@ impl Env {
     fn release_dependents(&self) -> Outcome {
         let dir = self.target_dir.join("releases-user");
         write_release_dependent(&dir)?;
+        // The workspace's versions of the dependencies: those the checks' target
+        // directory already holds (what is checked is the dependent's code).
+        std::fs::copy(crate::root().join("Cargo.lock"), dir.join("Cargo.lock"))
+            .map_err(|e| format!("Cargo.lock: {e}"))?;
         let check = |feature: &str| -> std::result::Result<cargo::Build, Failure> {
             let mut cmd = self.sandboxed(&["check", "--message-format=json", "--manifest-path"])?;
-            cmd.arg(dir.join("Cargo.toml"))
-                .args(["--features", feature])
-                .env("CARGO_TARGET_DIR", dir.join("target"));
+            cmd.arg(dir.join("Cargo.toml")).args(["--features", feature]);
             Ok(cargo::build(cmd)?)
         };
         for feature in RELEASE_DEPENDENT_FEATURES {
@@ -535,8 +559,7 @@ impl Env {
             if versions.len() != 1 || !versions[0].starts_with(want) {
                 return Err(format!("a dependent of libloading {wanted}: {versions:?}").into());
             }
-            let mut cmd = self.sandboxed(&["check", "--manifest-path", &manifest])?;
-            cmd.env("CARGO_TARGET_DIR", dir.join("target"));
+            let cmd = self.sandboxed(&["check", "--manifest-path", &manifest])?;
             expect_success(&output(cmd)?)?;
             found.push(versions[0].to_string());
         }
@@ -613,6 +636,7 @@ impl Env {
             let mut cmd = rustup(&["run", &claimed, "cargo", "build", "--quiet"]);
             cmd.current_dir(&dir)
                 .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
+                // Its own target directory: the claimed toolchain compiles everything anew.
                 .env("CARGO_TARGET_DIR", dir.join("target"))
                 .env("LIBCUDA_SYS_INCLUDE_DIR", &include);
             expect_success(&output(cmd)?).map_err(|e| format!("{mode}: {e}"))?;
@@ -624,7 +648,7 @@ impl Env {
 
     fn packaged_crate(&self) -> Outcome {
         // `cargo publish --dry-run` packages, then builds the package as a user would.
-        let mut publish = self.sandboxed(&[
+        let publish = self.sandboxed(&[
             "publish",
             "--dry-run",
             "-p",
@@ -633,12 +657,11 @@ impl Env {
             cargo::PUBLISHED[1],
             "--allow-dirty",
         ])?;
-        publish.env("CARGO_TARGET_DIR", self.target_dir.join("publish"));
         expect_success(&output(publish)?)?;
         let scratch =
             std::env::temp_dir().join(format!("libcuda-sys-packaged-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
-        let package = self.target_dir.join("publish/package");
+        let package = self.target_dir.join("package");
         let packed = std::fs::metadata(cargo::package_file(&package, cargo::PUBLISHED[1])?)
             .map_err(|e| e.to_string())?
             .len();
@@ -655,8 +678,8 @@ impl Env {
         // The build may write under OUT_DIR only: the package is read-only here.
         let read_only: Vec<&Path> =
             std::iter::once(unpacked.sys.as_path()).chain(unpacked.build.as_deref()).collect();
-        let mut test = self.sandboxed_read_only(&["test", "--manifest-path"], &read_only)?;
-        test.arg(user.join("Cargo.toml")).env("CARGO_TARGET_DIR", scratch.join("target"));
+        let mut test = self.sandbox(cargo::command(&["test", "--manifest-path"]), &read_only)?;
+        test.arg(user.join("Cargo.toml"));
         let out = output(test)?;
         let test_ran = ran.is_file();
         let _ = std::fs::remove_dir_all(&scratch);
@@ -675,8 +698,15 @@ impl Env {
     /// Cargo re-runs the script of a fallback build when a directory it
     /// watches changes: here `nvcc` appearing in a directory of `PATH`.
     fn fallback_ends_when_headers_appear(&self) -> Outcome {
-        let dir = self.target_dir.join("undo");
+        // Outside the target directory: a build watches no directory it writes in.
+        let dir = std::env::temp_dir().join(format!("libcuda-sys-undo-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        let outcome = self.fallback_ends(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        outcome
+    }
+
+    fn fallback_ends(&self, dir: &Path) -> Outcome {
         let bin = dir.join("bin");
         let toolkit = dir.join("toolkit");
         std::fs::create_dir_all(toolkit.join("bin")).map_err(|e| e.to_string())?;
@@ -690,7 +720,7 @@ impl Env {
                 std::iter::once(bin.clone()).chain(std::env::split_paths(path)),
             )
             .map_err(|e| e.to_string())?;
-            cmd.env("PATH", path).env("CARGO_TARGET_DIR", dir.join("target"));
+            cmd.env("PATH", path).env("CARGO_TARGET_DIR", &self.target_dir);
             let build = cargo::build(cmd)?;
             if !build.success {
                 return Err(format!("the build failed:\n{}", build.failure()).into());
@@ -742,9 +772,16 @@ impl Env {
     /// Cargo cannot see a header replaced with an older file time; the
     /// dependent compares `DEP_CUDA_CUDA_H_FNV1A64` when it compiles its C.
     fn header_replaced_in_place(&self) -> Outcome {
-        let include = self.target_dir.join("in-place/include");
-        let _ = std::fs::remove_dir_all(&include);
-        std::fs::create_dir_all(&include).map_err(|e| e.to_string())?;
+        // Outside the target directory, as a toolkit's are: the build watches it.
+        let dir = std::env::temp_dir().join(format!("libcuda-sys-in-place-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let outcome = self.replaced_in_place(&dir.join("include"));
+        let _ = std::fs::remove_dir_all(&dir);
+        outcome
+    }
+
+    fn replaced_in_place(&self, include: &Path) -> Outcome {
+        std::fs::create_dir_all(include).map_err(|e| e.to_string())?;
         for entry in std::fs::read_dir(newest_include()?).map_err(|e| e.to_string())?.flatten() {
             if entry.path().is_file() {
                 std::fs::copy(entry.path(), include.join(entry.file_name()))
@@ -753,8 +790,7 @@ impl Env {
         }
         let build = || {
             let mut cmd = cargo::command(&["build", "-p", "libcuda-sys-dependent-example"]);
-            cmd.env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-                .env("CARGO_TARGET_DIR", self.target_dir.join("in-place/target"));
+            cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include).env("CARGO_TARGET_DIR", &self.target_dir);
             output(cmd)
         };
         expect_success(&build()?)?;

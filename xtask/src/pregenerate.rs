@@ -157,7 +157,7 @@ fn build(include: &Path, features: &str) -> Result<cargo::Build> {
     cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include)
         .env("LIBCUDA_SYS_BINDINGS", "generate")
         .env_remove("LIBCUDA_SYS_DRIVER_FLOOR")
-        .env("CARGO_TARGET_DIR", crate::root().join("target/pregenerate"));
+        .env("CARGO_TARGET_DIR", cargo::checks_target_dir());
     let build = cargo::build(cmd)?;
     if !build.success {
         return Err(format!("the build with features `{features}` failed:\n{}", build.failure()));

@@ -27,7 +27,11 @@ impl Env {
     /// `cargo args` in the workspace root, in this process's environment
     /// (the caller's toolkit variables stay) with setup's headers.
     pub fn cargo(&self, args: &[&str]) -> Command {
-        let mut cmd = crate::cargo::in_root(args);
+        self.with_headers(crate::cargo::in_root(args))
+    }
+
+    /// `cmd` with setup's headers.
+    pub fn with_headers(&self, mut cmd: Command) -> Command {
         if let Some(dir) = &self.include_dir {
             cmd.env("LIBCUDA_SYS_INCLUDE_DIR", dir);
         }

@@ -1,10 +1,11 @@
 //! The summary `cargo xtask test` and `cargo xtask fallback-tests` print: each
-//! suite (a `cargo test`, its tests counted from libtest's lines) and each
-//! check, the tests that skipped, and the counts (see `test`).
+//! suite (its test programs run one by one) and each check as it ends, the
+//! tests that skipped, and the counts (see `test` for how tests are counted).
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
+
+use serde_json::Value;
 
 use crate::Result;
 
@@ -36,6 +37,25 @@ impl std::fmt::Display for Counts {
         write!(f, "{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped)
     }
 }
+
+/// What a suite runs of what `cargo test` selects with its arguments.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Tests {
+    /// The test binaries (`cargo test --no-run`).
+    Binaries,
+    /// The doctests (`cargo test --doc`).
+    Doctests,
+    Both,
+}
+
+/// A program of tests: a test binary, or a suite's doctests.
+struct Program<'a> {
+    name: String,
+    command: Box<Invocation<'a>>,
+}
+
+/// The command that runs a program with libtest's arguments.
+type Invocation<'a> = dyn Fn(&[&str]) -> Command + 'a;
 
 /// The one account of suites, checks and tests: each suite and check says
 /// `ok`, `FAILED` or `skipped` as it ends, and [`Report::finish`] lists the
@@ -84,48 +104,87 @@ impl Report {
         }
     }
 
-    /// Runs `cmd`, a test run, with a skip log of its own: passed or failed by
-    /// its exit status, its tests counted from libtest's lines on its stdout
-    /// (passed on as they come) and the skip log.
-    pub fn suite(&mut self, label: &str, mut cmd: Command) {
+    /// Runs a suite: `cargo test` with `args`, its `tests`. The test binaries
+    /// are those Cargo's JSON messages name (built with `--no-run`), run one
+    /// by one as `cargo test` would (in their package's directory, with the
+    /// build's library directories); the doctests run through `cargo test
+    /// --doc`. `wrap` makes each command, cargo's and the binaries', ready to
+    /// run (its environment, a sandbox). Each program passes or fails by its
+    /// exit status, and its tests are counted from its list (libtest's
+    /// `--list --format terse`) and its skip log.
+    pub fn suite(
+        &mut self,
+        label: &str,
+        args: &[&str],
+        tests: Tests,
+        wrap: &dyn Fn(Command) -> Command,
+    ) {
         if self.left_out(label) {
             return;
         }
-        let log = crate::root().join(format!("target/xtask-skips-{}.jsonl", std::process::id()));
-        let _ = std::fs::remove_file(&log);
-        cmd.env(testkit::SKIP_LOG, &log).stdout(Stdio::piped());
-        eprintln!("+ {label}: {}", crate::shown(&cmd));
-        let ran = echoed(cmd);
-        let skips = read_skips(&log);
-        let _ = std::fs::remove_file(&log);
-        let (status, stdout, skips) = match (ran, skips) {
-            (Ok((status, stdout)), Ok(skips)) => (status, stdout, skips),
-            (Err(e), _) | (_, Err(e)) => {
-                self.suites.failed += 1;
-                println!("FAILED   {label}\n{e}");
-                return;
+        let cargo = |extra: &[&str]| {
+            let mut cmd = crate::cargo::in_root(&["test"]);
+            cmd.args(args).args(extra);
+            wrap(cmd)
+        };
+        eprintln!("+ {label}: cargo test {}", args.join(" "));
+        let mut programs = Vec::new();
+        if tests != Tests::Doctests {
+            let build = cargo(&["--no-run", "--message-format=json-render-diagnostics"]);
+            match crate::cargo::messages(build) {
+                Ok((true, messages)) => programs.extend(binaries(&messages, wrap)),
+                Ok((false, _)) => return self.suite_failed(label, "its build failed"),
+                Err(e) => return self.suite_failed(label, &e),
             }
-        };
-        let tests = count(&stdout, &skips);
-        self.tests.passed += tests.passed;
-        self.tests.failed += tests.failed;
-        self.tests.skipped += tests.skipped.len();
-        for (test, reason) in &tests.skipped {
-            self.skip(label, test, reason);
         }
-        let counts =
-            Counts { passed: tests.passed, failed: tests.failed, skipped: tests.skipped.len() };
-        let unread = match tests.unread {
-            0 => String::new(),
-            n => format!(" ({n} more by libtest's totals, whose lines could not be read)"),
-        };
-        if status.success() {
+        if tests != Tests::Binaries {
+            let command = move |libtest: &[&str]| {
+                cargo(&[&["--doc", "--no-fail-fast", "--"], libtest].concat())
+            };
+            programs.push(Program { name: "doctests".into(), command: Box::new(command) });
+        }
+        self.programs(label, &programs);
+    }
+
+    /// Runs a suite's `programs` one by one and counts their tests.
+    fn programs(&mut self, label: &str, programs: &[Program]) {
+        let log = crate::root().join(format!("target/xtask-skips-{}.jsonl", std::process::id()));
+        let (mut counts, mut failed) = (Counts::default(), Vec::new());
+        for program in programs {
+            let ran = match run(program, &log) {
+                Ok(ran) => ran,
+                Err(e) => {
+                    counts.failed += 1;
+                    failed.push(format!("{}: {e}", program.name));
+                    continue;
+                }
+            };
+            let tally = ran.tally();
+            if !ran.status.success() {
+                failed.push(format!("{} ({})", program.name, ran.status));
+            }
+            counts.passed += tally.passed;
+            counts.failed += tally.failed;
+            counts.skipped += tally.skipped.len();
+            for (test, reason) in &tally.skipped {
+                self.skip(label, test, reason);
+            }
+        }
+        self.tests.passed += counts.passed;
+        self.tests.failed += counts.failed;
+        self.tests.skipped += counts.skipped;
+        if failed.is_empty() {
             self.suites.passed += 1;
-            println!("ok       {label}: tests {counts}{unread}");
+            println!("ok       {label}: tests {counts}");
         } else {
             self.suites.failed += 1;
-            println!("FAILED   {label} ({status}): tests {counts}{unread}");
+            println!("FAILED   {label}: tests {counts}; failed: {}", failed.join(", "));
         }
+    }
+
+    fn suite_failed(&mut self, label: &str, why: &str) {
+        self.suites.failed += 1;
+        println!("FAILED   {label}: {why}");
     }
 
     fn skip(&mut self, suite: &str, test: &str, reason: &str) {
@@ -207,91 +266,121 @@ fn add_reason(reasons: &mut String, reason: &str) {
     }
 }
 
-/// Runs `cmd`, its stdout piped, passing each line on as it comes: its exit
-/// status and its stdout.
-fn echoed(mut cmd: Command) -> Result<(ExitStatus, String)> {
-    let shown = crate::shown(&cmd);
-    let mut child = cmd.spawn().map_err(|e| format!("{shown}: {e}"))?;
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
-    let (mut text, mut line) = (String::new(), Vec::new());
-    while stdout.read_until(b'\n', &mut line).map_err(|e| format!("{shown}: {e}"))? > 0 {
-        let read = String::from_utf8_lossy(&line);
-        print!("{read}");
-        text.push_str(&read);
-        line.clear();
-    }
-    let status = child.wait().map_err(|e| format!("{shown}: {e}"))?;
-    Ok((status, text))
-}
-
-/// One suite's tests.
-#[derive(Debug, Default, PartialEq)]
-struct Tests {
-    passed: usize,
-    failed: usize,
-    /// `(test, its reasons)`, once a run.
-    skipped: Vec<(String, String)>,
-    /// Tests libtest's totals (`test result: ...`) count beyond its lines read.
-    unread: usize,
-}
-
-/// The tests of one suite, from libtest's lines in `stdout` (`test NAME ...
-/// ok`, `FAILED`, `ignored[, reason]`; a `should_panic` test's name ends in
-/// ` - should panic`) and the skip log's entries `skips` (`(test, reason)`):
-/// a test that passed after a skip was skipped, one that failed failed, an
-/// ignored one was skipped. A skip no line names (a thread other than a
-/// test's, a harness of its own) counts as one skipped test.
-fn count(stdout: &str, skips: &[(String, String)]) -> Tests {
-    // Each skipped test once with its reasons, and whether a line named it.
-    let mut skipped: Vec<(String, String, bool)> = Vec::new();
-    for (test, reason) in skips {
-        match skipped.iter_mut().find(|(t, _, _)| t == test) {
-            Some((_, reasons, _)) => add_reason(reasons, reason),
-            None => skipped.push((test.clone(), reason.clone(), false)),
-        }
-    }
-    let (mut tests, mut totals) = (Tests::default(), 0);
-    for line in stdout.lines() {
-        if let Some(result) = line.strip_prefix("test result: ") {
-            totals += ["passed", "failed", "ignored"]
-                .iter()
-                .filter_map(|what| {
-                    let before = result.split(&format!(" {what}")).next()?;
-                    before.rsplit(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok()
-                })
-                .sum::<usize>();
-            continue;
-        }
-        let Some((name, result)) = line.strip_prefix("test ").and_then(|l| l.rsplit_once(" ... "))
-        else {
+/// The test binaries of a `cargo test --no-run` build (`compiler-artifact`
+/// messages of test profile with an executable), each run as `cargo test`
+/// runs it: in its package's directory, the build's library directories
+/// (the `linked_paths` of build scripts, inside the target directory) and
+/// its own first on the library path.
+fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec<Program<'a>> {
+    const LIBRARY_PATH: &str = if cfg!(windows) {
+        "PATH"
+    } else if cfg!(target_os = "macos") {
+        "DYLD_FALLBACK_LIBRARY_PATH"
+    } else {
+        "LD_LIBRARY_PATH"
+    };
+    let linked: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["reason"] == "build-script-executed")
+        .flat_map(|m| m["linked_paths"].as_array().into_iter().flatten())
+        .filter_map(|p| p.as_str().map(|p| p.split_once('=').map_or(p, |(_, dir)| dir)))
+        .collect();
+    let mut programs = Vec::new();
+    for m in messages.iter().filter(|m| m["reason"] == "compiler-artifact") {
+        let (Some(exe), true) = (m["executable"].as_str(), m["profile"]["test"] == true) else {
             continue;
         };
-        let name = name.strip_suffix(" - should panic").unwrap_or(name);
-        let skip = skipped.iter_mut().find(|(t, _, named)| t == name && !named);
-        match result {
-            "ok" => match skip {
-                Some((test, reasons, named)) => {
-                    *named = true;
-                    tests.skipped.push((test.clone(), reasons.clone()));
-                }
-                None => tests.passed += 1,
-            },
-            "FAILED" => {
-                if let Some((_, _, named)) = skip {
-                    *named = true;
-                }
-                tests.failed += 1;
+        let exe = Path::new(exe).to_path_buf();
+        let package = crate::cargo::package_name(m["package_id"].as_str().unwrap_or_default());
+        let (kind, target) = (m["target"]["kind"][0].as_str(), m["target"]["name"].as_str());
+        let name = match (kind, target) {
+            (Some("lib"), _) => format!("{package} lib"),
+            (Some(kind), Some(target)) => format!("{package} {kind} {target}"),
+            _ => package,
+        };
+        let dir = m["manifest_path"].as_str().and_then(|p| Path::new(p).parent());
+        let dir = dir.unwrap_or(&exe).to_path_buf();
+        // Cargo's library path: the native directories the build made, then its deps directory.
+        let deps = exe.parent().unwrap_or(&exe).to_path_buf();
+        let profile = deps.parent().unwrap_or(&deps).to_path_buf();
+        let ours = linked.iter().map(Path::new).filter(|d| d.starts_with(&profile));
+        let inherited = std::env::var_os(LIBRARY_PATH).unwrap_or_default();
+        let dirs = ours.map(Path::to_path_buf).chain([deps]);
+        let library_path = std::env::join_paths(dirs.chain(std::env::split_paths(&inherited)))
+            .unwrap_or(inherited);
+        let command = move |libtest: &[&str]| {
+            let mut cmd = Command::new(&exe);
+            cmd.args(libtest)
+                .current_dir(&dir)
+                .env("CARGO_MANIFEST_DIR", &dir)
+                .env(LIBRARY_PATH, &library_path);
+            wrap(cmd)
+        };
+        programs.push(Program { name, command: Box::new(command) });
+    }
+    programs.sort_by(|a, b| a.name.cmp(&b.name));
+    programs
+}
+
+/// What one run of a program gave.
+struct Ran {
+    /// Its tests (libtest's `--list --format terse`), and the ignored ones among them.
+    tests: Vec<String>,
+    ignored: Vec<String>,
+    status: ExitStatus,
+    /// The skip log's entries, `(test, reason)`.
+    skips: Vec<(String, String)>,
+}
+
+/// One program's tests.
+#[derive(Debug, PartialEq)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    /// `(test, its reasons)`, each once.
+    skipped: Vec<(String, String)>,
+}
+
+impl Ran {
+    /// A test that skipped or is ignored is skipped. The others passed where
+    /// the program passed, and failed where it failed (its exit status says
+    /// no more; libtest's output names the failing ones), at least one.
+    fn tally(&self) -> Tally {
+        let mut skipped: Vec<(String, String)> = Vec::new();
+        let ignored = self.ignored.iter().map(|t| (t.as_str(), "ignored"));
+        let skips = self.skips.iter().map(|(t, r)| (t.as_str(), r.as_str()));
+        for (test, reason) in skips.chain(ignored) {
+            match skipped.iter_mut().find(|(t, _)| t == test) {
+                Some((_, reasons)) => add_reason(reasons, reason),
+                None => skipped.push((test.into(), reason.into())),
             }
-            r if r == "ignored" || r.starts_with("ignored, ") => {
-                tests.skipped.push((name.to_string(), r.to_string()))
-            }
-            _ => continue,
+        }
+        let ran = self.tests.iter().filter(|t| !skipped.iter().any(|(s, _)| s == *t)).count();
+        match self.status.success() {
+            true => Tally { passed: ran, failed: 0, skipped },
+            false => Tally { passed: 0, failed: ran.max(1), skipped },
         }
     }
-    let lines = tests.passed + tests.failed + tests.skipped.len();
-    tests.unread = totals.saturating_sub(lines);
-    tests.skipped.extend(skipped.into_iter().filter(|s| !s.2).map(|(t, r, _)| (t, r)));
-    tests
+}
+
+/// Lists `program`'s tests, then runs it, its output shown, with the skip log `log`.
+fn run(program: &Program, log: &Path) -> Result<Ran> {
+    let list = |args: &[&str]| -> Result<Vec<String>> {
+        let mut cmd = (program.command)(args);
+        let out = cmd.output().map_err(|e| format!("{}: {e}", crate::shown(&cmd)))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        Ok(text.lines().filter_map(|l| l.strip_suffix(": test")).map(String::from).collect())
+    };
+    let tests = list(&["--list", "--format", "terse"])?;
+    let ignored = list(&["--list", "--format", "terse", "--ignored"])?;
+    let _ = std::fs::remove_file(log);
+    let mut cmd = (program.command)(&[]);
+    cmd.env(testkit::SKIP_LOG, log);
+    eprintln!("     Running {}", program.name);
+    let status = cmd.status().map_err(|e| format!("{}: {e}", crate::shown(&cmd)))?;
+    let skips = read_skips(log);
+    let _ = std::fs::remove_file(log);
+    Ok(Ran { tests, ignored, status, skips: skips? })
 }
 
 /// The skip log's entries, `(test, reason)`.
@@ -302,7 +391,7 @@ pub fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
         Err(e) => return Err(format!("{}: {e}", log.display())),
     };
     let entry = |line: &str| {
-        let entry: serde_json::Value = serde_json::from_str(line).ok()?;
+        let entry: Value = serde_json::from_str(line).ok()?;
         Some((entry["test"].as_str()?.to_string(), entry["reason"].as_str()?.to_string()))
     };
     text.lines()
@@ -312,55 +401,69 @@ pub fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
 
 #[cfg(test)]
 mod tests {
-    /// A stand-in for a `cargo test` run: a shell printing `stdout` (libtest's
-    /// lines) and appending `skips` (`test`, `reason`) to the skip log, then
-    /// exiting with `status`.
-    fn suite(stdout: &str, skips: &[(&str, &str)], status: u8) -> std::process::Command {
-        let mut script = format!("printf '%s' '{stdout}'\n");
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, ExitStatus};
+
+    use super::{Program, Ran, Tally};
+
+    /// A stand-in test program: it lists `tests` (`(name, ignored)`) as
+    /// libtest does, and when run appends `skips` (`test`, `reason`) to the
+    /// skip log and exits with `status`.
+    fn program(
+        name: &str,
+        tests: &[(&str, bool)],
+        skips: &[(&str, &str)],
+        status: u8,
+    ) -> Program<'static> {
+        let list = |ignored: bool| -> String {
+            let names = tests.iter().filter(|(_, i)| !ignored || *i);
+            names.map(|(t, _)| format!("{t}: test\\n")).collect()
+        };
+        let mut run = String::new();
         for (test, reason) in skips {
-            script.push_str(&format!(
-                "printf '{{\"test\":\"{test}\",\"reason\":\"{reason}\"}}\\n' >> \"$LIBCUDA_SYS_SKIP_LOG\"\n"
+            run.push_str(&format!(
+                "printf '{{\"test\":\"{test}\",\"reason\":\"{reason}\"}}\\n' >> \"$LIBCUDA_SYS_SKIP_LOG\"; "
             ));
         }
-        script.push_str(&format!("exit {status}"));
-        let mut cmd = std::process::Command::new("sh");
-        cmd.arg("-c").arg(script);
-        cmd
+        let script = format!(
+            "case \"$*\" in\n\
+             '--list --format terse --ignored') printf '{}' ;;\n\
+             '--list --format terse') printf 'not a test line\\n{}' ;;\n\
+             *) {run}exit {status} ;;\n\
+             esac",
+            list(true),
+            list(false)
+        );
+        let command = move |libtest: &[&str]| {
+            let mut cmd = Command::new("sh");
+            cmd.arg("-c").arg(&script).arg("sh").args(libtest);
+            cmd
+        };
+        Program { name: name.into(), command: Box::new(command) }
     }
 
     /// Tests, not suites, are counted: a test once in each suite it runs in,
-    /// a skipped test as skipped and not passed, a failed one as failed, an
-    /// ignored one as skipped; suites and checks have counts of their own;
-    /// each skipped test is listed once, with its suites and reasons.
+    /// by its program's exit status; a skipped or ignored test as skipped and
+    /// not passed; suites and checks have counts of their own; each skipped
+    /// test is listed once, with its suites and reasons.
     #[test]
     fn the_summary_counts_tests_once_a_run_and_lists_each_skipped_test_once() {
-        let workspace = "running 3 tests
-test gpu_a ... ok
-test plain ... ok
-test tests::broken ... FAILED
-
-failures:
-
----- tests::broken stdout ----
-test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-
-running 2 tests
-test gpu_b ... ok
-test slow ... ignored, needs a GPU
-
-test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
-        let dynamic = "running 3 tests
-test gpu_a ... ok
-test plain ... ok
-test tests::panics - should panic ... ok
-
-test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
         let mut report = super::Report::default();
-        let skips = [("gpu_a", "no driver"), ("gpu_b", "no driver"), ("gpu_b", "one GPU")];
-        report.suite("workspace", suite(workspace, &skips, 101));
-        report.suite("dynamic-loading", suite(dynamic, &[("gpu_a", "no libcuda.so.1")], 0));
+        let lib = [("gpu_a", false), ("plain", false), ("tests::broken", false)];
+        let other = [("gpu_b", false), ("slow", true)];
+        let skips = [("gpu_b", "no driver"), ("gpu_b", "one GPU")];
+        report.programs(
+            "workspace",
+            &[
+                program("a lib", &lib, &[("gpu_a", "no driver")], 101),
+                program("a test", &other, &skips, 0),
+            ],
+        );
+        let dynamic = [("gpu_a", false), ("plain", false), ("tests::panics", false)];
+        report.programs(
+            "dynamic-loading",
+            &[program("a lib", &dynamic, &[("gpu_a", "no libcuda.so.1")], 0)],
+        );
         report.check("a check", || Ok(String::new()));
         report.check("another check", || Err(super::Failure::Skipped("no unshare".into())));
         let summary = report.summary();
@@ -373,15 +476,16 @@ test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
                 "      (workspace): no driver",
                 "      (dynamic-loading): no libcuda.so.1",
                 "  gpu_b (workspace): no driver; one GPU",
-                "  slow (workspace): ignored, needs a GPU",
+                "  slow (workspace): ignored",
                 "  another check (checks): no unshare",
                 "",
                 "suites: 1 passed, 1 failed",
                 "checks: 1 passed, 0 failed, 1 skipped",
-                "tests: 3 passed, 1 failed, 4 skipped",
+                "tests: 2 passed, 2 failed, 4 skipped",
             ],
             "{summary}"
         );
+        assert!(report.finish().is_err());
     }
 
     #[test]
@@ -420,44 +524,74 @@ test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
         );
     }
 
-    /// libtest's lines read as data: the skipped test that passed is skipped
-    /// (once a run, its reasons together), the one that failed failed, a name
-    /// in two binaries counts twice, a skip no line names once, and tests
-    /// libtest's totals count beyond the lines read are said.
+    /// A program's tests, from its lists, exit status and skip log: a skip
+    /// (once, its reasons together) and an ignored test are skipped, never
+    /// passed; a skip no list names (a thread other than a test's) counts
+    /// too; a program that failed fails its other tests, and at least one.
     #[test]
-    fn a_suites_tests_are_counted_from_libtests_lines_and_the_skip_log() {
-        let stdout = "running 4 tests
-test gpu_a ... ok
-test tests::gpu_b ... FAILED
-test plain ... ok
-test doc.rs - f (line 3) ... ignored
-test result: FAILED. 2 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s
-running 3 tests
-test plain ... ok
-test gpu_a ... ok
-test tests::a_mangled_li
-test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
-";
+    fn a_programs_tests_are_counted_from_its_lists_exit_status_and_skip_log() {
+        let names = |n: &[&str]| n.iter().map(|t| t.to_string()).collect::<Vec<_>>();
         let skip = |t: &str, r: &str| (t.to_string(), r.to_string());
-        let skips = [
-            skip("gpu_a", "no driver"),
-            skip("tests::gpu_b", "no driver"),
-            skip("gpu_a", "one GPU"),
-            skip("main", "from a build script"),
+        let ran = |status: i32, skips: Vec<(String, String)>| Ran {
+            tests: names(&["gpu_a", "plain", "tests::b", "doc.rs - f (line 3)"]),
+            ignored: names(&["doc.rs - f (line 3)"]),
+            status: ExitStatus::from_raw(status << 8),
+            skips,
+        };
+        let skips =
+            vec![skip("gpu_a", "no driver"), skip("gpu_a", "one GPU"), skip("main", "a thread")];
+        let skipped = vec![
+            skip("gpu_a", "no driver; one GPU"),
+            skip("main", "a thread"),
+            skip("doc.rs - f (line 3)", "ignored"),
         ];
-        let tests = super::count(stdout, &skips);
         assert_eq!(
-            tests,
-            super::Tests {
-                passed: 3,
-                failed: 1,
-                skipped: vec![
-                    skip("gpu_a", "no driver; one GPU"),
-                    skip("doc.rs - f (line 3)", "ignored"),
-                    skip("main", "from a build script"),
-                ],
-                unread: 1,
-            }
+            ran(0, skips.clone()).tally(),
+            Tally { passed: 2, failed: 0, skipped: skipped.clone() }
         );
+        assert_eq!(ran(101, skips).tally(), Tally { passed: 0, failed: 2, skipped });
+        let all_skipped = Ran {
+            tests: names(&["gpu_a"]),
+            ignored: Vec::new(),
+            ..ran(101, vec![skip("gpu_a", "no driver")])
+        };
+        let tally = all_skipped.tally();
+        assert_eq!((tally.passed, tally.failed, tally.skipped.len()), (0, 1, 1));
+    }
+
+    /// The test binaries are the test-profile artifacts with an executable,
+    /// each run in its package's directory with the build's own native
+    /// directories and its deps directory first on the library path.
+    #[test]
+    fn test_binaries_are_read_from_cargos_messages() {
+        let messages: Vec<serde_json::Value> = [
+            r#"{"reason":"build-script-executed","package_id":"path+file:///w#libcuda-sys@0.1.0","linked_paths":["native=/t/debug/build/libcuda-sys-1/out/stand-in","native=/usr/lib/x86_64-linux-gnu"]}"#,
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#libcuda-sys@0.1.0","manifest_path":"/w/Cargo.toml","target":{"kind":["lib"],"name":"libcuda_sys"},"profile":{"test":true},"executable":"/t/debug/deps/libcuda_sys-1"}"#,
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w/systest#0.0.0","manifest_path":"/w/systest/Cargo.toml","target":{"kind":["test"],"name":"abi"},"profile":{"test":true},"executable":"/t/debug/deps/abi-2"}"#,
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#libcuda-sys@0.1.0","manifest_path":"/w/Cargo.toml","target":{"kind":["example"],"name":"pool-attributes"},"profile":{"test":false},"executable":"/t/debug/examples/pool_attributes-3"}"#,
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#libcuda-sys@0.1.0","manifest_path":"/w/Cargo.toml","target":{"kind":["lib"],"name":"libcuda_sys"},"profile":{"test":false},"executable":null}"#,
+        ]
+        .iter()
+        .map(|m| serde_json::from_str(m).unwrap())
+        .collect();
+        let wrap = |cmd: Command| cmd;
+        let programs = super::binaries(&messages, &wrap);
+        let names: Vec<&str> = programs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["libcuda-sys lib", "systest test abi"]);
+        let cmd = (programs[1].command)(&["--list"]);
+        assert_eq!(cmd.get_program(), "/t/debug/deps/abi-2");
+        assert_eq!(cmd.get_current_dir(), Some(std::path::Path::new("/w/systest")));
+        let library_path = cmd
+            .get_envs()
+            .find(|(k, _)| *k == "LD_LIBRARY_PATH")
+            .and_then(|(_, v)| v)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            library_path.starts_with("/t/debug/build/libcuda-sys-1/out/stand-in:/t/debug/deps"),
+            "{library_path}"
+        );
+        assert!(!library_path.contains("/usr/lib/x86_64-linux-gnu"), "{library_path}");
     }
 }

@@ -1,12 +1,18 @@
-//! `cargo xtask test`: every test. The suites below (each a `cargo test`,
-//! passed or failed by its exit status), then the fallback checks. Tests are
-//! counted from libtest's lines on each suite's stdout (`test NAME ... ok`,
-//! `FAILED`, `ignored`), read as data and passed on as they come. A test that
-//! cannot run here says `skipped` through `testkit::skip`, which also appends
-//! it to the skip log (`LIBCUDA_SYS_SKIP_LOG`, one JSON line a skip, with
-//! libtest's name for the test): such a test is counted as skipped, not
-//! passed (one that skipped a part and then failed, as failed only), and so
-//! is an ignored one. A test runs, and counts, once in each suite it is in.
+//! `cargo xtask test`: every test. The suites below, then the fallback
+//! checks. A suite is what `cargo test` selects with its arguments, read as
+//! data: its test binaries are built with `cargo test --no-run` and named by
+//! Cargo's JSON messages, then run one by one (as `cargo test` runs them);
+//! doctests run through `cargo test --doc`. Each such program passes or fails
+//! by its exit status. Its tests are what it lists (libtest's `--list
+//! --format terse`, the stable listing IDEs and cargo-nextest read; libtest's
+//! JSON is unstable), with `--ignored` the ignored ones. A test that cannot
+//! run here says `skipped` through `testkit::skip`, which appends it to the
+//! skip log (`LIBCUDA_SYS_SKIP_LOG`, one JSON line a skip, with libtest's
+//! name for the test): such a test counts as skipped, never as passed, and
+//! so does an ignored one. The other tests of a program count as passed where
+//! it exited 0 and as failed where it did not (at least one; libtest's
+//! output above names the failing tests). A test runs, and counts, once in
+//! each suite it is in.
 //!
 //! The summary lists each skipped test once, with the suites it skipped in
 //! and why, then three counts, the last line
@@ -14,25 +20,24 @@
 //!
 //! ```text
 //! suites: 7 passed, 0 failed
-//! checks: 11 passed, 0 failed, 1 skipped
-//! tests: 690 passed, 0 failed, 61 skipped
+//! checks: 15 passed, 0 failed, 0 skipped
+//! tests: 726 passed, 0 failed, 233 skipped
 //! ```
 
-use crate::summary::Report;
+use crate::summary::{Report, Tests};
 use crate::{fallback, setup, Result};
 
-/// The cargo test runs, `(label, arguments)`: the workspace, its doctests,
-/// then the crates whose code a feature changes, once per feature.
-fn suites() -> Vec<(&'static str, Vec<&'static str>)> {
+/// The suites, `(label, cargo test arguments, what runs)`: the workspace, its
+/// doctests, then the crates whose code a feature changes, once per feature.
+fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests)> {
     let mut suites = vec![
-        ("workspace", vec!["test", "--workspace", "--all-targets"]),
-        ("doctests", vec!["test", "--doc"]),
+        ("workspace", vec!["--workspace", "--all-targets"], Tests::Binaries),
+        ("doctests", vec![], Tests::Doctests),
     ];
     for feature in ["per-thread-default-stream", "dynamic-loading"] {
         suites.push((
             feature,
             vec![
-                "test",
                 "-p",
                 "libcuda-sys",
                 "-p",
@@ -43,6 +48,7 @@ fn suites() -> Vec<(&'static str, Vec<&'static str>)> {
                 "--features",
                 feature,
             ],
+            Tests::Binaries,
         ));
     }
     suites
@@ -58,10 +64,8 @@ pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
 
 pub fn run(env: &setup::Env) -> Result {
     let mut report = Report::default();
-    for (label, args) in suites() {
-        let mut cmd = env.cargo(&args);
-        cmd.arg("--no-fail-fast");
-        report.suite(label, cmd);
+    for (label, args, tests) in suites() {
+        report.suite(label, &args, tests, &|cmd| env.with_headers(cmd));
     }
     eprintln!("+ cargo xtask fallback-tests");
     fallback::checks(&mut report);
