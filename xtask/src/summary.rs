@@ -3,7 +3,7 @@
 //! tests that skipped, and the counts (see `test` for how tests are counted).
 
 use std::path::Path;
-use std::process::{Command, ExitStatus};
+use std::process::{Command, ExitStatus, Stdio};
 
 use serde_json::Value;
 
@@ -52,6 +52,9 @@ pub enum Tests {
 struct Program<'a> {
     name: String,
     command: Box<Invocation<'a>>,
+    /// Whether `--exact NAME` runs one test: not for doctests, whose names
+    /// rustdoc splits at their spaces.
+    exact: bool,
 }
 
 /// The command that runs a program with libtest's arguments.
@@ -141,7 +144,8 @@ impl Report {
             let command = move |libtest: &[&str]| {
                 cargo(&[&["--doc", "--no-fail-fast", "--"], libtest].concat())
             };
-            programs.push(Program { name: "doctests".into(), command: Box::new(command) });
+            let command = Box::new(command);
+            programs.push(Program { name: "doctests".into(), command, exact: false });
         }
         self.programs(label, &programs);
     }
@@ -272,13 +276,7 @@ fn add_reason(reasons: &mut String, reason: &str) {
 /// (the `linked_paths` of build scripts, inside the target directory) and
 /// its own first on the library path.
 fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec<Program<'a>> {
-    const LIBRARY_PATH: &str = if cfg!(windows) {
-        "PATH"
-    } else if cfg!(target_os = "macos") {
-        "DYLD_FALLBACK_LIBRARY_PATH"
-    } else {
-        "LD_LIBRARY_PATH"
-    };
+    const LIBRARY_PATH: &str = if cfg!(windows) { "PATH" } else { "LD_LIBRARY_PATH" };
     let linked: Vec<&str> = messages
         .iter()
         .filter(|m| m["reason"] == "build-script-executed")
@@ -292,12 +290,9 @@ fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec
         };
         let exe = Path::new(exe).to_path_buf();
         let package = crate::cargo::package_name(m["package_id"].as_str().unwrap_or_default());
-        let (kind, target) = (m["target"]["kind"][0].as_str(), m["target"]["name"].as_str());
-        let name = match (kind, target) {
-            (Some("lib"), _) => format!("{package} lib"),
-            (Some(kind), Some(target)) => format!("{package} {kind} {target}"),
-            _ => package,
-        };
+        let target = &m["target"];
+        let (kind, target) = (target["kind"][0].as_str(), target["name"].as_str());
+        let name = format!("{package} {} {}", kind.unwrap_or("?"), target.unwrap_or("?"));
         let dir = m["manifest_path"].as_str().and_then(|p| Path::new(p).parent());
         let dir = dir.unwrap_or(&exe).to_path_buf();
         // Cargo's library path: the native directories the build made, then its deps directory.
@@ -316,7 +311,7 @@ fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec
                 .env(LIBRARY_PATH, &library_path);
             wrap(cmd)
         };
-        programs.push(Program { name, command: Box::new(command) });
+        programs.push(Program { name, command: Box::new(command), exact: true });
     }
     programs.sort_by(|a, b| a.name.cmp(&b.name));
     programs
@@ -330,10 +325,11 @@ struct Ran {
     status: ExitStatus,
     /// The skip log's entries, `(test, reason)`.
     skips: Vec<(String, String)>,
+    /// Where it failed, the tests that fail run alone (`None`: it cannot run one alone).
+    failing: Option<Vec<String>>,
 }
 
 /// One program's tests.
-#[derive(Debug, PartialEq)]
 struct Tally {
     passed: usize,
     failed: usize,
@@ -343,8 +339,8 @@ struct Tally {
 
 impl Ran {
     /// A test that skipped or is ignored is skipped. The others passed where
-    /// the program passed, and failed where it failed (its exit status says
-    /// no more; libtest's output names the failing ones), at least one.
+    /// the program passed; where it failed, those that fail run alone failed
+    /// (at least one), and where none can run alone (doctests), all of them.
     fn tally(&self) -> Tally {
         let mut skipped: Vec<(String, String)> = Vec::new();
         let ignored = self.ignored.iter().map(|t| (t.as_str(), "ignored"));
@@ -356,14 +352,17 @@ impl Ran {
             }
         }
         let ran = self.tests.iter().filter(|t| !skipped.iter().any(|(s, _)| s == *t)).count();
-        match self.status.success() {
-            true => Tally { passed: ran, failed: 0, skipped },
-            false => Tally { passed: 0, failed: ran.max(1), skipped },
-        }
+        let failed = match (self.status.success(), &self.failing) {
+            (true, _) => 0,
+            (false, Some(failing)) => failing.len().max(1),
+            (false, None) => ran.max(1),
+        };
+        Tally { passed: ran.saturating_sub(failed), failed, skipped }
     }
 }
 
-/// Lists `program`'s tests, then runs it, its output shown, with the skip log `log`.
+/// Lists `program`'s tests, then runs it, its output shown, with the skip log
+/// `log`; where it fails, runs each test that did not skip alone, quietly.
 fn run(program: &Program, log: &Path) -> Result<Ran> {
     let list = |args: &[&str]| -> Result<Vec<String>> {
         let mut cmd = (program.command)(args);
@@ -380,11 +379,23 @@ fn run(program: &Program, log: &Path) -> Result<Ran> {
     let status = cmd.status().map_err(|e| format!("{}: {e}", crate::shown(&cmd)))?;
     let skips = read_skips(log);
     let _ = std::fs::remove_file(log);
-    Ok(Ran { tests, ignored, status, skips: skips? })
+    let skips = skips?;
+    let mut failing = None;
+    if !status.success() && program.exact {
+        eprintln!("     Running each test of {} alone", program.name);
+        let alone = |test: &&String| {
+            let mut cmd = (program.command)(&["--exact", test.as_str()]);
+            !cmd.stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+        };
+        let candidates = tests.iter().filter(|t| !ignored.contains(t));
+        let candidates = candidates.filter(|t| !skips.iter().any(|(s, _)| s == *t));
+        failing = Some(candidates.filter(alone).cloned().collect());
+    }
+    Ok(Ran { tests, ignored, status, skips, failing })
 }
 
 /// The skip log's entries, `(test, reason)`.
-pub fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
+fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
     let text = match std::fs::read_to_string(log) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -404,19 +415,15 @@ mod tests {
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, ExitStatus};
 
-    use super::{Program, Ran, Tally};
+    use super::{Program, Ran};
 
-    /// A stand-in test program: it lists `tests` (`(name, ignored)`) as
-    /// libtest does, and when run appends `skips` (`test`, `reason`) to the
-    /// skip log and exits with `status`.
-    fn program(
-        name: &str,
-        tests: &[(&str, bool)],
-        skips: &[(&str, &str)],
-        status: u8,
-    ) -> Program<'static> {
-        let list = |ignored: bool| -> String {
-            let names = tests.iter().filter(|(_, i)| !ignored || *i);
+    /// A stand-in test program: it lists `tests` (`(name, how it ends)`:
+    /// `ok`, `ignored` or `fails`) as libtest does, runs one alone with
+    /// `--exact`, and run whole appends `skips` (`test`, `reason`) to the
+    /// skip log and fails where a test fails.
+    fn program(name: &str, tests: &[(&str, &str)], skips: &[(&str, &str)]) -> Program<'static> {
+        let list = |only: &str| -> String {
+            let names = tests.iter().filter(|(_, end)| only.is_empty() || *end == only);
             names.map(|(t, _)| format!("{t}: test\\n")).collect()
         };
         let mut run = String::new();
@@ -425,44 +432,53 @@ mod tests {
                 "printf '{{\"test\":\"{test}\",\"reason\":\"{reason}\"}}\\n' >> \"$LIBCUDA_SYS_SKIP_LOG\"; "
             ));
         }
+        let fails: Vec<String> = tests
+            .iter()
+            .filter(|(_, end)| *end == "fails")
+            .map(|(t, _)| format!("'--exact {t}'"))
+            .collect();
+        let (fails, status) = match fails.is_empty() {
+            true => ("'--exact '".to_string(), 0),
+            false => (fails.join(" | "), 101),
+        };
         let script = format!(
             "case \"$*\" in\n\
              '--list --format terse --ignored') printf '{}' ;;\n\
              '--list --format terse') printf 'not a test line\\n{}' ;;\n\
+             {fails}) exit 101 ;;\n\
+             '--exact '*) exit 0 ;;\n\
              *) {run}exit {status} ;;\n\
              esac",
-            list(true),
-            list(false)
+            list("ignored"),
+            list("")
         );
         let command = move |libtest: &[&str]| {
             let mut cmd = Command::new("sh");
             cmd.arg("-c").arg(&script).arg("sh").args(libtest);
             cmd
         };
-        Program { name: name.into(), command: Box::new(command) }
+        Program { name: name.into(), command: Box::new(command), exact: true }
     }
 
-    /// Tests, not suites, are counted: a test once in each suite it runs in,
-    /// by its program's exit status; a skipped or ignored test as skipped and
-    /// not passed; suites and checks have counts of their own; each skipped
-    /// test is listed once, with its suites and reasons.
+    /// Tests, not suites, are counted: a test once in each suite it runs in;
+    /// a skipped or ignored test as skipped, not passed; a test of a program
+    /// that failed as failed where it fails alone; suites and checks have
+    /// counts of their own; each skipped test is listed once, with its
+    /// suites and reasons.
     #[test]
     fn the_summary_counts_tests_once_a_run_and_lists_each_skipped_test_once() {
         let mut report = super::Report::default();
-        let lib = [("gpu_a", false), ("plain", false), ("tests::broken", false)];
-        let other = [("gpu_b", false), ("slow", true)];
+        let lib = [("gpu_a", "ok"), ("plain", "ok"), ("tests::broken", "fails")];
+        let other = [("gpu_b", "ok"), ("slow", "ignored")];
         let skips = [("gpu_b", "no driver"), ("gpu_b", "one GPU")];
         report.programs(
             "workspace",
-            &[
-                program("a lib", &lib, &[("gpu_a", "no driver")], 101),
-                program("a test", &other, &skips, 0),
-            ],
+            &[program("a lib", &lib, &[("gpu_a", "no driver")]), program("a test", &other, &skips)],
         );
-        let dynamic = [("gpu_a", false), ("plain", false), ("tests::panics", false)];
+        let dynamic = [("gpu_a", "ok"), ("plain", "ok"), ("tests::panics", "ok")];
         report.programs(
             "dynamic-loading",
-            &[program("a lib", &dynamic, &[("gpu_a", "no libcuda.so.1")], 0)],
+            &[program("a lib", &dynamic, &[("gpu_a", "no libcuda.so.1")])],
         );
         report.check("a check", || Ok(String::new()));
         report.check("another check", || Err(super::Failure::Skipped("no unshare".into())));
@@ -481,7 +497,7 @@ mod tests {
                 "",
                 "suites: 1 passed, 1 failed",
                 "checks: 1 passed, 0 failed, 1 skipped",
-                "tests: 2 passed, 2 failed, 4 skipped",
+                "tests: 3 passed, 1 failed, 4 skipped",
             ],
             "{summary}"
         );
@@ -527,36 +543,40 @@ mod tests {
     /// A program's tests, from its lists, exit status and skip log: a skip
     /// (once, its reasons together) and an ignored test are skipped, never
     /// passed; a skip no list names (a thread other than a test's) counts
-    /// too; a program that failed fails its other tests, and at least one.
+    /// too; where the program failed, the tests that fail alone failed (at
+    /// least one), and all of them where none can run alone.
     #[test]
     fn a_programs_tests_are_counted_from_its_lists_exit_status_and_skip_log() {
         let names = |n: &[&str]| n.iter().map(|t| t.to_string()).collect::<Vec<_>>();
         let skip = |t: &str, r: &str| (t.to_string(), r.to_string());
-        let ran = |status: i32, skips: Vec<(String, String)>| Ran {
+        let skips =
+            vec![skip("gpu_a", "no driver"), skip("gpu_a", "one GPU"), skip("main", "a thread")];
+        let ran = |status: i32, failing: Option<&[&str]>| Ran {
             tests: names(&["gpu_a", "plain", "tests::b", "doc.rs - f (line 3)"]),
             ignored: names(&["doc.rs - f (line 3)"]),
             status: ExitStatus::from_raw(status << 8),
-            skips,
+            skips: skips.clone(),
+            failing: failing.map(names),
         };
-        let skips =
-            vec![skip("gpu_a", "no driver"), skip("gpu_a", "one GPU"), skip("main", "a thread")];
-        let skipped = vec![
-            skip("gpu_a", "no driver; one GPU"),
-            skip("main", "a thread"),
-            skip("doc.rs - f (line 3)", "ignored"),
-        ];
+        let counts = |ran: Ran| {
+            let tally = ran.tally();
+            (tally.passed, tally.failed)
+        };
         assert_eq!(
-            ran(0, skips.clone()).tally(),
-            Tally { passed: 2, failed: 0, skipped: skipped.clone() }
+            ran(0, None).tally().skipped,
+            [
+                skip("gpu_a", "no driver; one GPU"),
+                skip("main", "a thread"),
+                skip("doc.rs - f (line 3)", "ignored"),
+            ]
         );
-        assert_eq!(ran(101, skips).tally(), Tally { passed: 0, failed: 2, skipped });
-        let all_skipped = Ran {
-            tests: names(&["gpu_a"]),
-            ignored: Vec::new(),
-            ..ran(101, vec![skip("gpu_a", "no driver")])
-        };
-        let tally = all_skipped.tally();
-        assert_eq!((tally.passed, tally.failed, tally.skipped.len()), (0, 1, 1));
+        assert_eq!(counts(ran(0, None)), (2, 0));
+        assert_eq!(counts(ran(101, Some(&["tests::b"]))), (1, 1));
+        assert_eq!(counts(ran(101, Some(&[]))), (1, 1));
+        assert_eq!(counts(ran(101, None)), (0, 2));
+        let all_skipped =
+            Ran { tests: names(&["gpu_a"]), ignored: Vec::new(), ..ran(101, Some(&[])) };
+        assert_eq!(counts(all_skipped), (0, 1));
     }
 
     /// The test binaries are the test-profile artifacts with an executable,
@@ -577,7 +597,7 @@ mod tests {
         let wrap = |cmd: Command| cmd;
         let programs = super::binaries(&messages, &wrap);
         let names: Vec<&str> = programs.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["libcuda-sys lib", "systest test abi"]);
+        assert_eq!(names, ["libcuda-sys lib libcuda_sys", "systest test abi"]);
         let cmd = (programs[1].command)(&["--list"]);
         assert_eq!(cmd.get_program(), "/t/debug/deps/abi-2");
         assert_eq!(cmd.get_current_dir(), Some(std::path::Path::new("/w/systest")));

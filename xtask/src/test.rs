@@ -10,9 +10,11 @@
 //! skip log (`LIBCUDA_SYS_SKIP_LOG`, one JSON line a skip, with libtest's
 //! name for the test): such a test counts as skipped, never as passed, and
 //! so does an ignored one. The other tests of a program count as passed where
-//! it exited 0 and as failed where it did not (at least one; libtest's
-//! output above names the failing tests). A test runs, and counts, once in
-//! each suite it is in.
+//! it exited 0. Where it did not, each runs again alone (`--exact`), its
+//! output not shown: those that fail count as failed (at least one), the
+//! others as passed; doctests cannot run alone (rustdoc splits a filter at
+//! its spaces), so a failed doctest run counts all its tests as failed. A
+//! test runs, and counts, once in each suite it is in.
 //!
 //! The summary lists each skipped test once, with the suites it skipped in
 //! and why, then three counts, the last line
