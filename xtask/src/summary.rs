@@ -131,14 +131,18 @@ impl Report {
             wrap(cmd)
         };
         eprintln!("+ {label}: cargo test {}", args.join(" "));
-        let mut programs = Vec::new();
+        let (mut programs, mut failed) = (Vec::new(), Vec::new());
         if tests != Tests::Doctests {
-            let build = cargo(&["--no-run", "--message-format=json-render-diagnostics"]);
-            match crate::cargo::messages(build) {
-                Ok((true, messages)) => programs.extend(binaries(&messages, wrap)),
-                Ok((false, _)) => return self.suite_failed(label, "its build failed"),
-                Err(e) => return self.suite_failed(label, &e),
+            // As `cargo test --no-fail-fast`: what built runs, where some did not.
+            let args = ["--no-run", "--no-fail-fast", "--message-format=json-render-diagnostics"];
+            let (built, messages) = crate::cargo::messages(cargo(&args)).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                (false, Vec::new())
+            });
+            if !built {
+                failed.push("the build".to_string());
             }
+            programs.extend(binaries(&messages, wrap));
         }
         if tests != Tests::Binaries {
             let command = move |libtest: &[&str]| {
@@ -147,13 +151,14 @@ impl Report {
             let command = Box::new(command);
             programs.push(Program { name: "doctests".into(), command, exact: false });
         }
-        self.programs(label, &programs);
+        self.programs(label, &programs, failed);
     }
 
-    /// Runs a suite's `programs` one by one and counts their tests.
-    fn programs(&mut self, label: &str, programs: &[Program]) {
+    /// Runs a suite's `programs` one by one and counts their tests; the suite
+    /// fails where any does, or `failed` names anything.
+    fn programs(&mut self, label: &str, programs: &[Program], mut failed: Vec<String>) {
         let log = crate::root().join(format!("target/xtask-skips-{}.jsonl", std::process::id()));
-        let (mut counts, mut failed) = (Counts::default(), Vec::new());
+        let mut counts = Counts::default();
         for program in programs {
             let ran = match run(program, &log) {
                 Ok(ran) => ran,
@@ -184,11 +189,6 @@ impl Report {
             self.suites.failed += 1;
             println!("FAILED   {label}: tests {counts}; failed: {}", failed.join(", "));
         }
-    }
-
-    fn suite_failed(&mut self, label: &str, why: &str) {
-        self.suites.failed += 1;
-        println!("FAILED   {label}: {why}");
     }
 
     fn skip(&mut self, suite: &str, test: &str, reason: &str) {
@@ -462,9 +462,9 @@ mod tests {
 
     /// Tests, not suites, are counted: a test once in each suite it runs in;
     /// a skipped or ignored test as skipped, not passed; a test of a program
-    /// that failed as failed where it fails alone; suites and checks have
-    /// counts of their own; each skipped test is listed once, with its
-    /// suites and reasons.
+    /// that failed as failed where it fails alone; suites (failed by a
+    /// program or their build) and checks have counts of their own; each
+    /// skipped test is listed once, with its suites and reasons.
     #[test]
     fn the_summary_counts_tests_once_a_run_and_lists_each_skipped_test_once() {
         let mut report = super::Report::default();
@@ -474,12 +474,16 @@ mod tests {
         report.programs(
             "workspace",
             &[program("a lib", &lib, &[("gpu_a", "no driver")]), program("a test", &other, &skips)],
+            Vec::new(),
         );
         let dynamic = [("gpu_a", "ok"), ("plain", "ok"), ("tests::panics", "ok")];
         report.programs(
             "dynamic-loading",
             &[program("a lib", &dynamic, &[("gpu_a", "no libcuda.so.1")])],
+            Vec::new(),
         );
+        // A suite whose build failed fails, whatever ran.
+        report.programs("features", &[], vec!["the build".into()]);
         report.check("a check", || Ok(String::new()));
         report.check("another check", || Err(super::Failure::Skipped("no unshare".into())));
         let summary = report.summary();
@@ -495,7 +499,7 @@ mod tests {
                 "  slow (workspace): ignored",
                 "  another check (checks): no unshare",
                 "",
-                "suites: 1 passed, 1 failed",
+                "suites: 1 passed, 2 failed",
                 "checks: 1 passed, 0 failed, 1 skipped",
                 "tests: 3 passed, 1 failed, 4 skipped",
             ],

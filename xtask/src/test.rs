@@ -2,8 +2,9 @@
 //! checks. A suite is what `cargo test` selects with its arguments, read as
 //! data: its test binaries are built with `cargo test --no-run` and named by
 //! Cargo's JSON messages, then run one by one (as `cargo test` runs them);
-//! doctests run through `cargo test --doc`. Each such program passes or fails
-//! by its exit status. Its tests are what it lists (libtest's `--list
+//! doctests run through `cargo test --doc` (cargo-nextest runs binaries so
+//! too, but compiling it costs more than this whole command). Each such
+//! program passes or fails by its exit status. Its tests are what it lists (libtest's `--list
 //! --format terse`, the stable listing IDEs and cargo-nextest read; libtest's
 //! JSON is unstable), with `--ignored` the ignored ones. A test that cannot
 //! run here says `skipped` through `testkit::skip`, which appends it to the
