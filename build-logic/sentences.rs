@@ -81,7 +81,7 @@ pub const POOL_ATTRIBUTES: [(&str, &str); 15] = [
 ];
 
 /// This crate's sentence for an enum, where it has one beyond the common one.
-pub const ENUMS: [(&str, &str); 2] = [
+pub(crate) const ENUMS: [(&str, &str); 2] = [
     (
         "CUmemPool_attribute_enum",
         "What [`cuMemPoolGetAttribute`] reads and [`cuMemPoolSetAttribute`] writes of a memory \
@@ -108,7 +108,7 @@ pub const ENUMS: [(&str, &str); 2] = [
 /// Enumerators newer than CUDA 13.0 that a 13.0 driver (580.159.04, on an
 /// H200) answers with `CUDA_ERROR_INVALID_VALUE`, as measured by
 /// `tests/gpu_mempool.rs`, `attributes_newer_than_the_driver_are_refused`.
-pub const REFUSED_BY_13_0: [&str; 7] = [
+pub(crate) const REFUSED_BY_13_0: [&str; 7] = [
     "CU_MEMPOOL_ATTR_ALLOCATION_TYPE",
     "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES",
     "CU_MEMPOOL_ATTR_LOCATION_ID",
@@ -122,7 +122,7 @@ pub const REFUSED_BY_13_0: [&str; 7] = [
 /// What they say a driver answered was measured on an H200 with driver
 /// 580.159.04 (CUDA 13.0), for 1 MiB from `cuMemAlloc`, the default pool,
 /// `cuMemHostAlloc` and `cuMemAllocManaged`.
-pub const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
+pub(crate) const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
     (
         "CU_POINTER_ATTRIBUTE_CONTEXT",
         "The context the memory was allocated or registered in. Null for memory from a \

@@ -105,7 +105,7 @@ pub fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, Str
 }
 
 /// `since.txt`: `function version`.
-pub fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
+pub(crate) fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
     rows(text, 2, false)?
         .into_iter()
         .map(|row| {
@@ -116,7 +116,7 @@ pub fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
 }
 
 /// `renames.txt`: `plain target`.
-pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
+pub(crate) fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
     Ok(rows(text, 2, false)?
         .into_iter()
         .map(|row| Rename { plain: row[0].to_string(), target: row[1].to_string() })
@@ -209,12 +209,12 @@ pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
 }
 
 /// `bitmasks.txt`: one enum a line.
-pub fn read_bitmasks(text: &str) -> Vec<String> {
+pub(crate) fn read_bitmasks(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
 
 /// `moved_members.txt`: `record member path type`.
-pub fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
+pub(crate) fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
     Ok(rows(text, 4, true)?
         .into_iter()
         .map(|row| Moved {

@@ -12,10 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::output::{Bindings, Enumerator, Typed};
-use crate::release::dotted;
+use crate::model::dotted;
+use crate::model::CudaVersion;
+use crate::model::{Bindings, Enumerator, Typed};
 use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
-use crate::version::CudaVersion;
 
 /// The line each function's documentation gets.
 pub fn since(version: u32) -> String {
@@ -358,7 +358,7 @@ pub fn types(b: &Bindings) -> String {
 /// `text` with `#[doc = ...]` lines before each `pub <keyword> <name>` that
 /// `lines` has lines for (after the item's own attributes, so that they follow
 /// its documentation), in one pass.
-pub fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
+pub(crate) fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
     const KEYWORDS: [&str; 6] = ["const", "struct", "union", "type", "fn", "static"];
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut rest = text;
@@ -391,6 +391,6 @@ pub fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
 }
 
 /// `#[doc = "..."]` lines inserted in `decl` (one declaration) before its `pub fn`.
-pub fn insert_before(decl: &str, name: &str, add: &[String]) -> String {
+pub(crate) fn insert_before(decl: &str, name: &str, add: &[String]) -> String {
     insert_all(decl, &BTreeMap::from([(name, add.to_vec())]))
 }
