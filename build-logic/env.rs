@@ -196,7 +196,7 @@ impl Target {
         api_defines(self.per_thread_default_stream())
     }
 
-    pub fn per_thread_default_stream(&self) -> bool {
+    pub(crate) fn per_thread_default_stream(&self) -> bool {
         self.features.per_thread_default_stream
     }
 
@@ -236,7 +236,7 @@ impl Compiler {
         }
     }
 
-    pub fn to_command(&self) -> std::process::Command {
+    pub(crate) fn to_command(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(&self.program);
         cmd.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
@@ -245,7 +245,7 @@ impl Compiler {
 
 /// Finds the target's C compiler with `include` and `defines` added, or says
 /// why there is none (the error of `preprocess::no_compiler`).
-pub(crate) type FindCompiler = fn(include: Option<&Path>, defines: &[&str]) -> Result<Compiler>;
+pub type FindCompiler = fn(include: Option<&Path>, defines: &[&str]) -> Result<Compiler>;
 
 /// Why a pkg-config probe found no include paths.
 pub enum Probe {
@@ -259,7 +259,7 @@ pub enum Probe {
 /// whether to print `rerun-if-env-changed` for the variables it reads. The
 /// build script makes it, as it links the `pkg-config` crate and this crate
 /// does not (so that this crate compiles from the start of a build).
-pub(crate) type ProbePkgConfig =
+pub type ProbePkgConfig =
     fn(name: &str, register: bool) -> std::result::Result<Vec<PathBuf>, Probe>;
 
 /// The command the compiler runs as, wrapper (`ccache`, `env`) included, then its arguments.
@@ -380,18 +380,18 @@ pub fn write_error(path: &Path, e: std::io::Error) -> Error {
 
 /// A path this user cannot reach (a directory above it is not searchable):
 /// not to be called missing.
-pub fn unreachable(path: &Path) -> bool {
+pub(crate) fn unreachable(path: &Path) -> bool {
     std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
 }
 
-pub const UNREACHABLE: &str =
+pub(crate) const UNREACHABLE: &str =
     "cannot be reached: permission denied (a directory above it is not searchable by this user)";
 
 /// A directory a variable names, which must be absolute: the build script runs
 /// in the crate's own directory (for a crates.io dependency, the registry's
 /// copy), not where cargo was started, so a relative path would silently mean
 /// another place.
-pub fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
+pub(crate) fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
     let path = PathBuf::from(value);
     if path.is_absolute() {
         return Ok(path);

@@ -72,7 +72,7 @@ const MAJORS: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
 const FIRST: (u32, u32) = (11, 2);
 
 /// Every release of `MAJORS` from `FIRST`, oldest first, as `(major, minor)`.
-pub fn known() -> impl DoubleEndedIterator<Item = (u32, u32)> {
+pub(crate) fn known() -> impl DoubleEndedIterator<Item = (u32, u32)> {
     MAJORS
         .iter()
         .flat_map(|&(major, last)| (0..=last).map(move |minor| (major, minor)))
@@ -89,10 +89,10 @@ pub struct CudaVersion {
 }
 
 impl CudaVersion {
-    pub fn major(self) -> u32 {
+    pub(crate) fn major(self) -> u32 {
         self.number / 1000
     }
-    pub fn minor(self) -> u32 {
+    pub(crate) fn minor(self) -> u32 {
         self.number % 1000 / 10
     }
 }
@@ -119,7 +119,7 @@ pub(crate) fn plausible(number: Option<u32>, path: &Path) -> Result<CudaVersion>
 
 /// Cumulative cfgs: `cuda_11_2` ... up to and including the header's version.
 /// Pure, so dependents can compute the same from `DEP_CUDA_VERSION`.
-pub fn cfgs(version: CudaVersion) -> Vec<String> {
+pub(crate) fn cfgs(version: CudaVersion) -> Vec<String> {
     all_cfgs(version).into_iter().filter(|(n, _)| *n <= version.number).map(|(_, c)| c).collect()
 }
 
@@ -269,7 +269,7 @@ pub enum Origin {
 impl Origin {
     /// The toolkit the bindings come from, or one found beside pregenerated bindings
     /// (its stub library can still be linked).
-    pub fn toolkit(&self) -> Option<&Toolkit> {
+    pub(crate) fn toolkit(&self) -> Option<&Toolkit> {
         match self {
             Origin::Generated { toolkit, .. } => Some(toolkit),
             Origin::Pregenerated { ignored, .. } => ignored.as_ref(),
@@ -277,7 +277,7 @@ impl Origin {
     }
 
     /// The headers these bindings come from, where there are any.
-    pub fn headers(&self) -> Option<&Toolkit> {
+    pub(crate) fn headers(&self) -> Option<&Toolkit> {
         match self {
             Origin::Generated { toolkit, .. } => Some(toolkit),
             Origin::Pregenerated { .. } => None,
@@ -296,7 +296,7 @@ pub struct Watch {
 
 impl Watch {
     /// How the user ends the fallback, for its warning.
-    pub fn advice(&self) -> String {
+    pub(crate) fn advice(&self) -> String {
         if self.unwatched.is_empty() {
             return "the next build notices them".into();
         }

@@ -29,7 +29,7 @@ use crate::model::{
 use crate::tables::{read_bitmasks, read_moved, read_renames, read_since, read_value_types};
 
 /// The pregenerated set, relative to the crate's root.
-pub const DIR: &str = "pregenerated";
+pub(crate) const DIR: &str = "pregenerated";
 
 /// The releases of `releases.txt`, oldest first, as `CUDA_VERSION` numbers.
 pub fn releases(target: &Target) -> Result<Vec<u32>> {

@@ -4,7 +4,7 @@
 //! driver was measured to refuse.
 
 /// One sentence per `CU_MEMPOOL_ATTR_*`, in the order of their values.
-pub const POOL_ATTRIBUTES: [(&str, &str); 15] = [
+pub(crate) const POOL_ATTRIBUTES: [(&str, &str); 15] = [
     (
         "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES",
         "Non-zero (the default): an allocation may take memory that another stream \
@@ -225,6 +225,6 @@ pub(crate) const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
 ];
 
 /// This crate's sentence for an enumerator, where it has one.
-pub fn sentence(name: &str) -> Option<&'static str> {
+pub(crate) fn sentence(name: &str) -> Option<&'static str> {
     POOL_ATTRIBUTES.iter().chain(&POINTER_ATTRIBUTES).find(|(n, _)| *n == name).map(|(_, s)| *s)
 }

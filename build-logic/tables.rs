@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// What the tables hold, as the build script has it.
-pub struct Tables<'a> {
+pub(crate) struct Tables<'a> {
     /// Every bound function.
     pub functions: Vec<&'a str>,
     pub since: Option<&'a BTreeMap<String, u32>>,
@@ -67,7 +67,7 @@ pub struct Moved {
 }
 
 /// The tables every build writes, `(file, text)`.
-pub fn write(b: &Tables) -> [(&'static str, String); 4] {
+pub(crate) fn write(b: &Tables) -> [(&'static str, String); 4] {
     let mut names = b.functions.clone();
     names.sort_unstable();
     let mut since = String::new();
@@ -90,7 +90,7 @@ pub fn write(b: &Tables) -> [(&'static str, String); 4] {
 }
 
 /// The rows of a table, each of `fields` fields, or the line that is not one.
-pub fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, String> {
+pub(crate) fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, String> {
     text.lines()
         .map(|line| {
             let row: Vec<&str> =
@@ -124,7 +124,7 @@ pub(crate) fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
 }
 
 /// The fields of a `value_types.txt` row, in order.
-pub const VALUE_TYPE_FIELDS: [&str; 13] = [
+pub(crate) const VALUE_TYPE_FIELDS: [&str; 13] = [
     "enum",
     "enumerator",
     "C type",
@@ -166,7 +166,7 @@ fn value_type_row(t: &Typed) -> String {
     fields.join("\t") + "\n"
 }
 
-/// `value_types.txt`: the fields of [`VALUE_TYPE_FIELDS`], tab-separated, `-`
+/// `value_types.txt`: the fields of `VALUE_TYPE_FIELDS`, tab-separated, `-`
 /// where there is none; the descriptions are the header's, which the table leaves out.
 pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
     let none = |field: &str| (field != "-").then(|| field.to_string());

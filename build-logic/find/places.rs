@@ -148,7 +148,7 @@ pub(crate) fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
 /// What Python says of where packages go: `sys.path`, and pip's user site
 /// (`pip install --user`), which is on `sys.path` only once it exists.
 #[derive(Default)]
-pub struct Python {
+pub(crate) struct Python {
     pub sys_path: Vec<PathBuf>,
     pub user_site: Option<PathBuf>,
 }
@@ -170,7 +170,7 @@ impl Python {
 }
 
 /// `python3` (else `python`), asked once.
-pub fn python() -> &'static Python {
+pub(crate) fn python() -> &'static Python {
     static PYTHON: std::sync::OnceLock<Python> = std::sync::OnceLock::new();
     PYTHON.get_or_init(|| {
         let script = "import site, sys\n\

@@ -34,7 +34,7 @@ const PRIMITIVES: [(&str, &str, usize, Option<bool>); 21] = [
 ];
 
 /// Tokens as text without spaces: `*mut::core::ffi::c_int`.
-pub fn text(t: &impl ToTokens) -> String {
+pub(crate) fn text(t: &impl ToTokens) -> String {
     t.to_token_stream().to_string().replace(' ', "")
 }
 
@@ -121,7 +121,7 @@ impl<'a> Types<'a> {
     }
 
     /// A type name through its aliases to what they name.
-    pub fn resolve(&self, ty: &str) -> String {
+    pub(crate) fn resolve(&self, ty: &str) -> String {
         let mut ty = ty.trim_start_matches("self::").to_string();
         for _ in 0..16 {
             match self.aliases.get(&ty) {
@@ -132,7 +132,7 @@ impl<'a> Types<'a> {
         ty
     }
 
-    pub fn primitive(
+    pub(crate) fn primitive(
         rust: &str,
     ) -> Option<&'static (&'static str, &'static str, usize, Option<bool>)> {
         let last = rust.rsplit("::").next().unwrap_or(rust);
@@ -140,7 +140,7 @@ impl<'a> Types<'a> {
     }
 
     /// `(size, align, signed)` of a Rust type of the bindings, 64-bit targets.
-    pub fn layout(&self, rust: &str) -> Option<(usize, usize, Option<bool>)> {
+    pub(crate) fn layout(&self, rust: &str) -> Option<(usize, usize, Option<bool>)> {
         let ty = self.resolve(rust);
         if ty.starts_with('*') || ty.starts_with("::core::option::Option<") {
             return Some((8, 8, None));
@@ -162,7 +162,7 @@ impl<'a> Types<'a> {
 
     /// How C writes a Rust type of the bindings: `int`, `CUcontext`, a
     /// member's anonymous `struct { unsigned int x; ... }`.
-    pub fn c_name(&self, rust: &str) -> String {
+    pub(crate) fn c_name(&self, rust: &str) -> String {
         if let Some(pointee) = rust.strip_prefix("*mut").or_else(|| rust.strip_prefix("*const")) {
             return format!("{} *", self.c_name(pointee));
         }
@@ -204,13 +204,13 @@ impl<'a> Types<'a> {
 }
 
 /// A pub struct or union of the bindings.
-pub(crate) struct Record {
+pub struct Record {
     pub is_union: bool,
     pub fields: Vec<Field>,
 }
 
 /// A named member, its Rust type as text, and its documentation.
-pub(crate) struct Field {
+pub struct Field {
     pub name: String,
     pub ty: String,
     pub doc: String,

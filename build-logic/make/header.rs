@@ -16,7 +16,7 @@ pub struct Header {
     pub defines: Vec<&'static str>,
     pub out_dir: PathBuf,
     pub target_triple: String,
-    /// The profiler API's declarations, which `cuda.h` leaves out (see [`profiler`]).
+    /// The profiler API's declarations, which `cuda.h` leaves out (see `profiler`).
     pub profiler: String,
     /// The compiler cc selects, with the include directory and defines; asked
     /// for once, since cc probes the compiler (three runs) every time.
@@ -259,7 +259,7 @@ fn defines(args: &str, name: &str) -> bool {
 /// have `cudaProfilerTypedefs.h`, whose `PFN_` types give the same prototypes.
 /// So: the toolkit's header where there is one, else one prototype per `PFN_`
 /// type (its newest version) whose parameter types `cuda.h` declares.
-pub fn profiler(include_dir: &Path) -> String {
+pub(crate) fn profiler(include_dir: &Path) -> String {
     if include_dir.join("cudaProfiler.h").is_file() {
         return "#include <cudaProfiler.h>\n".into();
     }

@@ -215,7 +215,7 @@ impl Items {
         })
     }
 
-    pub fn function(&self, name: &str) -> Option<&Function> {
+    pub(crate) fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }
 

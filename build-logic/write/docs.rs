@@ -18,7 +18,7 @@ use crate::model::{Bindings, Enumerator, Typed};
 use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
 
 /// The line each function's documentation gets.
-pub fn since(version: u32) -> String {
+pub(crate) fn since(version: u32) -> String {
     let version = CudaVersion { number: version };
     format!("Needs a driver of CUDA {version} or newer (`cudaTypedefs.h`).")
 }
@@ -99,7 +99,7 @@ pub fn history(b: &Bindings, name: &str) -> Option<String> {
 }
 
 /// An enumerator's value as the docs show it: in hex for a mask's.
-pub fn value(b: &Bindings, e: &Enumerator) -> Option<String> {
+pub(crate) fn value(b: &Bindings, e: &Enumerator) -> Option<String> {
     let v = e.value?;
     Some(if b.bitmasks.contains(&e.owner) {
         // `1 << 31` of an `int` enum is its 32-bit pattern, not a negative number.
@@ -316,7 +316,7 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
 }
 
 /// The types text, each item with this crate's lines.
-pub fn types(b: &Bindings) -> String {
+pub(crate) fn types(b: &Bindings) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for e in &b.enumerators {
         let mut own = Vec::new();
