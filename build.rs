@@ -1,26 +1,20 @@
 //! Build script of libcuda-sys. What it reads, decides and emits is documented
-//! for users in the crate's rustdoc (`src/lib.rs`); this file orders the
-//! steps, each a module of `build/` (the libcuda-sys-build crate) that returns
-//! a plain value or an error, and holds what needs the two crates the steps do
-//! not link, bindgen, cc and pkg-config (see Cargo.toml for why):
-//! mode (where the bindings come from, which CUDA release) -> discover (find
-//! `cuda.h`) -> the bindings, generated from the headers (bindgen) or the
-//! pregenerated release (`pregenerated/`) -> the driver floor -> link (which
-//! libcuda) -> emit (every `cargo::` line). Besides `emit`, only the env
-//! helper prints: each variable read with its `rerun-if-env-changed`, and the
-//! `-vv` log on stderr.
+//! for users in the crate's rustdoc (`src/lib.rs`); this file runs the stages
+//! of the libcuda-sys-build crate (`build-logic/`) in order, handing each the
+//! plain values the one before gave, and holds what needs the crates that one
+//! does not link, bindgen, cc and pkg-config (see Cargo.toml for why):
+//! find (the mode and release asked for, the headers) -> make (the bindings,
+//! generated from the headers or the pregenerated release, and the driver
+//! floor applied) -> write (the files, the library to link, every `cargo::`
+//! line). Besides `write::emit`, only the env helper prints: each variable read
+//! with its `rerun-if-env-changed`, and the `-vv` log on stderr.
 
-use libcuda_sys_build::env::Compiler;
-use libcuda_sys_build::preprocess;
+use libcuda_sys_build::env::{self, Compiler};
+use libcuda_sys_build::find::{self, mode::Mode, toolkit::Search};
 #[cfg(feature = "bindgen")]
-use libcuda_sys_build::value_types;
-#[cfg(feature = "bindgen")]
-use libcuda_sys_build::{attributes, bindings, items, macro_constants, members, renames, since};
-use libcuda_sys_build::{discover, emit, env, error, floor, link, mode, output, pregenerated};
-use libcuda_sys_build::{version, write};
-
-use mode::{Mode, Origin};
-use output::Bindings;
+use libcuda_sys_build::make::{attributes, generator, header, items, names, since};
+use libcuda_sys_build::model::{self, Bindings, Origin, Toolkit};
+use libcuda_sys_build::{make, pregenerated, write};
 
 /// This crate's features, as the script was compiled with them.
 const FEATURES: env::Features = env::Features {
@@ -58,7 +52,7 @@ fn main() {
     }
 }
 
-fn run() -> error::Result<()> {
+fn run() -> model::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=wrapper.h");
     println!("cargo::rerun-if-changed=pregenerated");
@@ -68,20 +62,20 @@ fn run() -> error::Result<()> {
     env::directive_path("OUT_DIR", &target.out_dir)?;
 
     let releases = pregenerated::releases(&target)?;
-    let release = mode::release(&releases, FEATURES.releases)?;
-    let mode = mode::choose(FEATURES.bindgen)?;
-    let floor = floor::from_env()?;
+    let release = find::mode::release(&releases, FEATURES.releases)?;
+    let mode = find::mode::choose(FEATURES.bindgen)?;
+    let floor = find::mode::driver_floor()?;
     // Checked in every mode: a typo in a variable is never hidden by the fallback.
-    let lib_dir_override = discover::lib_dir_override(&target)?;
-    let search = discover::discover(&target, mode.searches())?;
+    let lib_dir_override = find::places::lib_dir_override(&target)?;
+    let search = find::toolkit::discover(&target, mode.searches_everywhere())?;
 
     // Headers in hand that are not generated from still decide the release,
     // unless a feature names one.
-    let pregenerated = |mut why: mode::Why, toolkit: Option<discover::Toolkit>| {
+    let pregenerated = |mut why: model::Why, toolkit: Option<Toolkit>| {
         let number = match (&toolkit, release.requested) {
             (Some(toolkit), None) => {
-                let found = version::of_headers(&toolkit.include_dir)?;
-                let (number, note) = mode::release_of_headers(&releases, found, toolkit)?;
+                let found = find::mode::of_headers(&toolkit.include_dir)?;
+                let (number, note) = find::mode::release_of_headers(&releases, found, toolkit)?;
                 why.release = Some(note);
                 number
             }
@@ -92,31 +86,29 @@ fn run() -> error::Result<()> {
     };
     let (mut bindings, origin) = match (mode, search) {
         (Mode::Pregenerated(why), search) => pregenerated(why, search.found())?,
-        (Mode::Generate, discover::Search::NotFound(e)) => return Err(e),
-        (Mode::Generate, discover::Search::Found(toolkit)) => {
-            match generate(&target, toolkit, &release)? {
-                Generated::Bindings(b) => *b,
-                Generated::OtherRelease(toolkit, found) => {
-                    return Err(mode::release_mismatch(&release, found, &toolkit))
-                }
+        (Mode::Generate, Search::NotFound(e)) => return Err(e),
+        (Mode::Generate, Search::Found(toolkit)) => match generate(&target, toolkit, &release)? {
+            Generated::Bindings(b) => *b,
+            Generated::OtherRelease(toolkit, found) => {
+                return Err(find::mode::release_mismatch(&release, found, &toolkit))
             }
+        },
+        (Mode::Auto, Search::NotFound(e)) => {
+            pregenerated(find::watch::fallback(&e, &target), None)?
         }
-        (Mode::Auto, discover::Search::NotFound(e)) => {
-            pregenerated(mode::fallback(&e, &target), None)?
-        }
-        (Mode::Auto, discover::Search::Found(toolkit)) => match libclang() {
+        (Mode::Auto, Search::Found(toolkit)) => match libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
-                    let why = mode::other_release(&release, found, &toolkit);
+                    let why = find::mode::other_release(&release, found, &toolkit);
                     pregenerated(why, Some(toolkit))?
                 }
             },
-            Err(e) => pregenerated(mode::fallback(&e, &target), Some(toolkit))?,
+            Err(e) => pregenerated(find::watch::fallback(&e, &target), Some(toolkit))?,
         },
     };
-    floor::apply(&mut bindings, &origin, floor, &target)?;
-    write::all(&bindings, &target.out_dir)?;
+    make::floor::apply(&mut bindings, &origin, floor, &target)?;
+    write::files::all(&bindings, &target.out_dir)?;
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
@@ -124,11 +116,11 @@ fn run() -> error::Result<()> {
     let link = if target.dynamic_loading() || env::docs_rs() {
         None
     } else {
-        let link = link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin)?;
+        let link = write::link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin)?;
         env::directive_path("the libcuda directory", &link.dir)?;
         Some(link)
     };
-    emit::emit(&target, &bindings, &origin, link.as_ref(), floor);
+    write::emit::emit(&target, &bindings, &origin, link.as_ref(), floor);
     Ok(())
 }
 
@@ -137,17 +129,17 @@ fn run() -> error::Result<()> {
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 enum Generated {
     Bindings(Box<(Bindings, Origin)>),
-    OtherRelease(discover::Toolkit, version::CudaVersion),
+    OtherRelease(Toolkit, model::CudaVersion),
 }
 
 /// The bindings from the headers found, through bindgen.
 #[cfg(feature = "bindgen")]
 fn generate(
     target: &env::Target,
-    toolkit: discover::Toolkit,
-    release: &mode::Release,
-) -> error::Result<Generated> {
-    let header = preprocess::Header::new(
+    toolkit: Toolkit,
+    release: &find::mode::Release,
+) -> model::Result<Generated> {
+    let header = header::Header::new(
         target.manifest_dir.join("wrapper.h"),
         toolkit.include_dir.clone(),
         target.defines(),
@@ -158,27 +150,29 @@ fn generate(
     let macros = header.macros()?;
     let extra_args = env::bindgen_extra_clang_args(&target.triple);
     header.check_api_defines(&macros, &extra_args)?;
-    let version = version::from_macros(&header, &macros)?;
+    let version = header::from_macros(&header, &macros)?;
     if release.conflicts_with(version) {
         return Ok(Generated::OtherRelease(toolkit, version));
     }
-    version::check_minimum(&header, version)?;
-    let unsigned = bindings::unsigned_macros(&macros);
-    let file = bindings::read(&run_bindgen(&header, &unsigned, &extra_args)?, &unsigned)?;
+    header::check_minimum(&header, version)?;
+    let unsigned = generator::unsigned_macros(&macros);
+    let file = generator::read(&run_bindgen(&header, &unsigned, &extra_args)?, &unsigned)?;
     let mut items = items::read(file)?;
-    version::check_same(&header, version, items.define("CUDA_VERSION"))?;
-    let bitmasks = value_types::bitmasks(&items);
+    header::check_same(&header, version, items.define("CUDA_VERSION"))?;
+    let bitmasks = items::bitmasks(&items);
     items.drop_enum_debug();
     // One preprocessor run expands the macros both steps look at.
-    let names: Vec<&str> =
-        renames::candidates(&macros).chain(macro_constants::candidates(&macros, &items)).collect();
+    let names: Vec<&str> = names::rename_candidates(&macros)
+        .chain(names::constant_candidates(&macros, &items))
+        .collect();
     let (expansions, _) = header.expand(&names)?;
-    let renames = renames::find(&expansions, &items);
-    let constants = macro_constants::find(&expansions, &macros, &items);
+    let renames = names::renames(&expansions, &items);
+    let constants = names::constants(&expansions, &macros, &items);
     let since = since::find(&toolkit.include_dir, &items)?;
     let origin = Origin::Generated {
         compiler: header.compiler_command(),
         fingerprint: header.fingerprint()?,
+        watch: find::watch::generated(target, &toolkit.include_dir),
         toolkit,
     };
     Ok(Generated::Bindings(Box::new((
@@ -188,18 +182,18 @@ fn generate(
             functions: items
                 .functions
                 .iter()
-                .map(|f| output::Function { name: f.name.clone(), decl: f.decl() })
+                .map(|f| model::Function { name: f.name.clone(), decl: f.decl() })
                 .collect(),
             renames,
-            macro_constants: macro_constants::render(&constants),
+            macro_constants: names::render_constants(&constants),
             since,
             typed: attributes::find(&items)
-                .map_err(|e| error::Error::new("the attribute facts table is damaged", e))?,
+                .map_err(|e| model::Error::new("the attribute facts table is damaged", e))?,
             enumerators: items
                 .constants
                 .iter()
                 .filter_map(|k| {
-                    Some(output::Enumerator {
+                    Some(model::Enumerator {
                         owner: k.owner.clone()?,
                         name: k.name.clone(),
                         value: k.value,
@@ -219,41 +213,41 @@ fn generate(
 /// one that is not an integer is left out, as its accessor could not read it
 /// from a union safely.
 #[cfg(feature = "bindgen")]
-fn moved_members(items: &items::Items, target: &env::Target) -> error::Result<Vec<output::Moved>> {
+fn moved_members(items: &items::Items, target: &env::Target) -> model::Result<Vec<model::Moved>> {
     let wanted = pregenerated::moved_members(target)?;
-    Ok(members::all(&items.types)
+    Ok(items::all(&items.types)
         .into_iter()
         .filter(|m| m.integer && wanted.iter().any(|(r, n)| *r == m.record && *n == m.name))
-        .map(|m| output::Moved { record: m.record, member: m.name, path: m.path, ty: m.ty })
+        .map(|m| model::Moved { record: m.record, member: m.name, path: m.path, ty: m.ty })
         .collect())
 }
 
 /// Without the `bindgen` feature `mode::choose` never asks for generation;
 /// should it ever, the build says so instead of panicking.
 #[cfg(not(feature = "bindgen"))]
-fn generate(_: &env::Target, _: discover::Toolkit, _: &mode::Release) -> error::Result<Generated> {
-    Err(mode::needs_bindgen_feature())
+fn generate(_: &env::Target, _: Toolkit, _: &find::mode::Release) -> model::Result<Generated> {
+    Err(find::mode::needs_bindgen_feature())
 }
 
 /// bindgen over `wrapper.h` with the crate's settings: the bindings as Rust source.
 #[cfg(feature = "bindgen")]
 fn run_bindgen(
-    header: &preprocess::Header,
-    unsigned: &std::collections::HashMap<String, bindings::Unsigned>,
+    header: &header::Header,
+    unsigned: &std::collections::HashMap<String, generator::Unsigned>,
     extra_args: &[(String, Option<String>)],
-) -> error::Result<String> {
+) -> model::Result<String> {
     use bindgen::callbacks::{IntKind, ParseCallbacks};
 
     #[derive(Debug)]
     struct Callbacks {
-        unsigned: std::collections::HashMap<String, bindings::Unsigned>,
-        comments: bindings::Comments,
+        unsigned: std::collections::HashMap<String, generator::Unsigned>,
+        comments: generator::Comments,
     }
     impl ParseCallbacks for Callbacks {
         fn int_macro(&self, name: &str, value: i64) -> Option<IntKind> {
             match self.unsigned.get(name).filter(|_| value < 0)? {
-                bindings::Unsigned::Int => Some(IntKind::UInt),
-                bindings::Unsigned::LongLong => Some(IntKind::ULongLong),
+                generator::Unsigned::Int => Some(IntKind::UInt),
+                generator::Unsigned::LongLong => Some(IntKind::ULongLong),
             }
         }
         fn process_comment(&self, comment: &str) -> Option<String> {
@@ -261,9 +255,9 @@ fn run_bindgen(
         }
     }
 
-    bindings::load_libclang()?;
-    let (comments, converter) = bindings::Comments::start();
-    let (major, minor) = bindings::RUST_TARGET;
+    generator::load_libclang()?;
+    let (comments, converter) = generator::Comments::start();
+    let (major, minor) = generator::RUST_TARGET;
     let mut builder =
         bindgen::Builder::default()
             .header_contents("libcuda_sys.h", &header.source())
@@ -287,20 +281,20 @@ fn run_bindgen(
             // Nobody reads the file: the compiler does. (The pregenerated set is formatted by xtask.)
             .formatter(bindgen::Formatter::None)
             .rust_target(bindgen::RustTarget::stable(major, minor).map_err(|e| {
-                error::Error::new("bindgen rejected the Rust target", e.to_string())
+                model::Error::new("bindgen rejected the Rust target", e.to_string())
             })?)
             .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
             .parse_callbacks(Box::new(Callbacks { unsigned: unsigned.clone(), comments }));
     for d in &header.defines {
         builder = builder.clang_arg(format!("-D{d}"));
     }
-    if let Some(dir) = bindings::resource_dir() {
+    if let Some(dir) = generator::resource_dir() {
         env::log(format!("clang resource directory {}", dir.display()));
         builder = builder.clang_arg(format!("-resource-dir={}", dir.display()));
     }
-    let generated = bindings::contained(|| builder.generate())
-        .map_err(|panic| bindings::stopped(header, &panic, extra_args))?;
-    let bindings = generated.map_err(|e| bindings::unparsable(header, &e.to_string()))?;
+    let generated = generator::contained(|| builder.generate())
+        .map_err(|panic| generator::stopped(header, &panic, extra_args))?;
+    let bindings = generated.map_err(|e| generator::unparsable(header, &e.to_string()))?;
     let text = bindings.to_string();
     // The callbacks, and with them the converter's input, end with the bindings.
     drop(bindings);
@@ -309,18 +303,18 @@ fn run_bindgen(
 
 /// Whether bindgen can run: libclang loads.
 #[cfg(feature = "bindgen")]
-fn libclang() -> error::Result<()> {
-    bindings::load_libclang()
+fn libclang() -> model::Result<()> {
+    generator::load_libclang()
 }
 
 #[cfg(not(feature = "bindgen"))]
-fn libclang() -> error::Result<()> {
-    Err(mode::needs_bindgen_feature())
+fn libclang() -> model::Result<()> {
+    Err(find::mode::needs_bindgen_feature())
 }
 
 /// The target's C compiler as cc selects it, with the user's `CC`/`CFLAGS`,
 /// and `include`/`defines` where given.
-fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> error::Result<Compiler> {
+fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> model::Result<Compiler> {
     let mut build = cc::Build::new();
     // cc's metadata is its `rerun-if-env-changed` lines for CC, CFLAGS, ...;
     // it prints link lines only from `compile()`, which is never called.
@@ -331,7 +325,7 @@ fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> error::Res
     for d in defines {
         build.define(d, None);
     }
-    let tool = build.try_get_compiler().map_err(|e| preprocess::no_compiler("", &e.to_string()))?;
+    let tool = build.try_get_compiler().map_err(|e| env::no_compiler("", &e.to_string()))?;
     Ok(Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
 }
 

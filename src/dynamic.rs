@@ -86,7 +86,7 @@ static DRIVER: OnceLock<Result<Driver, LoadError>> = OnceLock::new();
 const PROC_FLAGS: cuuint64_t = if cfg!(feature = "per-thread-default-stream") { 2 } else { 1 };
 
 /// Marks a function the driver does not have, so it is looked up once only.
-const ABSENT: *mut () = 1 as *mut ();
+const ABSENT: *mut () = core::ptr::dangling_mut::<()>();
 
 /// Where one function's address is kept: null until its first call.
 #[doc(hidden)]

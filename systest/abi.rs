@@ -8,10 +8,11 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use crate::error::{Error, Result};
+use crate::env::write_error;
+use crate::header::Header;
 use crate::items::Items;
 use crate::layout::Layout;
-use crate::preprocess::{write_error, Header};
+use crate::model::{Error, Result};
 use crate::Rename;
 
 /// `struct X {` / `union X {` / `enum X {` tags in the preprocessed header: a

@@ -5,7 +5,8 @@
 //! tests say `skipped` and why.
 
 // libcuda-sys's build logic, which reads the bindings and headers as systest must.
-use libcuda_sys_build::{error, items, macro_constants, preprocess, tables as rows};
+use libcuda_sys_build::make::{header, items, names};
+use libcuda_sys_build::{env, model, tables as rows};
 
 mod abi;
 mod layout;
@@ -24,11 +25,10 @@ fn main() {
 }
 
 fn var(name: &str) -> String {
-    println!("cargo::rerun-if-env-changed={name}");
-    std::env::var(name).unwrap_or_default()
+    env::var(name).map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-fn run() -> error::Result<()> {
+fn run() -> model::Result<()> {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=abi.rs");
     println!("cargo::rerun-if-changed=layout.rs");
@@ -50,16 +50,12 @@ fn run() -> error::Result<()> {
         );
     }
     let per_thread_default_stream = var("DEP_CUDA_PER_THREAD_DEFAULT_STREAM") == "true";
-    let defines: Vec<&'static str> = if per_thread_default_stream {
-        vec!["CUDA_API_PER_THREAD_DEFAULT_STREAM"]
-    } else {
-        Vec::new()
-    };
+    let defines = env::api_defines(per_thread_default_stream);
     let read = |name: &str| {
         let path = bindings.join(name);
         println!("cargo::rerun-if-changed={}", path.display());
         std::fs::read_to_string(&path).map_err(|e| {
-            error::Error::new(format!("cannot read {}", path.display()), e.to_string())
+            model::Error::new(format!("cannot read {}", path.display()), e.to_string())
         })
     };
     let code = read("bindings.rs")? + &read("functions.rs")?;
@@ -70,7 +66,7 @@ fn run() -> error::Result<()> {
     let macro_constants = tables::macro_constants(&macro_file)?;
 
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let header = preprocess::Header::new(
+    let header = header::Header::new(
         manifest.join("../wrapper.h"),
         PathBuf::from(&include),
         defines,
@@ -83,7 +79,7 @@ fn run() -> error::Result<()> {
     let bitmasks = tables::bitmasks(&items::parse(&read("value_types.rs")?)?)?;
     // The value type of every attribute, as the build script tabled it.
     let typed = rows::read_value_types(&read("tables/value_types.txt")?)
-        .map_err(|e| error::Error::new("systest cannot read tables/value_types.txt", e))?;
+        .map_err(|e| model::Error::new("systest cannot read tables/value_types.txt", e))?;
     let checks = abi::checks(&items, &preprocessed, &bitmasks, &typed);
     // The run-time check's sources; its program runs only where the tests do
     // (the host), the static check below for any target.
@@ -93,7 +89,7 @@ fn run() -> error::Result<()> {
         abi::check_statically(&header, &items, &renames, &macro_constants, &checks, &layout)?;
     // What the bindings leave out of the header's object-like CU* macros.
     let macros = header.macros()?;
-    let unbound: Vec<String> = macro_constants::unbound(&macros, &items)
+    let unbound: Vec<String> = names::unbound(&macros, &items)
         .into_iter()
         // The feature's own -D is the build's setting, not the header's macro.
         .filter(|(name, _)| {
@@ -103,10 +99,10 @@ fn run() -> error::Result<()> {
         .collect();
     // The header's macro constants, found as libcuda-sys's build script finds
     // them: what `macro_constants.rs` must hold, all of it.
-    let candidates: Vec<&str> = macro_constants::candidates(&macros, &items).collect();
+    let candidates: Vec<&str> = names::constant_candidates(&macros, &items).collect();
     let (expansions, _) = header.expand(&candidates)?;
     let of_header: Vec<String> =
-        macro_constants::find(&expansions, &macros, &items).into_iter().map(|c| c.name).collect();
+        names::constants(&expansions, &macros, &items).into_iter().map(|c| c.name).collect();
     let pairs: Vec<(&str, &str)> =
         renames.iter().map(|r| (r.plain.as_str(), r.target.as_str())).collect();
     write(
@@ -187,13 +183,13 @@ fn read_tables(
     )
 }
 
-fn write(out_dir: &Path, name: &str, text: &str) -> error::Result<()> {
+fn write(out_dir: &Path, name: &str, text: &str) -> model::Result<()> {
     let path = out_dir.join(name);
-    std::fs::write(&path, text).map_err(|e| preprocess::write_error(&path, e))
+    std::fs::write(&path, text).map_err(|e| env::write_error(&path, e))
 }
 
 /// Check sources that say why nothing is checked.
-fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
+fn skip(out_dir: &Path, why: &str) -> model::Result<()> {
     let rs = format!(
         "pub const SKIPPED: Option<&str> = Some({why:?});\n\
          pub fn rust_side() -> Vec<(&'static str, i128)> {{ Vec::new() }}\n\
@@ -217,19 +213,12 @@ fn skip(out_dir: &Path, why: &str) -> error::Result<()> {
 }
 
 /// The C compiler libcuda-sys's build script uses: cc's choice for the target, with `CC`/`CFLAGS`.
-fn c_compiler(
-    include: Option<&Path>,
-    defines: &[&str],
-) -> error::Result<libcuda_sys_build::env::Compiler> {
+fn c_compiler(include: Option<&Path>, defines: &[&str]) -> model::Result<env::Compiler> {
     let mut build = cc::Build::new();
     build.cargo_warnings(false).includes(include);
     for d in defines {
         build.define(d, None);
     }
-    let tool = build.try_get_compiler().map_err(|e| preprocess::no_compiler("", &e.to_string()))?;
-    Ok(libcuda_sys_build::env::Compiler::from_command(
-        &tool.to_command(),
-        tool.path(),
-        tool.is_like_msvc(),
-    ))
+    let tool = build.try_get_compiler().map_err(|e| env::no_compiler("", &e.to_string()))?;
+    Ok(env::Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
 }

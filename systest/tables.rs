@@ -4,7 +4,7 @@
 //! a build error that names the item, never an empty list that would leave the
 //! checks of that table with nothing to check.
 
-use crate::error::{Error, Result};
+use crate::model::{Error, Result};
 // The row type of the crate's own table of plain names.
 pub use crate::rows::Rename;
 

@@ -3,7 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use libcuda_sys::*;
-use libcuda_sys_build::{items, sections};
+use libcuda_sys_build::make::items;
+use libcuda_sys_build::pregenerated;
 
 /// What a crate ported from C writes: a match on bare enumerator names.
 fn describe(r: CUresult) -> &'static str {
@@ -41,10 +42,10 @@ fn no_enumerator_name_belongs_to_two_enums_in_any_release() {
     }
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let types = read("types.rs");
-    let releases = sections::parse_releases(&read("releases.txt")).unwrap();
+    let releases = pregenerated::parse_releases(&read("releases.txt")).unwrap();
     let mut owners: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (release, _) in &releases {
-        let section = sections::select(&types, *release, false).unwrap();
+        let section = pregenerated::select(&types, *release, false).unwrap();
         let items = items::read(items::parse(&section).unwrap()).unwrap();
         let mut here: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for c in items.constants {
@@ -100,13 +101,13 @@ fn every_attribute_enumerator_has_a_value_type_in_every_release() {
     let (types, value_types) = (read("types.rs"), read("value_types.txt"));
     let no_value: Vec<&str> =
         tables::facts().into_iter().filter(|f| f.ty == "-").map(|f| f.enumerator).collect();
-    for (release, _) in sections::parse_releases(&read("releases.txt")).unwrap() {
+    for (release, _) in pregenerated::parse_releases(&read("releases.txt")).unwrap() {
         for per_thread in [false, true] {
             let items = items::read(
-                items::parse(&sections::select(&types, release, per_thread).unwrap()).unwrap(),
+                items::parse(&pregenerated::select(&types, release, per_thread).unwrap()).unwrap(),
             )
             .unwrap();
-            let rows = sections::select(&value_types, release, per_thread).unwrap();
+            let rows = pregenerated::select(&value_types, release, per_thread).unwrap();
             let typed = tables::read_value_types(&rows).unwrap();
             let mut by_enum: BTreeMap<&str, (usize, BTreeMap<&str, usize>)> = BTreeMap::new();
             for t in &typed {
@@ -135,7 +136,7 @@ fn every_attribute_enumerator_has_a_value_type_in_every_release() {
                 if !per_thread {
                     println!(
                         "CUDA {}: {owner}: {} enumerators, {n} typed {sources:?}",
-                        libcuda_sys_build::release::dotted(release),
+                        libcuda_sys_build::model::dotted(release),
                         enumerators.len()
                     );
                 }

@@ -1,7 +1,7 @@
 //! systest's readers of libcuda-sys's rendered tables: a shape they do not
 //! know is an error, not an empty table (whose checks would pass over nothing).
 
-use libcuda_sys_build::{error, tables as rows};
+use libcuda_sys_build::{model, tables as rows};
 #[path = "../tables.rs"]
 mod tables;
 
@@ -9,11 +9,11 @@ fn file(text: &str) -> syn::File {
     syn::parse_file(text).unwrap()
 }
 
-fn ok<T>(read: error::Result<T>) -> T {
+fn ok<T>(read: model::Result<T>) -> T {
     read.unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn error<T>(read: error::Result<T>) -> String {
+fn error<T>(read: model::Result<T>) -> String {
     match read {
         Ok(_) => panic!("read a shape it does not know"),
         Err(e) => e.to_string(),

@@ -63,15 +63,9 @@ pub fn linking_untestable() -> bool {
 /// The newest release of the pregenerated set (`pregenerated/releases.txt`), which
 /// it binds without a release feature, as `CUDA_VERSION`.
 pub fn newest_pregenerated() -> u32 {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("pregenerated/releases.txt");
-    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .expect("a release");
-    let (major, minor) = last.split_whitespace().next().unwrap().split_once('.').unwrap();
-    major.parse::<u32>().unwrap() * 1000 + minor.parse::<u32>().unwrap() * 10
+    let releases =
+        libcuda_sys_build::pregenerated::releases_in(Path::new(env!("CARGO_MANIFEST_DIR")));
+    releases.unwrap_or_else(|e| panic!("{e}")).last().expect("a release").0
 }
 
 /// A file that starts like a shared library (the build script checks the ELF
@@ -98,7 +92,7 @@ pub const COMPILER_TOOLS: [&str; 4] = ["cc", "gcc", "as", "ld"];
 
 /// `X86_64_UNKNOWN_LINUX_GNU_<name>`.
 pub fn prefixed(name: &str) -> String {
-    format!("{}_{name}", TARGET.to_uppercase().replace('-', "_"))
+    libcuda_sys_build::env::target_prefixed(TARGET, name)
 }
 
 /// The variables the build script reads first in every run.
@@ -111,7 +105,7 @@ pub fn always_read() -> Vec<String> {
     ]
 }
 
-pub const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
+pub use libcuda_sys_build::find::toolkit::ROOT_VARS;
 
 /// The variables read on the way to bindgen, once a header was found.
 pub fn generation_vars() -> Vec<String> {

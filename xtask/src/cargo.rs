@@ -181,7 +181,7 @@ pub const PUBLISHED: [&str; 2] = ["libcuda-sys-build", "libcuda-sys"];
 /// crate packages libcuda-sys alone).
 pub fn published(source: &Path, verb: &str, args: &[&str]) -> Command {
     let mut cmd = command(&[verb]);
-    if source.join("build/Cargo.toml").is_file() {
+    if ["build-logic", "build"].iter().any(|d| source.join(d).join("Cargo.toml").is_file()) {
         cmd.args(["-p", PUBLISHED[0]]);
     }
     cmd.args(["-p", PUBLISHED[1]]).args(args).current_dir(source);

@@ -166,7 +166,7 @@ fn wheel(version: &str) -> Result<Wheel> {
         [major, minor, patch @ ..]
             if patch.len() <= 1
                 && patch.iter().all(|p| number(p))
-                && crate::release::parse_version(&format!("{major}.{minor}")).is_some() =>
+                && crate::model::parse_version(&format!("{major}.{minor}")).is_some() =>
         {
             match *major {
                 "11" => ["7", "8"].contains(minor),
@@ -303,7 +303,7 @@ mod tests {
             "14.0",
             "13.5.",
             "13.05",
-            // One rule for a release (build/release.rs): its minor is one digit.
+            // One rule for a release (build-logic/model.rs): its minor is one digit.
             "13.12",
             "13.x",
             "12.4-rc1",
@@ -316,7 +316,7 @@ mod tests {
         }
     }
 
-    /// Each row of the build's facts table (`build/attribute_facts.txt`) names
+    /// Each row of the build's facts table (`build-logic/attribute_facts.txt`) names
     /// the line of NVIDIA's header that says it: the line holds the row's words,
     /// and the last enumerator of the table named before them, on that line or
     /// up to 12 lines above, is the row's (for a member of a union, the line

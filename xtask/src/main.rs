@@ -15,7 +15,8 @@ mod exit;
 mod fallback;
 mod headers;
 mod pregenerate;
-use libcuda_sys_build::release;
+pub use libcuda_sys_build::env::{shell_word, shown};
+use libcuda_sys_build::model;
 mod report;
 mod setup;
 mod summary;
@@ -128,24 +129,6 @@ pub fn run(mut cmd: std::process::Command) -> Result {
         Ok(status) if status.success() => Ok(()),
         Ok(status) => Err(format!("`{shown}` failed ({status})")),
         Err(e) => Err(format!("{shown}: {e}")),
-    }
-}
-
-/// `cmd`'s program and arguments, as a shell command line.
-pub fn shown(cmd: &std::process::Command) -> String {
-    let words = std::iter::once(cmd.get_program()).chain(cmd.get_args());
-    words.map(|w| shell_word(&w.to_string_lossy())).collect::<Vec<_>>().join(" ")
-}
-
-/// `word` as one word of a POSIX shell command line: as it is where it holds
-/// only characters no shell treats specially, otherwise in single quotes, each
-/// `'` in it written `'\''` (out of the quotes, escaped, back in).
-pub fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=+,@%".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

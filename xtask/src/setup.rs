@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use libcuda_sys_build::find::toolkit::ROOT_VARS;
+
 use crate::headers;
 
 /// xtask's exit status when setup fails: the report's `EXIT_SETUP`, which it
@@ -186,9 +188,6 @@ fn is_libclang(path: &Path) -> bool {
 /// A toolkit where the build script looks first: its variables, `nvcc`, the
 /// standard place. Headers elsewhere (conda, pip's site-packages) are not
 /// looked for: setup then fetches its own, which only means a download.
-/// The toolkit-root variables, in the build script's order.
-const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
-
 fn has_toolkit() -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
     ROOT_VARS.iter().any(|v| set(v))

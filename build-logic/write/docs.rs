@@ -12,13 +12,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::output::{Bindings, Enumerator, Typed};
-use crate::release::dotted;
+use crate::model::dotted;
+use crate::model::CudaVersion;
+use crate::model::{Bindings, Enumerator, Typed};
 use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
-use crate::version::CudaVersion;
 
 /// The line each function's documentation gets.
-pub fn since(version: u32) -> String {
+pub(crate) fn since(version: u32) -> String {
     let version = CudaVersion { number: version };
     format!("Needs a driver of CUDA {version} or newer (`cudaTypedefs.h`).")
 }
@@ -99,7 +99,7 @@ pub fn history(b: &Bindings, name: &str) -> Option<String> {
 }
 
 /// An enumerator's value as the docs show it: in hex for a mask's.
-pub fn value(b: &Bindings, e: &Enumerator) -> Option<String> {
+pub(crate) fn value(b: &Bindings, e: &Enumerator) -> Option<String> {
     let v = e.value?;
     Some(if b.bitmasks.contains(&e.owner) {
         // `1 << 31` of an `int` enum is its 32-bit pattern, not a negative number.
@@ -316,7 +316,7 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
 }
 
 /// The types text, each item with this crate's lines.
-pub fn types(b: &Bindings) -> String {
+pub(crate) fn types(b: &Bindings) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for e in &b.enumerators {
         let mut own = Vec::new();
@@ -358,7 +358,7 @@ pub fn types(b: &Bindings) -> String {
 /// `text` with `#[doc = ...]` lines before each `pub <keyword> <name>` that
 /// `lines` has lines for (after the item's own attributes, so that they follow
 /// its documentation), in one pass.
-pub fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
+pub(crate) fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
     const KEYWORDS: [&str; 6] = ["const", "struct", "union", "type", "fn", "static"];
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut rest = text;
@@ -391,6 +391,6 @@ pub fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
 }
 
 /// `#[doc = "..."]` lines inserted in `decl` (one declaration) before its `pub fn`.
-pub fn insert_before(decl: &str, name: &str, add: &[String]) -> String {
+pub(crate) fn insert_before(decl: &str, name: &str, add: &[String]) -> String {
     insert_all(decl, &BTreeMap::from([(name, add.to_vec())]))
 }

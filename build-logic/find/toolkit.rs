@@ -3,40 +3,11 @@
 //! Variables that are set are checked in every mode; the automatic search runs
 //! only where the bindings are to be generated.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::env::{self, log, Target};
-use crate::error::{Error, Result};
-
-/// Where the toolkit is, as found.
-pub struct Toolkit {
-    /// The toolkit root, where there is one (pip and override layouts may have none).
-    pub root: Option<PathBuf>,
-    /// The directory that holds `cuda.h`.
-    pub include_dir: PathBuf,
-    /// Library directories of the toolkit (for `lib64/stubs`), in search order.
-    pub lib_dirs: Vec<PathBuf>,
-    /// How it was found, for the log and the `DEP_CUDA_FOUND_BY` key.
-    pub found_by: String,
-    /// The value the user gave, where a variable named it (`CUDA_PATH=/opt/cuda`
-    /// names the root, not the include directory).
-    pub given: Option<PathBuf>,
-    /// Warnings to pass on to the user (disagreeing variables).
-    pub warnings: Vec<String>,
-}
-
-impl Toolkit {
-    /// Where it came from, as the user would say it: `CUDA_PATH=/opt/cuda`
-    /// (the value set), or `pip wheel /…/nvidia/cu13/include`.
-    pub fn source(&self) -> String {
-        match &self.given {
-            Some(given) => format!("{}={}", self.found_by, given.display()),
-            None => format!("{} {}", self.found_by, self.include_dir.display()),
-        }
-    }
-}
+use crate::find::places::{conda_roots, nvcc_roots, pip_include_dirs, pkg_config_roots};
+use crate::model::{Error, Result, Toolkit};
 
 /// What was looked at, for the error message when nothing fits.
 struct Tried {
@@ -51,16 +22,7 @@ impl Tried {
     }
 }
 
-const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
-
-/// How far to look.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    /// Every place in the order above.
-    Everywhere,
-    /// Only the variables that name a directory (1 and 2), to check them.
-    ExplicitOnly,
-}
+pub const ROOT_VARS: [&str; 4] = ["CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR"];
 
 /// The outcome of a search that did not fail: a toolkit, or the error that
 /// says where nothing was found (an error only when generation was asked for).
@@ -78,17 +40,10 @@ impl Search {
     }
 }
 
-/// `LIBCUDA_SYS_LIB_DIR` (also target-prefixed), when the user named the
-/// driver directory; it must be a directory.
-pub fn lib_dir_override(target: &Target) -> Result<Option<PathBuf>> {
-    match target.target_var("LIBCUDA_SYS_LIB_DIR") {
-        Some((name, dir)) => explicit_lib_dir(&name, dir).map(Some),
-        None => Ok(None),
-    }
-}
-
-pub fn discover(target: &Target, scope: Scope) -> Result<Search> {
-    match search(target, scope)? {
+/// `everywhere`: every place in the order above; otherwise only the variables
+/// that name a directory (1 and 2), to check them.
+pub fn discover(target: &Target, everywhere: bool) -> Result<Search> {
+    match search(target, everywhere)? {
         Search::Found(toolkit) => settle(toolkit).map(Search::Found),
         not_found => Ok(not_found),
     }
@@ -161,7 +116,7 @@ fn has_cuda_h(dir: &Path) -> std::result::Result<bool, String> {
     }
 }
 
-fn search(target: &Target, scope: Scope) -> Result<Search> {
+fn search(target: &Target, everywhere: bool) -> Result<Search> {
     let mut tried = Tried { lines: Vec::new() };
 
     // Checked before the include-directory override, which wins over them:
@@ -187,7 +142,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
     };
 
     if let Some((name, given)) = target.target_var("LIBCUDA_SYS_INCLUDE_DIR") {
-        let dir = absolute(&name, given)?;
+        let dir = env::absolute(&name, given)?;
         match has_cuda_h(&dir) {
             Ok(true) => {}
             Ok(false) => return Err(explicit_error(&name, &dir, std::slice::from_ref(&dir), None)),
@@ -217,7 +172,7 @@ fn search(target: &Target, scope: Scope) -> Result<Search> {
         return Ok(Search::Found(toolkit));
     }
 
-    if scope == Scope::ExplicitOnly {
+    if !everywhere {
         log("no toolkit variable is set; the pregenerated bindings need no search");
         return Ok(Search::NotFound(not_found(target, &tried)));
     }
@@ -295,7 +250,7 @@ fn root_vars() -> Result<(RootVars, Vec<String>)> {
         .filter_map(|name| {
             env::var(name)
                 .filter(|v| !v.is_empty())
-                .map(|v| absolute(name, v).map(|p| (name.to_string(), p)))
+                .map(|v| env::absolute(name, v).map(|p| (name.to_string(), p)))
         })
         .collect::<Result<_>>()?;
     // Every one that is set must be a directory, the losers too: a typo in one
@@ -367,64 +322,12 @@ fn toolkit_lib_dirs(target: &Target, root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// A path this user cannot reach (a directory above it is not searchable):
-/// not to be called missing.
-fn unreachable(path: &Path) -> bool {
-    std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied)
-}
-
-const UNREACHABLE: &str =
-    "cannot be reached: permission denied (a directory above it is not searchable by this user)";
-
-fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
-    let dir = absolute(name, dir)?;
-    if !dir.is_dir() {
-        let (summary, what) = match (unreachable(&dir), dir.exists()) {
-            (true, _) => (UNREACHABLE, UNREACHABLE),
-            (false, true) => ("is not a directory", "is a file, not a directory"),
-            (false, false) => ("is not a directory", "does not exist"),
-        };
-        return Err(Error::new(
-            format!("{name}={} {summary}", dir.display()),
-            format!(
-                "{name} names the directory that holds libcuda.so (or libcuda.so.1, cuda.lib).\n\
-                 It is set to {}, which {what}.\n\n\
-                 Fix: point it at the driver's library directory (e.g. /usr/lib/x86_64-linux-gnu,\n\
-                 /usr/local/nvidia/lib64, /usr/lib/wsl/lib), or unset it to let the build search: unset {name}",
-                dir.display()
-            ),
-        ));
-    }
-    Ok(dir)
-}
-
-/// A directory a variable names, which must be absolute: the build script runs
-/// in the crate's own directory (for a crates.io dependency, the registry's
-/// copy), not where cargo was started, so a relative path would silently mean
-/// another place.
-fn absolute(name: &str, value: OsString) -> Result<PathBuf> {
-    let path = PathBuf::from(value);
-    if path.is_absolute() {
-        return Ok(path);
-    }
-    Err(Error::new(
-        format!("{name}={} is a relative path", path.display()),
-        format!(
-            "{name} must be an absolute path: the build script runs in libcuda-sys's own directory,\n\
-             not in the one cargo was started from, so `{}` would be looked for somewhere else.\n\n\
-             Fix: {name}=\"$PWD/{}\" (or the full path), or unset {name}",
-            path.display(),
-            path.display()
-        ),
-    ))
-}
-
 /// An explicit directory must exist and hold cuda.h: a wrong override is never
 /// silently replaced by some other toolkit.
 fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<String>) -> Error {
     let what = match why {
         Some(why) => why,
-        None if unreachable(given) => UNREACHABLE.into(),
+        None if env::unreachable(given) => env::UNREACHABLE.into(),
         None if !given.exists() => "does not exist".into(),
         None if !given.is_dir() => "is not a directory".into(),
         None => "has no cuda.h".into(),
@@ -469,161 +372,6 @@ fn include_dirs_of(root: &Path) -> Vec<PathBuf> {
     vec![root.join("include")]
 }
 
-fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
-    let exe = if target.is_windows() { "nvcc.exe" } else { "nvcc" };
-    let Some(path) = env::var("PATH") else {
-        return Vec::new();
-    };
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(exe))
-        .filter(|nvcc| nvcc.is_file())
-        .filter_map(|nvcc| {
-            let nvcc = nvcc.canonicalize().unwrap_or(nvcc);
-            log(format!("found {}", nvcc.display()));
-            nvcc.parent()?.parent().map(Path::to_path_buf)
-        })
-        .collect()
-}
-
-/// Every release with memory pools, newest first, for pkg-config's `cuda-X.Y`
-/// and `/usr/local/cuda-X.Y`.
-fn releases() -> impl Iterator<Item = (u32, u32)> {
-    crate::release::known().rev()
-}
-
-fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
-    if !target.is_native() && env::var("PKG_CONFIG_SYSROOT_DIR").is_none() {
-        log("pkg-config skipped: cross-compiling without PKG_CONFIG_SYSROOT_DIR");
-        return Vec::new();
-    }
-    let names =
-        std::iter::once("cuda".to_string()).chain(releases().map(|(a, b)| format!("cuda-{a}.{b}")));
-    let mut dirs = Vec::new();
-    for (i, name) in names.enumerate() {
-        // Every probe reads the same pkg-config variables: the first one registers
-        // them, instead of one `rerun-if-env-changed` set per release name.
-        match (target.pkg_config)(&name, i == 0) {
-            Ok(include_paths) => {
-                log(format!("pkg-config {name}: include paths {include_paths:?}"));
-                dirs.extend(include_paths);
-            }
-            Err(env::Probe::NotInstalled) => {
-                log("pkg-config is not installed");
-                break;
-            }
-            // A `.pc` file that exists but does not parse is worth a line (pkg-config
-            // itself calls it "not found"); an absent one (most names) is not.
-            Err(env::Probe::Failed(why)) => {
-                if let Some(file) = pc_file(&name) {
-                    log(format!(
-                        "pkg-config could not read {}, passed over: {}",
-                        file.display(),
-                        why.lines().find(|l| !l.trim().is_empty()).unwrap_or_default()
-                    ));
-                }
-            }
-        }
-    }
-    dirs.into_iter().map(|d| if d.ends_with("include") { d } else { d.join("include") }).collect()
-}
-
-/// `name.pc` in the directories pkg-config was told to search, if any.
-fn pc_file(name: &str) -> Option<PathBuf> {
-    ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"]
-        .iter()
-        .filter_map(std::env::var_os)
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .map(|dir| dir.join(format!("{name}.pc")))
-        .find(|file| file.is_file())
-}
-
-fn conda_roots(target: &Target) -> Vec<PathBuf> {
-    let Some(prefix) = env::var("CONDA_PREFIX").filter(|v| !v.is_empty()) else {
-        return Vec::new();
-    };
-    let prefix = PathBuf::from(prefix);
-    if target.is_windows() {
-        vec![prefix.join("Library"), prefix]
-    } else {
-        vec![prefix]
-    }
-}
-
-fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
-    if !target.is_native() {
-        log("pip wheels skipped: cross-compiling");
-        return Vec::new();
-    }
-    // The interpreter's own view of its search path covers venvs, user sites
-    // and PYTHONPATH without guessing their layout.
-    env::var("VIRTUAL_ENV");
-    env::var("PYTHONPATH");
-    let mut dirs = Vec::new();
-    for line in &python().sys_path {
-        for sub in ["nvidia/cu13/include", "nvidia/cuda_runtime/include"] {
-            let dir = line.join(sub);
-            if dir.is_dir() && !dirs.contains(&dir) {
-                dirs.push(dir);
-            }
-        }
-    }
-    if dirs.is_empty() {
-        log("pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on Python's sys.path");
-    }
-    dirs
-}
-
-/// What Python says of where packages go: `sys.path`, and pip's user site
-/// (`pip install --user`), which is on `sys.path` only once it exists.
-#[derive(Default)]
-pub struct Python {
-    pub sys_path: Vec<PathBuf>,
-    pub user_site: Option<PathBuf>,
-}
-
-impl Python {
-    /// The directories `pip install` writes to.
-    pub fn site_dirs(&self) -> Vec<PathBuf> {
-        let mut dirs: Vec<PathBuf> = self
-            .sys_path
-            .iter()
-            .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
-            .cloned()
-            .collect();
-        if let Some(user) = self.user_site.as_ref().filter(|u| !dirs.contains(u)) {
-            dirs.push(user.clone());
-        }
-        dirs
-    }
-}
-
-/// `python3` (else `python`), asked once.
-pub fn python() -> &'static Python {
-    static PYTHON: std::sync::OnceLock<Python> = std::sync::OnceLock::new();
-    PYTHON.get_or_init(|| {
-        let script = "import site, sys\n\
-                      print(site.getusersitepackages() if site.ENABLE_USER_SITE else '')\n\
-                      for p in sys.path:\n    print(p)";
-        for python in ["python3", "python"] {
-            let Ok(out) = Command::new(python).args(["-c", script]).output() else {
-                log(format!("pip wheels: no {python} on PATH"));
-                continue;
-            };
-            if !out.status.success() {
-                log(format!("pip wheels: {python} could not print sys.path ({})", out.status));
-                continue;
-            }
-            let text = String::from_utf8_lossy(&out.stdout);
-            let mut lines = text.lines();
-            let user_site = lines.next().filter(|l| !l.is_empty()).map(PathBuf::from);
-            let sys_path = lines.filter(|l| !l.is_empty()).map(PathBuf::from).collect();
-            return Python { sys_path, user_site };
-        }
-        log("pip wheels: no Python to ask for its sys.path, so none searched");
-        Python::default()
-    })
-}
-
 fn standard_roots(target: &Target) -> Vec<PathBuf> {
     if target.is_windows() {
         return Vec::new();
@@ -651,7 +399,7 @@ fn not_found(target: &Target, tried: &Tried) -> Error {
     } else {
         tried.lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
     };
-    let prefix = format!("{}_", target.triple.to_uppercase().replace('-', "_"));
+    let prefix = env::target_prefixed(&target.triple, "");
     Error::new(
         "no CUDA headers (cuda.h) found",
         format!(

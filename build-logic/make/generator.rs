@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use crate::error::{Error, Result};
-use crate::preprocess::Header;
+use crate::make::header::Header;
+use crate::model::{Error, Result};
 
 /// The crate's MSRV; the generated code uses nothing newer.
 pub const RUST_TARGET: (u64, u64) = (82, 0);

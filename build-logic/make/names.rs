@@ -1,3 +1,11 @@
+//! Plain names. `cuda.h` declares `cuMemAlloc` and renames it with
+//! `#define cuMemAlloc cuMemAlloc_v2` (or `__CUDA_API_PTSZ(...)` under
+//! `CUDA_API_PER_THREAD_DEFAULT_STREAM`), so bindgen only sees the versioned
+//! declaration. libcuda still exports the plain name with the legacy ABI, so
+//! binding it by hand would call the wrong function. Here the preprocessor
+//! lists every macro in force (`-dM`), expands each `cu*` one, and every name
+//! that expands to a bound function becomes a Rust alias of that function.
+//!
 //! Constants bindgen leaves out. `cuda.h` defines some handles and pointers as
 //! casts (`#define CU_STREAM_LEGACY ((CUstream)0x1)`, `CU_DEVICE_CPU
 //! ((CUdevice)-1)`, `CU_LAUNCH_PARAM_END ((void*)CU_LAUNCH_PARAM_END_AS_INT)`)
@@ -10,7 +18,38 @@
 
 use std::fmt::Write;
 
-use crate::items::Items;
+use crate::make::items::Items;
+use crate::model::Rename;
+
+/// The macros to expand: those named like driver functions.
+pub fn rename_candidates(macros: &[(String, String)]) -> impl Iterator<Item = &str> {
+    macros.iter().map(|(name, _)| name.as_str()).filter(|n| is_driver_name(n))
+}
+
+/// Every expansion (`(macro, what it expands to)`) that renames a plain name
+/// to a bound function.
+pub fn renames(expansions: &[(String, String)], items: &crate::make::items::Items) -> Vec<Rename> {
+    let mut renames: Vec<Rename> = expansions
+        .iter()
+        .filter(|(plain, target)| {
+            is_driver_name(plain)
+                && plain != target
+                && items.function(target).is_some()
+                && !items.has_item(plain)
+        })
+        .map(|(plain, target)| Rename { plain: plain.clone(), target: target.clone() })
+        .collect();
+    renames.sort_by(|a, b| a.plain.cmp(&b.plain));
+    renames
+}
+
+/// Object-like macros named like driver functions (`cuX`); function-like ones
+/// (`NAME(args)`) cannot rename a declaration.
+fn is_driver_name(name: &str) -> bool {
+    name.starts_with("cu")
+        && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
 
 pub struct MacroConstant {
     pub name: String,
@@ -36,7 +75,7 @@ pub fn unbound<'a>(macros: &'a [(String, String)], items: &Items) -> Vec<&'a (St
 }
 
 /// The macros to expand: unbound ones with a body.
-pub fn candidates<'a>(
+pub fn constant_candidates<'a>(
     macros: &'a [(String, String)],
     items: &Items,
 ) -> impl Iterator<Item = &'a str> {
@@ -48,7 +87,7 @@ pub fn candidates<'a>(
 
 /// Every expansion (`(macro, what it expands to)`) of an unbound macro that is
 /// a constant this module binds.
-pub fn find(
+pub fn constants(
     expansions: &[(String, String)],
     macros: &[(String, String)],
     items: &Items,
@@ -123,7 +162,7 @@ fn integer(text: &str) -> Option<i128> {
 }
 
 /// `OUT_DIR/macro_constants.rs`.
-pub fn render(constants: &[MacroConstant]) -> String {
+pub fn render_constants(constants: &[MacroConstant]) -> String {
     let mut out = String::from(
         "// Constants cuda.h defines as casts or second names of enumerators, from its own macros.\n",
     );

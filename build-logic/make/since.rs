@@ -8,25 +8,19 @@
 //! version order; a variant whose parameter count differs from the binding's
 //! is refused rather than guessed.
 
-#[cfg(feature = "generate")]
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
-#[cfg(feature = "generate")]
-use crate::error::Error;
-use crate::output::Bindings;
+use crate::model::Error;
 
 /// `PFN_` variants by `(plain name, suffix)`: `(version, parameter count)`.
-#[cfg(feature = "generate")]
 type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
 
 /// `(bound function, version)` of every function matched to a `PFN_` variant,
 /// or `None` where the header set has no `cudaTypedefs.h`.
-#[cfg(feature = "generate")]
 pub fn find(
     include_dir: &std::path::Path,
-    items: &crate::items::Items,
-) -> crate::error::Result<Option<BTreeMap<String, u32>>> {
+    items: &crate::make::items::Items,
+) -> crate::model::Result<Option<BTreeMap<String, u32>>> {
     // Absent is a header set without the table; present but unreadable is an error.
     let read = |name: &str| {
         let path = include_dir.join(name);
@@ -74,7 +68,6 @@ pub fn find(
     Ok(Some(versions))
 }
 
-#[cfg(feature = "generate")]
 fn variants(text: &str) -> Variants {
     let mut out: Variants = BTreeMap::new();
     // Some 12.x headers type a function only as `PFN_name` and give its version
@@ -123,7 +116,6 @@ fn variants(text: &str) -> Variants {
 }
 
 /// `cuMemAlloc_v3020` -> ((`cuMemAlloc`, ``), 3020); `None` without a version.
-#[cfg(feature = "generate")]
 fn versioned(name: &str) -> Option<((String, String), u32)> {
     let (base, suffix) = split_suffix(name);
     let (plain, version) = base.rsplit_once("_v")?;
@@ -132,7 +124,6 @@ fn versioned(name: &str) -> Option<((String, String), u32)> {
 }
 
 /// `cuMemcpyHtoD_v2_ptds` -> (`cuMemcpyHtoD_v2`, `_ptds`).
-#[cfg(feature = "generate")]
 fn split_suffix(name: &str) -> (&str, &str) {
     for suffix in ["_ptsz", "_ptds"] {
         if let Some(base) = name.strip_suffix(suffix) {
@@ -142,7 +133,6 @@ fn split_suffix(name: &str) -> (&str, &str) {
     (name, "")
 }
 
-#[cfg(feature = "generate")]
 fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
     let (base, suffix) = split_suffix(symbol);
     // `name_vK` is the K-th ABI; a plain name the first.
@@ -158,39 +148,7 @@ fn version_of(symbol: &str, params: usize, variants: &Variants) -> Option<u32> {
     (chosen.1 == params).then_some(chosen.0)
 }
 
-/// `OUT_DIR/since.rs`: the tables behind `libcuda_sys::since`: the bound
-/// functions, each with the version its ABI needs, and the plain names with
-/// the function each is an alias of.
-pub fn render(bindings: &Bindings) -> String {
-    let mut out = String::from(
-        "/// Whether the headers had `cudaTypedefs.h`, the source of [`SINCE`].\npub const SINCE_AVAILABLE: bool = ",
-    );
-    let _ = writeln!(out, "{};", bindings.since.is_some());
-    let mut names: Vec<&str> = bindings.functions.iter().map(|f| f.name.as_str()).collect();
-    names.sort_unstable();
-    out.push_str("/// Every bound function, sorted.\npub const FUNCTIONS: &[&str] = &[\n");
-    for name in &names {
-        let _ = writeln!(out, "    \"{name}\",");
-    }
-    out.push_str("];\n/// `(bound function, CUDA_VERSION that introduced its ABI)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
-    if let Some(since) = &bindings.since {
-        for name in &names {
-            if let Some(v) = since.get(*name) {
-                let _ = writeln!(out, "    (\"{name}\", {v}),");
-            }
-        }
-    }
-    out.push_str("];\n/// `(plain name, the bound function it is an alias of)`, sorted by name.\npub const PLAIN_NAMES: &[(&str, &str)] = &[\n");
-    let mut plain: Vec<_> = bindings.renames.iter().collect();
-    plain.sort_by(|a, b| a.plain.cmp(&b.plain));
-    for r in plain {
-        let _ = writeln!(out, "    (\"{}\", \"{}\"),", r.plain, r.target);
-    }
-    out.push_str("];\n");
-    out
-}
-
-#[cfg(all(test, feature = "generate"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

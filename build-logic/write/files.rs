@@ -1,63 +1,163 @@
-//! `OUT_DIR/value_types.rs`: the value type of every attribute enumerator
-//! (`VALUE_TYPES`, found by `attributes`), each attribute enum's
-//! `value_type()`, `name()` and `Debug` of every C enum, and the bit masks.
+//! The write step: the files `src/lib.rs` includes from `OUT_DIR`, rendered
+//! from the bindings' data with this crate's documentation (`docs`) and tables
+//! (`since`, `value_types`, `renames`).
 
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::path::Path;
 
-use crate::output::Bindings;
+use crate::env::write_error;
+use crate::model::{Bindings, Rename, Result};
+use crate::tables;
+use crate::write::docs;
 
-/// Whether a C enum is a bit mask, which gets `|`, `&`, their assignments and
-/// `contains`: `cuda.h` calls it a set of flags, and its values are bits. It
-/// calls it flags in its name (`CUctx_flags`, `CUgraphicsRegisterFlags`) or in
-/// a comment that starts with "Flags for" or "Bitmask"
-/// (`CUmemAllocationHandleType`). Its values are bits when each enumerator but
-/// 0 and the `0x7FFFFFFF` sentinel is a single bit (a negative one of an `int`
-/// enum by its 32-bit pattern: `CU_COREDUMP_LOG_ONLY` is `1 << 31`), or a union
-/// of the enum's single bits that its name calls a group (`_MASK`, `_FLAGS`:
-/// `CU_CTX_SCHED_MASK`, `CU_COREDUMP_LIGHTWEIGHT_FLAGS`). That keeps out what
-/// the header calls flags but numbers as a choice of one value: 1, 2, 3
-/// (`CUcoredumpSettings`), `READ` 1 and `READWRITE` 3 (`CUmemAccess_flags`),
-/// or a mode beside a flag bit, whose values a `|` would read as bits
-/// (`CUstreamWaitValue_flags`: `NOR` is 3, so `NOR | FLUSH` would show as
-/// `EQ | AND | FLUSH`).
-#[cfg(feature = "generate")]
-pub fn is_bitmask(name: &str, doc: &str, enumerators: &[(&str, i128)]) -> bool {
-    let doc = doc.trim_start();
-    let called_flags = name.to_ascii_lowercase().contains("flag")
-        || doc.starts_with("Flags for")
-        || doc.starts_with("Bitmask");
-    let bits = |v: i128| if (-(1 << 31)..0).contains(&v) { v & 0xFFFF_FFFF } else { v };
-    let single = |v: i128| bits(v) > 0 && bits(v).count_ones() == 1;
-    let all_bits =
-        enumerators.iter().filter(|(_, v)| single(*v)).fold(0, |acc, (_, v)| acc | bits(*v));
-    let is_group = |name: &str, v: i128| {
-        (name.ends_with("_MASK") || name.ends_with("_FLAGS")) && v > 0 && v & !all_bits == 0
+/// Writes the files `src/lib.rs` includes.
+pub fn all(b: &Bindings, out_dir: &Path) -> Result<()> {
+    let files = [
+        ("bindings.rs", docs::types(b)),
+        ("functions.rs", functions(b)),
+        ("renames.rs", renames(&b.renames)),
+        ("macro_constants.rs", b.macro_constants.clone()),
+        ("since.rs", since(b)),
+        ("value_types.rs", value_types(b)),
+        ("enumerators.rs", enumerators(b)),
+        ("accessors.rs", accessors(b)),
+    ];
+    for (name, text) in files {
+        let path = out_dir.join(name);
+        std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
+    }
+    // The same tables as rows of text, which `cargo xtask pregenerate` merges.
+    let dir = out_dir.join("tables");
+    std::fs::create_dir_all(&dir).map_err(|e| write_error(&dir, e))?;
+    let rows = tables::Tables {
+        functions: b.functions.iter().map(|f| f.name.as_str()).collect(),
+        since: b.since.as_ref(),
+        renames: &b.renames,
+        typed: &b.typed,
+        bitmasks: &b.bitmasks,
     };
-    called_flags
-        && enumerators
-            .iter()
-            .filter(|(_, v)| *v != 0 && *v != 0x7FFF_FFFF)
-            .all(|(name, v)| single(*v) || is_group(name, *v))
+    for (name, text) in tables::write(&rows) {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
+    }
+    Ok(())
 }
 
-/// The enums of the generated bindings that are bit masks.
-#[cfg(feature = "generate")]
-pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
-    items
-        .enums
-        .iter()
-        .filter(|e| {
-            let enumerators: Vec<(&str, i128)> = items
-                .constants
-                .iter()
-                .filter(|k| k.owner.as_ref() == Some(*e))
-                .filter_map(|k| Some((k.name.as_str(), k.value?)))
-                .collect();
-            is_bitmask(e, &items.enum_doc(e), &enumerators)
-        })
-        .cloned()
-        .collect()
+/// `enumerators.rs`: every C enumerator under its C name at the crate root,
+/// typed as its enum's typedef (`CUDA_SUCCESS: CUresult`), as C makes them
+/// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`.
+fn enumerators(b: &Bindings) -> String {
+    let mut out = String::from("// C's enumerators under their global C names.\n");
+    for e in &b.enumerators {
+        let (ty, name) = (b.typedef_of(&e.owner), &e.name);
+        let value = docs::value(b, e).map_or(String::new(), |v| format!(", `{name} = {v}`"));
+        out.push_str(&format!(
+            "/// [`{ty}::{name}`] under its C name{value}.\npub const {name}: {ty} = {ty}::{name};\n"
+        ));
+    }
+    out
 }
+
+/// `accessors.rs`: `member()` and `set_member()` for each member that moved,
+/// so that the same code compiles against every release.
+fn accessors(b: &Bindings) -> String {
+    let mut out = String::from("// Accessors of the members that moved between releases.\n");
+    for m in &b.moved {
+        let (record, member, path, ty) = (&m.record, &m.member, &m.path, &m.ty);
+        // A member of an anonymous union: `cargo xtask pregenerate` and
+        // the generated path let only integers through, any bits of which are a value.
+        let read = if path.contains('.') {
+            format!("// SAFETY: an integer member of a C union: any bits are a value.\n        unsafe {{ self.{path} }}")
+        } else {
+            format!("self.{path}")
+        };
+        out.push_str(&format!(
+            "impl {record} {{\n    /// `{member}`, here `self.{path}`: the same call in every release, where the\n    \
+             /// member is in an anonymous union or not (crate docs, [Members that moved](crate#members-that-moved)).\n    \
+             pub fn {member}(&self) -> {ty} {{\n        {read}\n    }}\n    \
+             /// Sets `{member}` (`self.{path}`), in every release: see [`Self::{member}`].\n    \
+             pub fn set_{member}(&mut self, value: {ty}) {{\n        self.{path} = value;\n    }}\n}}\n"
+        ));
+    }
+    out
+}
+
+/// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands
+/// to `extern "C"` declarations or to the dynamic-loading wrappers; each
+/// declaration with the driver version it needs.
+fn functions(b: &Bindings) -> String {
+    let mut out = String::from("functions! {\n");
+    for f in &b.functions {
+        let needs = b.since.as_ref().and_then(|s| s.get(&f.name)).map(|v| docs::since(*v));
+        // Each a paragraph of its own.
+        let mut add: Vec<String> = needs.into_iter().collect();
+        if let Some(h) = docs::history(b, &f.name) {
+            add.extend([String::new(), h]);
+        }
+        let decl = docs::insert_before(&f.decl, &f.name, &add);
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
+
+// `OUT_DIR/since.rs`.
+
+/// `OUT_DIR/since.rs`: the tables behind `libcuda_sys::since`: the bound
+/// functions, each with the version its ABI needs, and the plain names with
+/// the function each is an alias of.
+fn since(bindings: &Bindings) -> String {
+    let mut out = String::from(
+        "/// Whether the headers had `cudaTypedefs.h`, the source of [`SINCE`].\npub const SINCE_AVAILABLE: bool = ",
+    );
+    let _ = writeln!(out, "{};", bindings.since.is_some());
+    let mut names: Vec<&str> = bindings.functions.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    out.push_str("/// Every bound function, sorted.\npub const FUNCTIONS: &[&str] = &[\n");
+    for name in &names {
+        let _ = writeln!(out, "    \"{name}\",");
+    }
+    out.push_str("];\n/// `(bound function, CUDA_VERSION that introduced its ABI)`, sorted by name.\npub const SINCE: &[(&str, u32)] = &[\n");
+    if let Some(since) = &bindings.since {
+        for name in &names {
+            if let Some(v) = since.get(*name) {
+                let _ = writeln!(out, "    (\"{name}\", {v}),");
+            }
+        }
+    }
+    out.push_str("];\n/// `(plain name, the bound function it is an alias of)`, sorted by name.\npub const PLAIN_NAMES: &[(&str, &str)] = &[\n");
+    let mut plain: Vec<_> = bindings.renames.iter().collect();
+    plain.sort_by(|a, b| a.plain.cmp(&b.plain));
+    for r in plain {
+        let _ = writeln!(out, "    (\"{}\", \"{}\"),", r.plain, r.target);
+    }
+    out.push_str("];\n");
+    out
+}
+
+// `OUT_DIR/renames.rs`.
+
+/// `OUT_DIR/renames.rs`: one `pub use` per plain name, documented with the
+/// macro it mirrors. A `use` keeps the target's exact signature and symbol.
+fn renames(renames: &[Rename]) -> String {
+    let mut out =
+        String::from("// Plain names of renamed driver functions, from the header's own macros.\n");
+    for r in renames {
+        out.push_str(&format!(
+            "/// Plain name of [`{t}`]: `cuda.h` has `#define {p} ... {t}`, so a C call to `{p}` calls `{t}`, and so does this.\n\
+             /// (libcuda's own `{p}` symbol is the legacy ABI and is never bound.)\n\
+             #[doc(inline)]\npub use self::{t} as {p};\n",
+            p = r.plain,
+            t = r.target
+        ));
+    }
+    out
+}
+
+// `OUT_DIR/value_types.rs`: the value type of every attribute enumerator
+// (`VALUE_TYPES`, found by `attributes`), each attribute enum's
+// `value_type()`, `name()` and `Debug` of every C enum, and the bit masks.
 
 /// `name()` and `Debug` for every C enum: the enumerator's name for a value
 /// (the first one the header lists, where two share a value: `cuda.h` lists
@@ -65,7 +165,7 @@ pub fn bitmasks(items: &crate::items::Items) -> Vec<String> {
 /// header does not list; `Debug` shows it under the C typedef's name.
 fn render_names(bindings: &Bindings, out: &mut String) {
     let mut owners: Vec<&str> = Vec::new();
-    for crate::output::Enumerator { owner, .. } in &bindings.enumerators {
+    for crate::model::Enumerator { owner, .. } in &bindings.enumerators {
         if !owners.contains(&owner.as_str()) {
             owners.push(owner);
         }
@@ -144,7 +244,7 @@ fn render_bitmasks(bitmasks: &[String], out: &mut String) {
     }
 }
 
-pub fn render(bindings: &Bindings) -> String {
+fn value_types(bindings: &Bindings) -> String {
     let mut out = String::from(
         "/// The value type of every attribute enumerator these bindings know: see\n\
          /// [Value types](crate#value-types).\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n",

@@ -4,7 +4,7 @@
 //! driver was measured to refuse.
 
 /// One sentence per `CU_MEMPOOL_ATTR_*`, in the order of their values.
-pub const POOL_ATTRIBUTES: [(&str, &str); 15] = [
+pub(crate) const POOL_ATTRIBUTES: [(&str, &str); 15] = [
     (
         "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES",
         "Non-zero (the default): an allocation may take memory that another stream \
@@ -81,7 +81,7 @@ pub const POOL_ATTRIBUTES: [(&str, &str); 15] = [
 ];
 
 /// This crate's sentence for an enum, where it has one beyond the common one.
-pub const ENUMS: [(&str, &str); 2] = [
+pub(crate) const ENUMS: [(&str, &str); 2] = [
     (
         "CUmemPool_attribute_enum",
         "What [`cuMemPoolGetAttribute`] reads and [`cuMemPoolSetAttribute`] writes of a memory \
@@ -108,7 +108,7 @@ pub const ENUMS: [(&str, &str); 2] = [
 /// Enumerators newer than CUDA 13.0 that a 13.0 driver (580.159.04, on an
 /// H200) answers with `CUDA_ERROR_INVALID_VALUE`, as measured by
 /// `tests/gpu_mempool.rs`, `attributes_newer_than_the_driver_are_refused`.
-pub const REFUSED_BY_13_0: [&str; 7] = [
+pub(crate) const REFUSED_BY_13_0: [&str; 7] = [
     "CU_MEMPOOL_ATTR_ALLOCATION_TYPE",
     "CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES",
     "CU_MEMPOOL_ATTR_LOCATION_ID",
@@ -122,7 +122,7 @@ pub const REFUSED_BY_13_0: [&str; 7] = [
 /// What they say a driver answered was measured on an H200 with driver
 /// 580.159.04 (CUDA 13.0), for 1 MiB from `cuMemAlloc`, the default pool,
 /// `cuMemHostAlloc` and `cuMemAllocManaged`.
-pub const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
+pub(crate) const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
     (
         "CU_POINTER_ATTRIBUTE_CONTEXT",
         "The context the memory was allocated or registered in. Null for memory from a \
@@ -225,6 +225,6 @@ pub const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
 ];
 
 /// This crate's sentence for an enumerator, where it has one.
-pub fn sentence(name: &str) -> Option<&'static str> {
+pub(crate) fn sentence(name: &str) -> Option<&'static str> {
     POOL_ATTRIBUTES.iter().chain(&POINTER_ATTRIBUTES).find(|(n, _)| *n == name).map(|(_, s)| *s)
 }

@@ -1,11 +1,13 @@
 //! Step 0: where the bindings come from and for which CUDA release, by the
 //! rules the crate docs give ("Where the bindings come from", "Choosing a
 //! CUDA release").
+//! The driver floor a user names is read here too, and the release of headers
+//! that are not generated from, from their text.
 
-use crate::discover::{Scope, Toolkit};
+use std::path::Path;
+
 use crate::env;
-use crate::error::{Error, Result};
-use crate::version::CudaVersion;
+use crate::model::{plausible, CudaVersion, Error, Result, Toolkit, Why};
 
 /// The CUDA release the bindings are for.
 pub struct Release {
@@ -146,21 +148,6 @@ pub fn release_of_headers(
     Ok((number, note))
 }
 
-/// Why the pregenerated set is used, and whether the user should hear of it.
-pub struct Why {
-    pub reason: String,
-    /// A fallback the user did not ask for: said in a `cargo::warning`.
-    pub warn: bool,
-    /// How to have generated bindings instead.
-    pub undo: &'static str,
-    /// Where what the fallback lacks would appear: a change there re-runs the
-    /// build script, so the fallback ends when they do.
-    pub watch: crate::watch::Watch,
-    /// How the release was chosen from headers that are not generated from
-    /// (`mode::release_of_headers`).
-    pub release: Option<String>,
-}
-
 pub enum Mode {
     Generate,
     Pregenerated(Why),
@@ -169,11 +156,8 @@ pub enum Mode {
 
 impl Mode {
     /// The pregenerated set needs no headers: only variables that were set are checked.
-    pub fn searches(&self) -> Scope {
-        match self {
-            Mode::Pregenerated(_) => Scope::ExplicitOnly,
-            Mode::Generate | Mode::Auto => Scope::Everywhere,
-        }
+    pub fn searches_everywhere(&self) -> bool {
+        !matches!(self, Mode::Pregenerated(_))
     }
 }
 
@@ -221,20 +205,7 @@ pub fn choose(generator: bool) -> Result<Mode> {
     }
 }
 
-/// The automatic mode's fallback: `missing` is the error generation would have
-/// given, which becomes the reason in the warning. Headers, libclang and
-/// `nvcc` installed later end the fallback where they can be watched.
-pub fn fallback(missing: &Error, target: &crate::env::Target) -> Why {
-    Why {
-        reason: missing.summary.clone(),
-        warn: true,
-        undo: "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
-        watch: crate::watch::fallback(target, crate::discover::python()),
-        release: None,
-    }
-}
-
-pub fn needs_bindgen_feature() -> Error {
+pub(crate) fn needs_bindgen_feature() -> Error {
     Error::new(
         "LIBCUDA_SYS_BINDINGS=generate needs libcuda-sys's `bindgen` feature",
         "Generating the bindings from the CUDA headers on this machine needs bindgen, which this\n\
@@ -245,38 +216,97 @@ pub fn needs_bindgen_feature() -> Error {
     )
 }
 
-/// Where the bindings come from, beside them (`output::Bindings`).
-// Without the `bindgen` feature only the pregenerated set exists.
-#[cfg_attr(not(feature = "generate"), allow(dead_code))]
-pub enum Origin {
-    /// From the headers of `toolkit`; `compiler` is the C compiler command
-    /// that read them (with the include directory and defines).
-    Generated {
-        toolkit: Toolkit,
-        compiler: Vec<String>,
-        /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
-        fingerprint: String,
-    },
-    /// The pregenerated set; `ignored` is a toolkit that was found or named but
-    /// that these bindings do not come from.
-    Pregenerated { why: Why, ignored: Option<Toolkit> },
+/// `LIBCUDA_SYS_DRIVER_FLOOR` (`13.0`) as a `CUDA_VERSION` (`13000`): the
+/// oldest driver a linked program must start on.
+pub fn driver_floor() -> Result<Option<u32>> {
+    let Some(value) = env::var("LIBCUDA_SYS_DRIVER_FLOOR").filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy().trim().to_string();
+    let why = match crate::model::parse_version(&text) {
+        Some(floor) if (11000..100_000).contains(&floor) => return Ok(Some(floor)),
+        Some(floor) if floor < 11000 => {
+            "is older than any driver with the memory-pool API this crate binds (11.x)"
+        }
+        Some(_) => "is not a CUDA release (their major versions have two digits)",
+        None => "is not a CUDA version",
+    };
+    Err(Error::new(
+        format!("LIBCUDA_SYS_DRIVER_FLOOR={text} {why}"),
+        "LIBCUDA_SYS_DRIVER_FLOOR names the oldest driver, as the CUDA release it supports:\n\
+         major.minor from 11.0 on, the minor one digit (13.0 for driver 580, 12.8, 11.7). Functions\n\
+         newer than it are left out of the linked bindings.\n\n\
+         Fix: LIBCUDA_SYS_DRIVER_FLOOR=13.0 (or another X.Y), or unset it",
+    ))
 }
 
-impl Origin {
-    /// The toolkit the bindings come from, or one found beside pregenerated bindings
-    /// (its stub library can still be linked).
-    pub fn toolkit(&self) -> Option<&Toolkit> {
-        match self {
-            Origin::Generated { toolkit, .. } => Some(toolkit),
-            Origin::Pregenerated { ignored, .. } => ignored.as_ref(),
+/// The lines of C text the compiler reads: comments removed, and the lines
+/// of `#if 0` blocks left out (a `#define` there defines nothing).
+fn live_lines(text: &str) -> Vec<String> {
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        match (rest.find("/*"), rest.find("//")) {
+            (Some(b), l) if l.is_none_or(|l| b < l) => {
+                code.push_str(&rest[..b]);
+                rest = rest[b + 2..].find("*/").map_or("", |e| &rest[b + 2 + e + 2..]);
+                code.push(' ');
+            }
+            (_, Some(l)) => {
+                code.push_str(&rest[..l]);
+                rest = rest[l..].find('\n').map_or("", |e| &rest[l + e..]);
+            }
+            _ => {
+                code.push_str(rest);
+                rest = "";
+            }
         }
     }
-
-    /// The headers these bindings come from, where there are any.
-    pub fn headers(&self) -> Option<&Toolkit> {
-        match self {
-            Origin::Generated { toolkit, .. } => Some(toolkit),
-            Origin::Pregenerated { .. } => None,
+    let mut out = Vec::new();
+    // Depth of `#if`s inside a `#if 0`, while in one.
+    let mut dead: Option<usize> = None;
+    for line in code.lines() {
+        let directive = line.trim().strip_prefix('#').map(str::trim_start);
+        let word = directive.map(|d| d.split_whitespace().next().unwrap_or_default());
+        match (dead, word) {
+            (None, Some("if")) if directive.is_some_and(|d| d[2..].trim() == "0") => dead = Some(0),
+            (None, _) => out.push(line.to_string()),
+            (Some(n), Some("if" | "ifdef" | "ifndef")) => dead = Some(n + 1),
+            (Some(0), Some("endif" | "else" | "elif")) => dead = None,
+            (Some(n), Some("endif")) => dead = Some(n - 1),
+            (Some(_), _) => {}
         }
+    }
+    out
+}
+
+/// `CUDA_VERSION` of the headers in `include_dir` that are not generated from,
+/// read from `cuda.h`'s own `#define CUDA_VERSION` line: the pregenerated
+/// bindings need no C compiler for the target (a cross build may have none).
+pub fn of_headers(include_dir: &Path) -> Result<CudaVersion> {
+    let path = include_dir.join("cuda.h");
+    // The compiler does not care for the encoding of comments, nor does this.
+    let bytes = std::fs::read(&path)
+        .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display()), ""))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let number = live_lines(&text).iter().find_map(|l| {
+        let rest = l.trim().strip_prefix('#')?.trim_start().strip_prefix("define")?;
+        rest.trim().strip_prefix("CUDA_VERSION")?.trim().parse::<u32>().ok()
+    });
+    plausible(number, &path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_define_in_a_comment_or_an_if_0_block_defines_nothing() {
+        let text = "/* #define CUDA_VERSION 11080 */\n// #define CUDA_VERSION 11070\n\
+                    #if 0\n#ifdef X\n#define CUDA_VERSION 12020\n#endif\n#define CUDA_VERSION 12010\n#endif\n\
+                    #define CUDA_VERSION 13000 /* 13.0 */\n";
+        let defines: Vec<String> =
+            live_lines(text).into_iter().filter(|l| l.contains("CUDA_VERSION")).collect();
+        assert_eq!(defines, ["#define CUDA_VERSION 13000  "]);
     }
 }

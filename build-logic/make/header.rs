@@ -1,11 +1,12 @@
 //! The C preprocessor's view of `wrapper.h`, through the compiler the `cc`
 //! crate selects (so the user's `CC`, `CFLAGS` and cross compiler apply). Used for `CUDA_VERSION` and
 //! for the rename macros: the header decides, not a list kept here.
+//! Its `CUDA_VERSION` too, checked against the minimum and against what bindgen bound.
 
 use std::path::{Path, PathBuf};
 
-use crate::env::Compiler;
-use crate::error::{Error, Result};
+use crate::env::{command_line, no_compiler, shown, user_flags, write_error, Compiler};
+use crate::model::{plausible, CudaVersion, Error, Result, MINIMUM};
 
 /// Everything needed to preprocess or compile against the chosen header the way
 /// the bindings were generated: include directory and defines.
@@ -15,7 +16,7 @@ pub struct Header {
     pub defines: Vec<&'static str>,
     pub out_dir: PathBuf,
     pub target_triple: String,
-    /// The profiler API's declarations, which `cuda.h` leaves out (see [`profiler`]).
+    /// The profiler API's declarations, which `cuda.h` leaves out (see `profiler`).
     pub profiler: String,
     /// The compiler cc selects, with the include directory and defines; asked
     /// for once, since cc probes the compiler (three runs) every time.
@@ -258,7 +259,7 @@ fn defines(args: &str, name: &str) -> bool {
 /// have `cudaProfilerTypedefs.h`, whose `PFN_` types give the same prototypes.
 /// So: the toolkit's header where there is one, else one prototype per `PFN_`
 /// type (its newest version) whose parameter types `cuda.h` declares.
-pub fn profiler(include_dir: &Path) -> String {
+pub(crate) fn profiler(include_dir: &Path) -> String {
     if include_dir.join("cudaProfiler.h").is_file() {
         return "#include <cudaProfiler.h>\n".into();
     }
@@ -308,103 +309,67 @@ pub fn profiler(include_dir: &Path) -> String {
     newest.iter().map(|(name, _, params)| format!("CUresult CUDAAPI {name}({params});\n")).collect()
 }
 
-/// The command the compiler runs as, wrapper (`ccache`, `env`) included, then its arguments.
-pub fn command_line(compiler: &Compiler) -> Vec<String> {
-    let cmd = compiler.to_command();
-    std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect()
-}
-
-/// A command as a user would type it, without the environment it runs in.
-pub fn shown(cmd: &std::process::Command) -> String {
-    std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The variables cc reads for `base` (`CC`, `CFLAGS`) that are set, most
-/// specific first: `<base>_<target>` (both spellings), `TARGET_<base>`, `<base>`.
-fn set_vars(base: &str) -> Vec<(String, String)> {
-    let target = std::env::var("TARGET").unwrap_or_default();
-    [
-        format!("{base}_{target}"),
-        format!("{base}_{}", target.replace('-', "_")),
-        format!("TARGET_{base}"),
-        base.to_string(),
-    ]
-    .into_iter()
-    .filter_map(|name| {
-        let value = std::env::var(&name).ok().filter(|v| !v.is_empty())?;
-        Some((name, value))
-    })
-    .collect()
-}
-
-/// `CC`/`CFLAGS` as set, `NAME=value`, for messages.
-fn user_flags() -> Vec<String> {
-    ["CC", "CFLAGS"]
+/// `CUDA_VERSION` from the preprocessor's macro dump of the header.
+pub fn from_macros(header: &Header, macros: &[(String, String)]) -> Result<CudaVersion> {
+    let raw = macros
         .iter()
-        .flat_map(|base| set_vars(base))
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect()
+        .find(|(name, _)| name == "CUDA_VERSION")
+        .map(|(_, body)| body.as_str())
+        .unwrap_or_default();
+    let path = header.include_dir.join("cuda.h");
+    let number = raw.trim().parse().ok();
+    plausible(number, &path)
+        .map_err(|e| Error::new(format!("{} (got `{raw}`)", e.summary), e.detail))
 }
 
-/// The words of the user's C flags, as cc adds them to every command.
-pub fn user_cflags() -> Vec<String> {
-    set_vars("CFLAGS")
-        .into_iter()
-        .flat_map(|(_, value)| value.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-        .collect()
-}
-
-/// `program` could not be run (empty where cc found none to name).
-pub fn no_compiler(program: &str, why: &str) -> Error {
-    // Cargo sets both for build scripts; a cross build needs the target's compiler.
-    let target = std::env::var("TARGET").unwrap_or_default();
-    let host = std::env::var("HOST").unwrap_or_default();
-    let named = |program: &str| {
-        Path::new(program).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+/// The release bindgen bound (its `CUDA_VERSION` constant) is the one the
+/// preprocessor read: a `-I` or `-include` of other headers in `CC`, `CFLAGS`
+/// or `BINDGEN_EXTRA_CLANG_ARGS` gives one of them another `cuda.h`.
+pub fn check_same(header: &Header, preprocessor: CudaVersion, bindgen: Option<i128>) -> Result<()> {
+    if bindgen == Some(i128::from(preprocessor.number)) {
+        return Ok(());
+    }
+    let bound = match bindgen.and_then(|n| u32::try_from(n).ok()) {
+        Some(number) => format!("CUDA {} (CUDA_VERSION {number})", CudaVersion { number }),
+        None => "no CUDA_VERSION".into(),
     };
-    let fix = if target != host && !target.is_empty() {
-        // cc names the cross compiler it wants (`riscv64-linux-gnu-gcc` for
-        // riscv64gc-...): Debian and Ubuntu package it as `gcc-<its prefix>`.
-        let tool = named(program);
-        let package = match tool.strip_suffix("-gcc") {
-            Some(prefix) => format!("gcc-{prefix}"),
-            None => format!(
-                "gcc-{}-linux-gnu for Linux targets, gcc-mingw-w64-x86-64 for windows-gnu",
-                target.split('-').next().unwrap_or_default()
-            ),
-        };
-        let example = if tool.is_empty() { "the compiler" } else { &tool };
+    Err(Error::new(
         format!(
-            "Fix: install a C cross compiler for {target} (Debian/Ubuntu: apt-get install {package})\n\
-             and name it in CC_{} (or CC_{target}), e.g. CC_{}={example}",
-            target.replace('-', "_"),
-            target.replace('-', "_"),
-        )
-    } else {
-        "Fix: install one (Debian/Ubuntu: apt-get install gcc) or set CC to its path.".to_string()
-    };
-    let summary = if program.is_empty() {
-        "no C compiler found".to_string()
-    } else {
-        format!("no C compiler found: {program} cannot be run")
-    };
-    Error::new(
-        summary,
-        format!(
-            "libcuda-sys runs the C preprocessor on cuda.h and needs a C compiler: {}{why}\n\n{fix}",
-            if program.is_empty() { String::new() } else { format!("{program}: ") }
+            "the C preprocessor and bindgen read two releases: CUDA {preprocessor} and {bound}"
         ),
-    )
+        format!(
+            "Both read {}, but the C preprocessor (`{}`, with CC and CFLAGS) found CUDA_VERSION\n\
+             {} and bindgen (libclang, with BINDGEN_EXTRA_CLANG_ARGS) bound {bound}. A `-I` or\n\
+             `-include` of other CUDA headers in one of those variables puts another cuda.h first;\n\
+             one build must bind one release, or its plain names, metadata and declarations disagree.\n\n\
+             Fix: remove the other headers' -I/-include from CC, CFLAGS and BINDGEN_EXTRA_CLANG_ARGS\n\
+             (and their per-target forms), and name the headers with LIBCUDA_SYS_INCLUDE_DIR alone.",
+            header.include_dir.join("cuda.h").display(),
+            header.compiler_command().join(" "),
+            preprocessor.number,
+        ),
+    ))
 }
 
-/// A file the build writes (in `OUT_DIR`) that could not be written.
-pub fn write_error(path: &Path, e: std::io::Error) -> Error {
-    Error::new(format!("cannot write {}", path.display()), e.to_string())
+/// Headers older than the memory-pool API are refused.
+pub fn check_minimum(header: &Header, version: CudaVersion) -> Result<()> {
+    let number = version.number;
+    if number < MINIMUM {
+        return Err(Error::new(
+            format!(
+                "cuda.h in {} is CUDA {}.{} (CUDA_VERSION {number}); libcuda-sys needs 11.2 or newer",
+                header.include_dir.display(),
+                version.major(),
+                version.minor()
+            ),
+            "The stream-ordered memory pool API (cuMemPool*, cuMemAllocAsync) that this crate binds\n\
+             first appeared in CUDA 11.2.\n\n\
+             Fix one of:\n\
+             - install a newer toolkit, or only its headers: pip install nvidia-cuda-runtime (13.x)\n  \
+               or pip install nvidia-cuda-runtime-cu12 (12.x)\n\
+             - point CUDA_PATH or LIBCUDA_SYS_INCLUDE_DIR at a newer toolkit\n\
+             - use the crate's pregenerated bindings: LIBCUDA_SYS_BINDINGS=pregenerated",
+        ));
+    }
+    Ok(())
 }

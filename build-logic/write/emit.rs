@@ -1,10 +1,8 @@
 //! Step 5: every `cargo::` line, in one place.
 
 use crate::env::Target;
-use crate::link::{Kind, Link};
-use crate::mode::Origin;
-use crate::output::Bindings;
-use crate::{version, watch};
+use crate::model::{all_cfgs, cfgs, Bindings, CudaVersion, Origin};
+use crate::write::link::{Kind, Link};
 
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
 pub fn emit(
@@ -15,7 +13,7 @@ pub fn emit(
     floor: Option<u32>,
 ) {
     if let (Some(f), None) = (floor, link) {
-        println!("cargo::warning={}", crate::floor::dynamic_warning(f));
+        println!("cargo::warning={}", dynamic_warning(f));
     }
     let floor = floor.filter(|_| link.is_some());
     let headers = origin.headers();
@@ -31,7 +29,7 @@ pub fn emit(
     // What can change the bindings besides the headers bindgen read (which its
     // callbacks name), or for a fallback where what it lacks would appear.
     let watched = match origin {
-        Origin::Generated { toolkit, .. } => watch::generated(target, &toolkit.include_dir).paths,
+        Origin::Generated { watch, .. } => watch.paths.clone(),
         Origin::Pregenerated { why, .. } => why.watch.paths.clone(),
     };
     for dir in watched {
@@ -46,9 +44,9 @@ pub fn emit(
 
     // cfgs for this crate, declared for check-cfg.
     let v = bindings.version;
-    let names: Vec<String> = version::all_cfgs(v).into_iter().map(|(_, n)| n).collect();
+    let names: Vec<String> = all_cfgs(v).into_iter().map(|(_, n)| n).collect();
     println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
-    for cfg in version::cfgs(v) {
+    for cfg in cfgs(v) {
         println!("cargo::rustc-cfg={cfg}");
     }
     println!("cargo::rustc-check-cfg=cfg(libcuda_sys_pregenerated)");
@@ -201,4 +199,13 @@ fn link_kind(target: &Target, link: Option<&Link>) -> &'static str {
         Kind::GeneratedStub => "generated-stub",
         Kind::ImportLibrary => "import-library",
     }
+}
+
+/// What a floor says with `dynamic-loading`, where it changes nothing.
+fn dynamic_warning(floor: u32) -> String {
+    format!(
+        "LIBCUDA_SYS_DRIVER_FLOOR={} has no effect with dynamic-loading: every function is bound, \
+         and one the driver lacks fails alone with CUDA_ERROR_NOT_FOUND (libcuda_sys::driver_has asks first)",
+        CudaVersion { number: floor }
+    )
 }

@@ -5,11 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::env::{command_line, user_cflags, write_error};
 use crate::env::{log, Target};
-use crate::error::{Error, Result};
-use crate::mode::Origin;
-use crate::output::Bindings;
-use crate::preprocess::{self, write_error};
+use crate::model::{Bindings, Error, Origin, Result};
 
 /// `CUDA_ERROR_STUB_LIBRARY`: what every function of a stub returns.
 const STUB_RESULT: u32 = 34;
@@ -382,12 +380,12 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
     // The compiler that read the headers, or (pregenerated bindings) the one cc selects.
     let mut cmd = match origin {
         Origin::Generated { compiler, .. } => compiler.clone(),
-        Origin::Pregenerated { .. } => preprocess::command_line(&(target.c_compiler)(None, &[])?),
+        Origin::Pregenerated { .. } => command_line(&(target.c_compiler)(None, &[])?),
     };
     // The user's CFLAGS are for their C, not for a library that only has to
     // link: a sanitizer or profiling flag would make the stand-in need its
     // runtime. The compiler and the target's own flags stay.
-    let user = preprocess::user_cflags();
+    let user = user_cflags();
     let compiler = cmd.remove(0);
     cmd.retain(|arg| !user.contains(arg));
     cmd.insert(0, compiler);

@@ -13,6 +13,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::env::{self, log, Target};
+use crate::find::places::{python, Python};
+use crate::model::{Error, Watch, Why};
 
 /// The most entries a watched directory's tree may have: Cargo walks it on
 /// every build, and a large tree is also one that changes for other reasons.
@@ -22,15 +24,6 @@ const MAX_ENTRIES: usize = 4096;
 /// (a toolkit, Debian's `nvidia-cuda-toolkit`, `libclang-dev`): one `stat` each.
 const PACKAGE_DATABASES: [&str; 3] =
     ["/var/lib/dpkg/status", "/var/lib/rpm/rpmdb.sqlite", "/var/lib/rpm/Packages"];
-
-#[derive(Default)]
-pub struct Watch {
-    /// The `rerun-if-changed` paths.
-    pub paths: Vec<PathBuf>,
-    /// Places the search looks that no cheap watch covers: headers appearing
-    /// there are seen only after `cargo clean -p libcuda-sys`.
-    pub unwatched: Vec<PathBuf>,
-}
 
 /// What a build must never watch: the directories it writes, and those that
 /// hold them, the crate or the user's home.
@@ -137,25 +130,24 @@ impl Watch {
             }
         }
     }
+}
 
-    /// How the user ends the fallback, for its warning.
-    pub fn advice(&self) -> String {
-        if self.unwatched.is_empty() {
-            return "the next build notices them".into();
-        }
-        let places: Vec<String> = self.unwatched.iter().map(|p| p.display().to_string()).collect();
-        format!(
-            "the next build notices them, except in {} (not watched: too large, written by the build, \
-             or a Python site directory that any install changes), \
-             where `cargo clean -p libcuda-sys` makes it look again",
-            places.join(", ")
-        )
+/// The automatic mode's fallback: `missing` is the error generation would have
+/// given, which becomes the reason in the warning. Headers, libclang and
+/// `nvcc` installed later end the fallback where they can be watched.
+pub fn fallback(missing: &Error, target: &Target) -> Why {
+    Why {
+        reason: missing.summary.clone(),
+        warn: true,
+        undo: "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
+        watch: fallback_watch(target, python()),
+        release: None,
     }
 }
 
 /// A fallback's watch: where the headers, `nvcc` and libclang it lacks would
 /// appear, in the places and order of the search (`discover`).
-pub fn fallback(target: &Target, python: &crate::discover::Python) -> Watch {
+fn fallback_watch(target: &Target, python: &Python) -> Watch {
     let rules = Rules::new(target);
     let mut watch = Watch::default();
     for db in PACKAGE_DATABASES.map(Path::new).into_iter().filter(|p| p.is_file()) {

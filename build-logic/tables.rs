@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// What the tables hold, as the build script has it.
-pub struct Tables<'a> {
+pub(crate) struct Tables<'a> {
     /// Every bound function.
     pub functions: Vec<&'a str>,
     pub since: Option<&'a BTreeMap<String, u32>>,
@@ -67,7 +67,7 @@ pub struct Moved {
 }
 
 /// The tables every build writes, `(file, text)`.
-pub fn write(b: &Tables) -> [(&'static str, String); 4] {
+pub(crate) fn write(b: &Tables) -> [(&'static str, String); 4] {
     let mut names = b.functions.clone();
     names.sort_unstable();
     let mut since = String::new();
@@ -90,7 +90,7 @@ pub fn write(b: &Tables) -> [(&'static str, String); 4] {
 }
 
 /// The rows of a table, each of `fields` fields, or the line that is not one.
-pub fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, String> {
+pub(crate) fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, String> {
     text.lines()
         .map(|line| {
             let row: Vec<&str> =
@@ -105,7 +105,7 @@ pub fn rows(text: &str, fields: usize, tabs: bool) -> Result<Vec<Vec<&str>>, Str
 }
 
 /// `since.txt`: `function version`.
-pub fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
+pub(crate) fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
     rows(text, 2, false)?
         .into_iter()
         .map(|row| {
@@ -116,7 +116,7 @@ pub fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
 }
 
 /// `renames.txt`: `plain target`.
-pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
+pub(crate) fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
     Ok(rows(text, 2, false)?
         .into_iter()
         .map(|row| Rename { plain: row[0].to_string(), target: row[1].to_string() })
@@ -124,7 +124,7 @@ pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
 }
 
 /// The fields of a `value_types.txt` row, in order.
-pub const VALUE_TYPE_FIELDS: [&str; 13] = [
+pub(crate) const VALUE_TYPE_FIELDS: [&str; 13] = [
     "enum",
     "enumerator",
     "C type",
@@ -166,7 +166,7 @@ fn value_type_row(t: &Typed) -> String {
     fields.join("\t") + "\n"
 }
 
-/// `value_types.txt`: the fields of [`VALUE_TYPE_FIELDS`], tab-separated, `-`
+/// `value_types.txt`: the fields of `VALUE_TYPE_FIELDS`, tab-separated, `-`
 /// where there is none; the descriptions are the header's, which the table leaves out.
 pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
     let none = |field: &str| (field != "-").then(|| field.to_string());
@@ -209,12 +209,12 @@ pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
 }
 
 /// `bitmasks.txt`: one enum a line.
-pub fn read_bitmasks(text: &str) -> Vec<String> {
+pub(crate) fn read_bitmasks(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
 
 /// `moved_members.txt`: `record member path type`.
-pub fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
+pub(crate) fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
     Ok(rows(text, 4, true)?
         .into_iter()
         .map(|row| Moved {

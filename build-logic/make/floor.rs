@@ -4,37 +4,10 @@
 //! warning where it has no effect.
 
 use crate::env::{self, Target};
-use crate::error::{Error, Result};
-use crate::mode::Origin;
-use crate::output::Bindings;
-use crate::version::CudaVersion;
-
-/// `LIBCUDA_SYS_DRIVER_FLOOR` (`13.0`) as a `CUDA_VERSION` (`13000`): the
-/// oldest driver a linked program must start on.
-pub fn from_env() -> Result<Option<u32>> {
-    let Some(value) = env::var("LIBCUDA_SYS_DRIVER_FLOOR").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let text = value.to_string_lossy().trim().to_string();
-    let why = match crate::release::parse_version(&text) {
-        Some(floor) if (11000..100_000).contains(&floor) => return Ok(Some(floor)),
-        Some(floor) if floor < 11000 => {
-            "is older than any driver with the memory-pool API this crate binds (11.x)"
-        }
-        Some(_) => "is not a CUDA release (their major versions have two digits)",
-        None => "is not a CUDA version",
-    };
-    Err(Error::new(
-        format!("LIBCUDA_SYS_DRIVER_FLOOR={text} {why}"),
-        "LIBCUDA_SYS_DRIVER_FLOOR names the oldest driver, as the CUDA release it supports:\n\
-         major.minor from 11.0 on, the minor one digit (13.0 for driver 580, 12.8, 11.7). Functions\n\
-         newer than it are left out of the linked bindings.\n\n\
-         Fix: LIBCUDA_SYS_DRIVER_FLOOR=13.0 (or another X.Y), or unset it",
-    ))
-}
+use crate::model::{Bindings, CudaVersion, Error, Origin, Result};
 
 /// Applies `floor` where the linker resolves every function; with dynamic
-/// loading a missing function fails alone, at run time ([`dynamic_warning`]).
+/// loading a missing function fails alone, at run time (`write::emit` says so).
 pub fn apply(
     bindings: &mut Bindings,
     origin: &Origin,
@@ -78,15 +51,6 @@ pub fn apply(
         newer.join(", ")
     ));
     Ok(())
-}
-
-/// What a floor says with `dynamic-loading`, where it changes nothing.
-pub fn dynamic_warning(floor: u32) -> String {
-    format!(
-        "LIBCUDA_SYS_DRIVER_FLOOR={} has no effect with dynamic-loading: every function is bound, \
-         and one the driver lacks fails alone with CUDA_ERROR_NOT_FOUND (libcuda_sys::driver_has asks first)",
-        text(floor)
-    )
 }
 
 fn text(floor: u32) -> String {

@@ -1,0 +1,325 @@
+//! The model the three stages share (`find`, `make`, `write`): the bindings
+//! as plain data, the CUDA version and releases, the toolkit found, where the
+//! bindings come from, what a fallback watches, and the one error type. It
+//! imports only the table rows, so that every stage can import it.
+//!
+//! The bindings: either source fills [`Bindings`], the generated path from
+//! bindgen's output, the pregenerated path from the release's part of
+//! `pregenerated/`; one renderer (`write`) makes the files `src/` includes
+//! from it, so the crate cannot tell the two apart. Where they come from is
+//! [`Origin`], beside them.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use crate::tables::{Moved, Rename, Typed};
+
+// The error: a one-line summary (shown as a `cargo:warning`) and the long
+// text that says what was tried and how to fix it.
+
+#[derive(Debug)]
+pub struct Error {
+    pub summary: String,
+    pub detail: String,
+}
+
+impl Error {
+    pub fn new(summary: impl Into<String>, detail: impl Into<String>) -> Self {
+        Error { summary: summary.into(), detail: detail.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "libcuda-sys: {}", self.summary)?;
+        if !self.detail.is_empty() {
+            writeln!(f)?;
+            write!(f, "{}", self.detail.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+// CUDA releases: how one is written, and which exist, for the searches that
+// probe each (`/usr/local/cuda-X.Y`, `cuda-X.Y.pc`) and the cumulative
+// `cuda_X_Y` cfgs. The releases this crate has bindings of are
+// `pregenerated/releases.txt` (`pregenerated::parse_releases`).
+
+/// `12.8` -> 12080: a major without a leading zero and one digit of minor,
+/// so that `13.05` is no way of writing 13.5.
+pub fn parse_version(text: &str) -> Option<u32> {
+    let (major, minor) = text.split_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(major) || major.starts_with('0') || !digits(minor) || minor.len() != 1 {
+        return None;
+    }
+    Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
+}
+
+/// `13050` -> `13.5`.
+pub fn dotted(number: u32) -> String {
+    format!("{}.{}", number / 1000, number % 1000 / 10)
+}
+
+/// The releases with the memory-pool API, from 11.2: each major with its last
+/// minor. A newer major or minor than these is still read from the headers
+/// (`version`); only the searches and the cfgs go no further.
+const MAJORS: [(u32, u32); 3] = [(11, 8), (12, 9), (13, 9)];
+
+const FIRST: (u32, u32) = (11, 2);
+
+/// Every release of `MAJORS` from `FIRST`, oldest first, as `(major, minor)`.
+pub(crate) fn known() -> impl DoubleEndedIterator<Item = (u32, u32)> {
+    MAJORS
+        .iter()
+        .flat_map(|&(major, last)| (0..=last).map(move |minor| (major, minor)))
+        .filter(|&r| r >= FIRST)
+}
+
+/// Memory pools (`cuMemPool*`, `CUmemPool_attribute`) arrived in 11.2.
+pub(crate) const MINIMUM: u32 = 11020;
+
+#[derive(Clone, Copy)]
+pub struct CudaVersion {
+    /// As in the header: `major * 1000 + minor * 10`, e.g. 13000.
+    pub number: u32,
+}
+
+impl CudaVersion {
+    pub(crate) fn major(self) -> u32 {
+        self.number / 1000
+    }
+    pub(crate) fn minor(self) -> u32 {
+        self.number % 1000 / 10
+    }
+}
+
+impl std::fmt::Display for CudaVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::model::dotted(self.number))
+    }
+}
+
+/// A `CUDA_VERSION` of a release that can exist (major 1 to 99): a damaged
+/// header's `4294967295` would otherwise become four million cfgs.
+pub(crate) fn plausible(number: Option<u32>, path: &Path) -> Result<CudaVersion> {
+    match number {
+        Some(number @ 1000..=99_999) => Ok(CudaVersion { number }),
+        _ => Err(Error::new(
+            format!("{} does not define CUDA_VERSION as a CUDA release", path.display()),
+            "CUDA_VERSION is major * 1000 + minor * 10 (13000 for CUDA 13.0).\n\
+             The header is not the CUDA driver API header, or is damaged.\n\
+             Fix: point LIBCUDA_SYS_INCLUDE_DIR or CUDA_PATH at a CUDA toolkit 11.2 or newer, or unset them.",
+        )),
+    }
+}
+
+/// Cumulative cfgs: `cuda_11_2` ... up to and including the header's version.
+/// Pure, so dependents can compute the same from `DEP_CUDA_VERSION`.
+pub(crate) fn cfgs(version: CudaVersion) -> Vec<String> {
+    all_cfgs(version).into_iter().filter(|(n, _)| *n <= version.number).map(|(_, c)| c).collect()
+}
+
+/// Every cfg name this crate may emit, for `rustc-check-cfg`.
+pub(crate) fn all_cfgs(version: CudaVersion) -> Vec<(u32, String)> {
+    // The known releases; a header newer than them still gets its own cfg and
+    // every one below it (each minor of a newer major).
+    let mut releases: Vec<(u32, u32)> = crate::model::known().collect();
+    let last_known = releases.last().map_or(0, |r| r.0);
+    releases.extend((last_known + 1..=version.major()).flat_map(|m| (0..=9).map(move |n| (m, n))));
+    let own = (version.major(), version.minor());
+    if !releases.contains(&own) {
+        releases.push(own);
+        releases.sort_unstable();
+    }
+    releases
+        .into_iter()
+        .map(|(major, minor)| (major * 1000 + minor * 10, format!("cuda_{major}_{minor}")))
+        .filter(|(number, _)| *number >= MINIMUM)
+        .collect()
+}
+
+/// One driver function: its name and its declaration as Rust text
+/// (`pub fn name(...) -> CUresult;`, with its attributes).
+pub struct Function {
+    pub name: String,
+    pub decl: String,
+}
+
+/// A C enumerator: its enum (the Rust newtype), its name, and its value where
+/// it is a literal.
+pub struct Enumerator {
+    pub owner: String,
+    pub name: String,
+    pub value: Option<i128>,
+}
+
+/// The pregenerated releases whose headers declare each item
+/// (`pregenerated/items.txt`): what the "since" lines of the docs say.
+pub struct History {
+    /// Every pregenerated release, oldest first.
+    pub releases: Vec<u32>,
+    pub of: BTreeMap<String, Vec<u32>>,
+}
+
+pub struct Bindings {
+    pub version: CudaVersion,
+    /// Types, constants and enumerators (no functions), as Rust text.
+    pub types: String,
+    pub functions: Vec<Function>,
+    pub renames: Vec<Rename>,
+    /// Constants the header defines as casts or second names (Rust text).
+    pub macro_constants: String,
+    /// The CUDA version each function's ABI needs, or `None` without `cudaTypedefs.h`.
+    pub since: Option<BTreeMap<String, u32>>,
+    pub typed: Vec<Typed>,
+    /// Every enumerator of every C enum, in the header's order.
+    pub enumerators: Vec<Enumerator>,
+    /// `(enum, typedef)`: `CUresult` for `cudaError_enum`.
+    pub aliases: Vec<(String, String)>,
+    /// The enums `cuda.h` uses as bit masks (`value_types::is_bitmask`).
+    pub bitmasks: Vec<String>,
+    /// The members that moved between releases, each where these bindings have it.
+    pub moved: Vec<Moved>,
+    pub history: History,
+}
+
+impl Bindings {
+    /// Every symbol a stand-in libcuda must export: the bound functions, then
+    /// the plain names (so that a wrong alias links and is caught by the tests
+    /// instead of hidden).
+    pub(crate) fn link_symbols(&self) -> impl Iterator<Item = &str> {
+        self.functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .chain(self.renames.iter().map(|r| r.plain.as_str()))
+    }
+
+    /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.
+    pub(crate) fn typedef_of<'a>(&'a self, owner: &'a str) -> &'a str {
+        self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
+    }
+}
+
+/// Where the toolkit is, as found.
+pub struct Toolkit {
+    /// The toolkit root, where there is one (pip and override layouts may have none).
+    pub root: Option<PathBuf>,
+    /// The directory that holds `cuda.h`.
+    pub include_dir: PathBuf,
+    /// Library directories of the toolkit (for `lib64/stubs`), in search order.
+    pub lib_dirs: Vec<PathBuf>,
+    /// How it was found, for the log and the `DEP_CUDA_FOUND_BY` key.
+    pub found_by: String,
+    /// The value the user gave, where a variable named it (`CUDA_PATH=/opt/cuda`
+    /// names the root, not the include directory).
+    pub given: Option<PathBuf>,
+    /// Warnings to pass on to the user (disagreeing variables).
+    pub warnings: Vec<String>,
+}
+
+impl Toolkit {
+    /// Where it came from, as the user would say it: `CUDA_PATH=/opt/cuda`
+    /// (the value set), or `pip wheel /…/nvidia/cu13/include`.
+    pub fn source(&self) -> String {
+        match &self.given {
+            Some(given) => format!("{}={}", self.found_by, given.display()),
+            None => format!("{} {}", self.found_by, self.include_dir.display()),
+        }
+    }
+}
+
+/// Why the pregenerated set is used, and whether the user should hear of it.
+pub struct Why {
+    pub reason: String,
+    /// A fallback the user did not ask for: said in a `cargo::warning`.
+    pub warn: bool,
+    /// How to have generated bindings instead.
+    pub undo: &'static str,
+    /// Where what the fallback lacks would appear: a change there re-runs the
+    /// build script, so the fallback ends when they do.
+    pub watch: crate::model::Watch,
+    /// How the release was chosen from headers that are not generated from
+    /// (`mode::release_of_headers`).
+    pub release: Option<String>,
+}
+
+/// Where the bindings come from, beside them (`output::Bindings`).
+// Without the `bindgen` feature only the pregenerated set exists.
+#[cfg_attr(not(feature = "generate"), allow(dead_code))]
+pub enum Origin {
+    /// From the headers of `toolkit`; `compiler` is the C compiler command
+    /// that read them (with the include directory and defines).
+    Generated {
+        toolkit: Toolkit,
+        compiler: Vec<String>,
+        /// FNV-1a of the `cuda.h` read, passed on as `DEP_CUDA_CUDA_H_FNV1A64`.
+        fingerprint: String,
+        /// Their include directory, where a header that appears later changes them.
+        watch: Watch,
+    },
+    /// The pregenerated set; `ignored` is a toolkit that was found or named but
+    /// that these bindings do not come from.
+    Pregenerated { why: Why, ignored: Option<Toolkit> },
+}
+
+impl Origin {
+    /// The toolkit the bindings come from, or one found beside pregenerated bindings
+    /// (its stub library can still be linked).
+    pub(crate) fn toolkit(&self) -> Option<&Toolkit> {
+        match self {
+            Origin::Generated { toolkit, .. } => Some(toolkit),
+            Origin::Pregenerated { ignored, .. } => ignored.as_ref(),
+        }
+    }
+
+    /// The headers these bindings come from, where there are any.
+    pub(crate) fn headers(&self) -> Option<&Toolkit> {
+        match self {
+            Origin::Generated { toolkit, .. } => Some(toolkit),
+            Origin::Pregenerated { .. } => None,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Watch {
+    /// The `rerun-if-changed` paths.
+    pub paths: Vec<PathBuf>,
+    /// Places the search looks that no cheap watch covers: headers appearing
+    /// there are seen only after `cargo clean -p libcuda-sys`.
+    pub unwatched: Vec<PathBuf>,
+}
+
+impl Watch {
+    /// How the user ends the fallback, for its warning.
+    pub(crate) fn advice(&self) -> String {
+        if self.unwatched.is_empty() {
+            return "the next build notices them".into();
+        }
+        let places: Vec<String> = self.unwatched.iter().map(|p| p.display().to_string()).collect();
+        format!(
+            "the next build notices them, except in {} (not watched: too large, written by the build, \
+             or a Python site directory that any install changes), \
+             where `cargo clean -p libcuda-sys` makes it look again",
+            places.join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_release_number_is_a_version() {
+        let path = Path::new("cuda.h");
+        assert_eq!(plausible(Some(13000), path).map(|v| v.number).ok(), Some(13000));
+        for bad in [Some(4_294_967_295), Some(0), Some(999), Some(100_000), None] {
+            assert!(plausible(bad, path).is_err(), "{bad:?}");
+        }
+    }
+}
