@@ -633,15 +633,23 @@ impl Env {
             );
             std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
             let _ = std::fs::remove_file(dir.join("Cargo.lock"));
-            let mut cmd = rustup(&["run", &claimed, "cargo", "build", "--quiet"]);
+            // `cargo run`, as a user would: a linked build finds the stand-in
+            // libcuda where there is no driver.
+            let mut cmd = rustup(&["run", &claimed, "cargo", "run", "--quiet"]);
             cmd.current_dir(&dir)
                 .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
                 // Its own target directory: the claimed toolchain compiles everything anew.
                 .env("CARGO_TARGET_DIR", dir.join("target"))
                 .env("LIBCUDA_SYS_INCLUDE_DIR", &include);
-            expect_success(&output(cmd)?).map_err(|e| format!("{mode}: {e}"))?;
-            let run = output(Command::new(dir.join("target/debug/rust-version-user")))?;
-            built.push(format!("{mode} (HEADER_VERSION {})", text(&run).trim()));
+            let run = output(cmd)?;
+            expect_success(&run).map_err(|e| format!("{mode}: {e}"))?;
+            let version = String::from_utf8_lossy(&run.stdout).trim().to_string();
+            if version != "13000" {
+                return Err(Failure::Failed(format!(
+                    "{mode}: printed HEADER_VERSION `{version}`, not 13000"
+                )));
+            }
+            built.push(format!("{mode} (HEADER_VERSION {version})"));
         }
         Ok(format!("Rust {claimed}: {}", built.join("; ")))
     }
