@@ -205,7 +205,7 @@ pub fn choose(generator: bool) -> Result<Mode> {
     }
 }
 
-pub(crate) fn needs_bindgen_feature() -> Error {
+pub fn needs_bindgen_feature() -> Error {
     Error::new(
         "LIBCUDA_SYS_BINDINGS=generate needs libcuda-sys's `bindgen` feature",
         "Generating the bindings from the CUDA headers on this machine needs bindgen, which this\n\
