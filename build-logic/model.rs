@@ -198,6 +198,14 @@ impl Bindings {
             .chain(self.renames.iter().map(|r| r.plain.as_str()))
     }
 
+    /// The bound functions the `since` table has no release for (`cudaTypedefs.h`
+    /// of another release than `cuda.h`); `None` without the table.
+    pub(crate) fn undated(&self) -> Option<Vec<&str>> {
+        let since = self.since.as_ref()?;
+        let names = self.functions.iter().map(|f| f.name.as_str());
+        Some(names.filter(|name| !since.contains_key(*name)).collect())
+    }
+
     /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.
     pub(crate) fn typedef_of<'a>(&'a self, owner: &'a str) -> &'a str {
         self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)

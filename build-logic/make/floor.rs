@@ -21,15 +21,9 @@ pub fn apply(
         Some(t) => t.include_dir.display().to_string(),
         None => format!("the pregenerated CUDA {} bindings", bindings.version),
     };
-    let Some(since) = &bindings.since else {
+    let (Some(since), Some(undated)) = (&bindings.since, bindings.undated()) else {
         return Err(unavailable(&where_, floor));
     };
-    let undated: Vec<&str> = bindings
-        .functions
-        .iter()
-        .map(|f| f.name.as_str())
-        .filter(|name| !since.contains_key(*name))
-        .collect();
     if !undated.is_empty() {
         return Err(undated_functions(&where_, floor, &undated));
     }

@@ -110,13 +110,7 @@ pub fn emit(
 /// Bound functions `cudaTypedefs.h` has no `PFN_` type for: its release is
 /// not `cuda.h`'s (a mixed install), and `since()` cannot date them.
 fn undated_warning(bindings: &Bindings, origin: &Origin) -> Option<String> {
-    let since = bindings.since.as_ref()?;
-    let undated: Vec<&str> = bindings
-        .functions
-        .iter()
-        .map(|f| f.name.as_str())
-        .filter(|name| !since.contains_key(*name))
-        .collect();
+    let undated = bindings.undated()?;
     let first: Vec<&str> = undated.iter().take(3).copied().collect();
     (!undated.is_empty()).then(|| {
         format!(
