@@ -222,7 +222,7 @@ fn moved_members(items: &items::Items, target: &env::Target) -> model::Result<Ve
         .collect())
 }
 
-/// Without the `bindgen` feature `mode::choose` never asks for generation;
+/// Without the `bindgen` feature `find::mode::choose` never asks for generation;
 /// should it ever, the build says so instead of panicking.
 #[cfg(not(feature = "bindgen"))]
 fn generate(_: &env::Target, _: Toolkit, _: &find::mode::Release) -> model::Result<Generated> {

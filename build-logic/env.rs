@@ -244,7 +244,7 @@ impl Compiler {
 }
 
 /// Finds the target's C compiler with `include` and `defines` added, or says
-/// why there is none (the error of `preprocess::no_compiler`).
+/// why there is none (the error of [`no_compiler`]).
 pub type FindCompiler = fn(include: Option<&Path>, defines: &[&str]) -> Result<Compiler>;
 
 /// Why a pkg-config probe found no include paths.

@@ -180,7 +180,7 @@ pub struct Bindings {
     pub enumerators: Vec<Enumerator>,
     /// `(enum, typedef)`: `CUresult` for `cudaError_enum`.
     pub aliases: Vec<(String, String)>,
-    /// The enums `cuda.h` uses as bit masks (`value_types::is_bitmask`).
+    /// The enums `cuda.h` uses as bit masks (`make::items::is_bitmask`).
     pub bitmasks: Vec<String>,
     /// The members that moved between releases, each where these bindings have it.
     pub moved: Vec<Moved>,
@@ -251,11 +251,11 @@ pub struct Why {
     /// build script, so the fallback ends when they do.
     pub watch: crate::model::Watch,
     /// How the release was chosen from headers that are not generated from
-    /// (`mode::release_of_headers`).
+    /// (`find::mode::release_of_headers`).
     pub release: Option<String>,
 }
 
-/// Where the bindings come from, beside them (`output::Bindings`).
+/// Where the bindings come from, beside them ([`Bindings`]).
 // Without the `bindgen` feature only the pregenerated set exists.
 #[cfg_attr(not(feature = "generate"), allow(dead_code))]
 pub enum Origin {

@@ -1,4 +1,4 @@
-//! Step 0: where the bindings come from and for which CUDA release, by the
+//! Where the bindings come from and for which CUDA release, by the
 //! rules the crate docs give ("Where the bindings come from", "Choosing a
 //! CUDA release").
 //! The driver floor a user names is read here too, and the release of headers

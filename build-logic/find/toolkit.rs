@@ -1,4 +1,4 @@
-//! Step 1: find `cuda.h`, in the order the crate docs give ("Finding the
+//! Find `cuda.h`, in the order the crate docs give ("Finding the
 //! headers"); every candidate is logged with why it was taken or passed over.
 //! Variables that are set are checked in every mode; the automatic search runs
 //! only where the bindings are to be generated.

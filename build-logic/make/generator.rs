@@ -1,4 +1,4 @@
-//! Step 3: everything of bindgen's run over `wrapper.h` but the run itself,
+//! Everything of bindgen's run over `wrapper.h` but the run itself,
 //! which is in `build.rs` (the script links bindgen; this crate does not, so
 //! that it compiles beside it): libclang, the settings taken from the header,
 //! the comments as Markdown, bindgen's failures as errors, and its output read

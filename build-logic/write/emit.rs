@@ -1,4 +1,4 @@
-//! Step 5: every `cargo::` line, in one place.
+//! Every `cargo::` line, in one place.
 
 use crate::env::Target;
 use crate::model::{all_cfgs, cfgs, Bindings, CudaVersion, Origin};

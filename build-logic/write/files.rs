@@ -1,6 +1,6 @@
 //! The write step: the files `src/lib.rs` includes from `OUT_DIR`, rendered
 //! from the bindings' data with this crate's documentation (`docs`) and tables
-//! (`since`, `value_types`, `renames`).
+//! (the `since`, value-type and plain-name tables, rendered here).
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! Step 4: which libcuda to link, in the order the crate docs give
+//! Which libcuda to link, in the order the crate docs give
 //! ("Linking"): an override, the driver's directories, the toolkit's stubs,
 //! else a stand-in built here from the bound function list.
 
