@@ -15,22 +15,11 @@ use crate::{cargo, headers, Result};
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
 const CALLS_RUN: &str = include_str!("../templates/calls-run.sh");
 
-/// The executables of a build: `(target name, path)`; test harnesses only
-/// where `tests`.
+/// The executables of a build: `(package, target name, path)`; test
+/// harnesses only where `tests`.
 fn executables(build: &cargo::Build, tests: bool) -> Vec<(String, String, PathBuf)> {
-    build
-        .messages
-        .iter()
-        .filter(|m| m["reason"] == "compiler-artifact" && (!tests || m["profile"]["test"] == true))
-        .filter_map(|m| {
-            let package = cargo::package_name(m["package_id"].as_str()?);
-            Some((
-                package,
-                m["target"]["name"].as_str()?.to_string(),
-                PathBuf::from(m["executable"].as_str()?),
-            ))
-        })
-        .collect()
+    let all = cargo::executables(&build.messages, tests);
+    all.into_iter().map(|e| (e.package, e.name, e.path)).collect()
 }
 
 /// A cargo build for the bundle, with `env`; its errors, where it fails.

@@ -147,6 +147,37 @@ pub fn build(mut cmd: Command) -> Result<Build> {
 
 /// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0`,
 /// `registry+https://...#syn@3.0.10`, or `path+file:///x/libcuda-sys#0.1.0`.
+/// An executable a build made (a `compiler-artifact` message with one).
+pub struct Executable {
+    pub package: String,
+    /// The target's kind (`lib`, `test`, `bin`, ...) and name.
+    pub kind: String,
+    pub name: String,
+    pub path: PathBuf,
+    /// The directory of its package's manifest.
+    pub package_dir: Option<PathBuf>,
+}
+
+/// The executables of `messages`; test harnesses only where `tests`.
+pub fn executables(messages: &[Value], tests: bool) -> Vec<Executable> {
+    messages
+        .iter()
+        .filter(|m| m["reason"] == "compiler-artifact" && (!tests || m["profile"]["test"] == true))
+        .filter_map(|m| {
+            Some(Executable {
+                package: package_name(m["package_id"].as_str()?),
+                kind: m["target"]["kind"][0].as_str().unwrap_or("?").to_string(),
+                name: m["target"]["name"].as_str()?.to_string(),
+                path: PathBuf::from(m["executable"].as_str()?),
+                package_dir: m["manifest_path"]
+                    .as_str()
+                    .and_then(|p| Path::new(p).parent())
+                    .map(Path::to_path_buf),
+            })
+        })
+        .collect()
+}
+
 pub fn package_name(id: &str) -> String {
     let Some((head, tail)) = id.rsplit_once('#') else {
         return id.split(' ').next().unwrap_or(id).to_string();

@@ -284,17 +284,10 @@ fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec
         .filter_map(|p| p.as_str().map(|p| p.split_once('=').map_or(p, |(_, dir)| dir)))
         .collect();
     let mut programs = Vec::new();
-    for m in messages.iter().filter(|m| m["reason"] == "compiler-artifact") {
-        let (Some(exe), true) = (m["executable"].as_str(), m["profile"]["test"] == true) else {
-            continue;
-        };
-        let exe = Path::new(exe).to_path_buf();
-        let package = crate::cargo::package_name(m["package_id"].as_str().unwrap_or_default());
-        let target = &m["target"];
-        let (kind, target) = (target["kind"][0].as_str(), target["name"].as_str());
-        let name = format!("{package} {} {}", kind.unwrap_or("?"), target.unwrap_or("?"));
-        let dir = m["manifest_path"].as_str().and_then(|p| Path::new(p).parent());
-        let dir = dir.unwrap_or(&exe).to_path_buf();
+    for built in crate::cargo::executables(messages, true) {
+        let exe = built.path;
+        let name = format!("{} {} {}", built.package, built.kind, built.name);
+        let dir = built.package_dir.unwrap_or_else(|| exe.clone());
         // Cargo's library path: the native directories the build made, then its deps directory.
         let deps = exe.parent().unwrap_or(&exe).to_path_buf();
         let profile = deps.parent().unwrap_or(&deps).to_path_buf();
