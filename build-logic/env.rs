@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 
 use crate::model::{Error, Result};
 
-/// Reads `name`, tells Cargo to re-run the script when it changes and logs it
-/// (the log is visible with `cargo build -vv`).
 /// `DOCS_RS` set (not empty, not `0`): a docs.rs build, where rustdoc links nothing.
 pub fn docs_rs() -> bool {
     var("DOCS_RS").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
+/// Reads `name`, tells Cargo to re-run the script when it changes and logs it
+/// (the log is visible with `cargo build -vv`).
 pub fn var(name: &str) -> Option<OsString> {
     println!("cargo::rerun-if-env-changed={name}");
     let value = std::env::var_os(name);
