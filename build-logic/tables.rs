@@ -4,8 +4,8 @@
 //! into the sections of `pregenerated/`; loading a pregenerated release reads
 //! them back. Fields are split on whitespace (on tabs in `value_types.txt` and
 //! `moved_members.txt`), `-` where there is none. `items.txt` and
-//! `moved_members.txt` compare all releases, so xtask writes them. Nothing of
-//! the build script is imported: systest reads the tables with this file too.
+//! `moved_members.txt` compare all releases, so xtask writes them. systest and
+//! xtask read the tables with this module too.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -12,12 +12,7 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
         return Err("usage: cargo xtask ci".to_string().into());
     }
     let start = Instant::now();
-    // A CI machine's disk is not ours to fill: every build here is a first
-    // build, which incremental compilation only makes larger, and line tables
-    // keep backtraces' lines for half the size of full debug info. The
-    // variables reach every cargo below, the tests' own builds included.
-    std::env::set_var("CARGO_INCREMENTAL", "0");
-    std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    test::first_builds();
     // Setup first: on a fresh machine it installs pip, which every header
     // fetch of the matrices needs.
     let env = setup::prepare()?;

@@ -65,7 +65,17 @@ pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
     }
 }
 
+/// Every build of the test command is a first build of its configuration:
+/// incremental compilation only adds to it, and line tables keep backtraces'
+/// lines for about half the size and link time of full debug info. The
+/// variables reach every cargo below, the tests' own builds included.
+pub fn first_builds() {
+    std::env::set_var("CARGO_INCREMENTAL", "0");
+    std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+}
+
 pub fn run(env: &setup::Env) -> Result {
+    first_builds();
     let mut report = Report::default();
     for (label, args, tests) in suites() {
         report.suite(label, &args, tests, &|cmd| env.with_headers(cmd));
