@@ -34,10 +34,14 @@ pub fn without_toolkit(cmd: &mut Command) {
 }
 
 /// The target directory of the fallback checks and of the regeneration of the
-/// pregenerated set: builds of libcuda-sys alone (`-p libcuda-sys`) and of
-/// dependents, whose dependencies are compiled there once for all of them.
+/// pregenerated set: the suites' own (`cargo metadata`'s), so that what they
+/// compiled, the dependencies and the build scripts' nested builds
+/// (`CARGO_TARGET_TMPDIR`), is compiled once for all of them.
 pub fn checks_target_dir() -> PathBuf {
-    crate::root().join("target/fallback")
+    let out = command(&["metadata", "--no-deps", "--format-version", "1"]).output();
+    let dir = out.ok().and_then(|o| serde_json::from_slice::<Value>(&o.stdout).ok());
+    let dir = dir.as_ref().and_then(|m| m["target_directory"].as_str()).map(PathBuf::from);
+    dir.unwrap_or_else(|| crate::root().join("target"))
 }
 
 /// A `cargo` command in the workspace root, in this process's environment.
