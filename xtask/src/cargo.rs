@@ -38,9 +38,8 @@ pub fn without_toolkit(cmd: &mut Command) {
 /// compiled, the dependencies and the build scripts' nested builds
 /// (`CARGO_TARGET_TMPDIR`), is compiled once for all of them.
 pub fn checks_target_dir() -> PathBuf {
-    let out = command(&["metadata", "--no-deps", "--format-version", "1"]).output();
-    let dir = out.ok().and_then(|o| serde_json::from_slice::<Value>(&o.stdout).ok());
-    let dir = dir.as_ref().and_then(|m| m["target_directory"].as_str()).map(PathBuf::from);
+    let metadata = workspace_metadata().unwrap_or_default();
+    let dir = metadata["target_directory"].as_str().map(PathBuf::from);
     dir.unwrap_or_else(|| crate::root().join("target"))
 }
 
@@ -193,14 +192,17 @@ pub fn package_name(id: &str) -> String {
     name.to_string()
 }
 
-/// `package`'s entry in `cargo metadata --no-deps`.
-pub fn package_metadata(package: &str) -> Result<Value> {
+/// `cargo metadata --no-deps`.
+fn workspace_metadata() -> Result<Value> {
     let out = command(&["metadata", "--no-deps", "--format-version", "1"])
         .output()
         .map_err(|e| format!("cargo metadata: {e}"))?;
-    let metadata: Value =
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
-    metadata["packages"]
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata: {e}"))
+}
+
+/// `package`'s entry in `cargo metadata --no-deps`.
+pub fn package_metadata(package: &str) -> Result<Value> {
+    workspace_metadata()?["packages"]
         .as_array()
         .and_then(|p| p.iter().find(|p| p["name"] == package))
         .cloned()
