@@ -179,6 +179,11 @@ impl Case {
         self
     }
 
+    /// Whether the script this case runs has `feature`: its own or the test's.
+    pub fn has_feature(&self, feature: &str) -> bool {
+        own_features().contains(&feature) || self.features.iter().any(|f| f == feature)
+    }
+
     pub fn out_dir(&self) -> PathBuf {
         self.out_dir
             .clone()

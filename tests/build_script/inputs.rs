@@ -69,10 +69,24 @@ fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
 #[test]
 fn macros_in_cflags_that_change_the_api_are_errors() {
     // With the per-thread-default-stream feature, its define is the feature's own.
-    let ptds = (!cfg!(feature = "per-thread-default-stream"))
+    for with_ptds in [false, true] {
+        let features: &[&str] = if with_ptds { &["per-thread-default-stream"] } else { &[] };
+        cflags_api_macros(features);
+    }
+}
+
+fn cflags_api_macros(features: &[&str]) {
+    let new_case = |name| {
+        let mut case = Case::new(name);
+        for f in features {
+            case.feature(*f);
+        }
+        case
+    };
+    let ptds = (!new_case("cflags_api_macro").has_feature("per-thread-default-stream"))
         .then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
     for name in ptds.into_iter().chain(["__CUDA_API_VERSION_INTERNAL"]) {
-        let mut case = Case::new("cflags_api_macro");
+        let mut case = new_case("cflags_api_macro");
         let include = case.header("include", "#define CUDA_VERSION 13000\n");
         let flags = format!("-D{name}");
         let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("CFLAGS", &flags).run();
@@ -88,7 +102,7 @@ fn macros_in_cflags_that_change_the_api_are_errors() {
         for (var, flags) in
             vars.iter().zip([format!("-D{name}"), format!("-I/x -D {name}"), format!("-D{name}=1")])
         {
-            let mut case = Case::new("bindgen_api_macro");
+            let mut case = new_case("bindgen_api_macro");
             let include = case.header("include", "#define CUDA_VERSION 13000\n");
             let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env(var, &flags).run();
             run.failure(&format!("{name} is defined by {var}={flags}"));

@@ -132,7 +132,16 @@ fn headers_older_than_every_pregenerated_release_are_an_error() {
 
 #[test]
 fn inherited_feature_variables_change_nothing() {
+    for feature in [None, Some("per-thread-default-stream"), Some("dynamic-loading")] {
+        inherited_feature_variables(feature);
+    }
+}
+
+fn inherited_feature_variables(feature: Option<&str>) {
     let mut case = Case::new("inherited_features");
+    if let Some(feature) = feature {
+        case.feature(feature);
+    }
     for var in [
         "CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM",
         "CARGO_FEATURE_DYNAMIC_LOADING",
@@ -143,14 +152,14 @@ fn inherited_feature_variables_change_nothing() {
     }
     let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
     assert_pregenerated(&run, &case, newest_pregenerated());
-    let ptds = cfg!(feature = "per-thread-default-stream").to_string();
+    let ptds = case.has_feature("per-thread-default-stream").to_string();
     assert_eq!(run.metadata("per_thread_default_stream"), ptds, "{}", run.report());
-    let dynamic = cfg!(feature = "dynamic-loading");
+    let dynamic = case.has_feature("dynamic-loading");
     assert_eq!(run.metadata("link_kind") == "dynamic-loading", dynamic, "{}", run.report());
     let renames = fs::read_to_string(case.out_dir().join("renames.rs")).unwrap();
     assert_eq!(
         renames.contains("cuMemAllocAsync_ptsz"),
-        cfg!(feature = "per-thread-default-stream")
+        case.has_feature("per-thread-default-stream")
     );
 }
 

@@ -126,14 +126,20 @@ fn docs_rs_links_nothing_for_any_target() {
         ("docs_rs_aarch64", "aarch64-unknown-linux-gnu", "linux", "aarch64", "gnu"),
         ("docs_rs_host", TARGET, std::env::consts::OS, std::env::consts::ARCH, "gnu"),
     ] {
-        let mut case = for_target(name, triple, os, arch, env);
-        // No C compiler for the target: none is needed.
-        let run = case.env("DOCS_RS", "1").env("CC", "/nonexistent/cc").run();
-        assert_eq!(run.code, Some(0), "{triple}: {}", run.report());
-        // Dynamic loading links nothing anywhere, and says so under its own name.
-        let kind = if cfg!(feature = "dynamic-loading") { "dynamic-loading" } else { "none" };
-        assert_eq!(run.metadata("link_kind"), kind, "{triple}");
-        assert!(run.directive("rustc-link-lib").is_empty(), "{triple}: {}", run.report());
+        for dynamic in [false, true] {
+            let mut case = for_target(name, triple, os, arch, env);
+            if dynamic {
+                case.feature("dynamic-loading");
+            }
+            // No C compiler for the target: none is needed.
+            let run = case.env("DOCS_RS", "1").env("CC", "/nonexistent/cc").run();
+            assert_eq!(run.code, Some(0), "{triple}: {}", run.report());
+            // Dynamic loading links nothing anywhere, and says so under its own name.
+            let dynamic = case.has_feature("dynamic-loading");
+            let kind = if dynamic { "dynamic-loading" } else { "none" };
+            assert_eq!(run.metadata("link_kind"), kind, "{triple}");
+            assert!(run.directive("rustc-link-lib").is_empty(), "{triple}: {}", run.report());
+        }
     }
 }
 

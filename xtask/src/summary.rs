@@ -114,12 +114,14 @@ impl Report {
     /// --doc`. `wrap` makes each command, cargo's and the binaries', ready to
     /// run (its environment, a sandbox). Each program passes or fails by its
     /// exit status, and its tests are counted from its list (libtest's
-    /// `--list --format terse`) and its skip log.
+    /// `--list --format terse`) and its skip log. The test targets named in
+    /// `except` are built but not run.
     pub fn suite(
         &mut self,
         label: &str,
         args: &[&str],
         tests: Tests,
+        except: &[&str],
         wrap: &dyn Fn(Command) -> Command,
     ) {
         if self.left_out(label) {
@@ -142,7 +144,7 @@ impl Report {
             if !built {
                 failed.push("the build".to_string());
             }
-            programs.extend(binaries(&messages, wrap));
+            programs.extend(binaries(&messages, wrap, except));
         }
         if tests != Tests::Binaries {
             let command = move |libtest: &[&str]| {
@@ -275,7 +277,11 @@ fn add_reason(reasons: &mut String, reason: &str) {
 /// runs it: in its package's directory, the build's library directories
 /// (the `linked_paths` of build scripts, inside the target directory) and
 /// its own first on the library path.
-fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec<Program<'a>> {
+fn binaries<'a>(
+    messages: &[Value],
+    wrap: &'a dyn Fn(Command) -> Command,
+    except: &[&str],
+) -> Vec<Program<'a>> {
     const LIBRARY_PATH: &str = if cfg!(windows) { "PATH" } else { "LD_LIBRARY_PATH" };
     let linked: Vec<&str> = messages
         .iter()
@@ -285,6 +291,9 @@ fn binaries<'a>(messages: &[Value], wrap: &'a dyn Fn(Command) -> Command) -> Vec
         .collect();
     let mut programs = Vec::new();
     for built in crate::cargo::executables(messages, true) {
+        if except.contains(&built.name.as_str()) {
+            continue;
+        }
         let exe = built.path;
         let name = format!("{} {} {}", built.package, built.kind, built.name);
         let dir = built.package_dir.unwrap_or_else(|| exe.clone());
@@ -592,7 +601,7 @@ mod tests {
         .map(|m| serde_json::from_str(m).unwrap())
         .collect();
         let wrap = |cmd: Command| cmd;
-        let programs = super::binaries(&messages, &wrap);
+        let programs = super::binaries(&messages, &wrap, &[]);
         let names: Vec<&str> = programs.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["libcuda-sys lib libcuda_sys", "systest test abi"]);
         let cmd = (programs[1].command)(&["--list"]);
