@@ -24,7 +24,7 @@
 //! ```text
 //! suites: 7 passed, 0 failed
 //! checks: 15 passed, 0 failed, 0 skipped
-//! tests: 726 passed, 0 failed, 233 skipped
+//! tests: 429 passed, 0 failed, 143 skipped
 //! ```
 
 use crate::summary::{Report, Tests};
