@@ -70,21 +70,20 @@ fn a_floor_with_dynamic_loading_is_said_to_do_nothing() {
 fn macros_in_cflags_that_change_the_api_are_errors() {
     // With the per-thread-default-stream feature, its define is the feature's own.
     for with_ptds in [false, true] {
-        let features: &[&str] = if with_ptds { &["per-thread-default-stream"] } else { &[] };
-        cflags_api_macros(features);
+        cflags_api_macros(with_ptds);
     }
 }
 
-fn cflags_api_macros(features: &[&str]) {
+fn cflags_api_macros(with_ptds: bool) {
     let new_case = |name| {
         let mut case = Case::new(name);
-        for f in features {
-            case.feature(*f);
+        if with_ptds {
+            case.feature("per-thread-default-stream");
         }
         case
     };
-    let ptds = (!new_case("cflags_api_macro").has_feature("per-thread-default-stream"))
-        .then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+    let ptds_on = with_ptds || own_features().contains(&"per-thread-default-stream");
+    let ptds = (!ptds_on).then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
     for name in ptds.into_iter().chain(["__CUDA_API_VERSION_INTERNAL"]) {
         let mut case = new_case("cflags_api_macro");
         let include = case.header("include", "#define CUDA_VERSION 13000\n");

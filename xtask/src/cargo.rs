@@ -38,9 +38,13 @@ pub fn without_toolkit(cmd: &mut Command) {
 /// compiled, the dependencies and the build scripts' nested builds
 /// (`CARGO_TARGET_TMPDIR`), is compiled once for all of them.
 pub fn checks_target_dir() -> PathBuf {
-    let metadata = workspace_metadata().unwrap_or_default();
-    let dir = metadata["target_directory"].as_str().map(PathBuf::from);
-    dir.unwrap_or_else(|| crate::root().join("target"))
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let metadata = workspace_metadata().unwrap_or_default();
+        let dir = metadata["target_directory"].as_str().map(PathBuf::from);
+        dir.unwrap_or_else(|| crate::root().join("target"))
+    });
+    dir.clone()
 }
 
 /// A `cargo` command in the workspace root, in this process's environment.

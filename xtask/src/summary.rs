@@ -619,5 +619,9 @@ mod tests {
             "{library_path}"
         );
         assert!(!library_path.contains("/usr/lib/x86_64-linux-gnu"), "{library_path}");
+        // A test target named in `except` is left out, by its target name.
+        let programs = super::binaries(&messages, &wrap, &["abi"]);
+        let names: Vec<&str> = programs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["libcuda-sys lib libcuda_sys"]);
     }
 }
