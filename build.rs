@@ -67,7 +67,8 @@ fn run() -> model::Result<()> {
     let floor = find::mode::driver_floor()?;
     // Checked in every mode: a typo in a variable is never hidden by the fallback.
     let lib_dir_override = find::places::lib_dir_override(&target)?;
-    let search = find::toolkit::discover(&target, mode.searches_everywhere())?;
+    let search =
+        find::toolkit::discover(&target, mode.searches_everywhere(), &find::places::AUTOMATIC)?;
 
     // Headers in hand that are not generated from still decide the release,
     // unless a feature names one.
@@ -94,7 +95,7 @@ fn run() -> model::Result<()> {
             }
         },
         (Mode::Auto, Search::NotFound(e)) => {
-            pregenerated(find::watch::fallback(&e, &target), None)?
+            pregenerated(find::watch::fallback(&e, &target, find::places::python()), None)?
         }
         (Mode::Auto, Search::Found(toolkit)) => match libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
@@ -104,7 +105,10 @@ fn run() -> model::Result<()> {
                     pregenerated(why, Some(toolkit))?
                 }
             },
-            Err(e) => pregenerated(find::watch::fallback(&e, &target), Some(toolkit))?,
+            Err(e) => pregenerated(
+                find::watch::fallback(&e, &target, find::places::python()),
+                Some(toolkit),
+            )?,
         },
     };
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
@@ -292,9 +296,12 @@ fn run_bindgen(
         env::log(format!("clang resource directory {}", dir.display()));
         builder = builder.clang_arg(format!("-resource-dir={}", dir.display()));
     }
-    let generated = generator::contained(|| builder.generate())
-        .map_err(|panic| generator::stopped(header, &panic, extra_args))?;
-    let bindings = generated.map_err(|e| generator::unparsable(header, &e.to_string()))?;
+    let generated = generator::contained(|| builder.generate()).map_err(|panic| {
+        generator::stopped(&header.include_dir, &header.target_triple, &panic, extra_args)
+    })?;
+    let bindings = generated.map_err(|e| {
+        generator::unparsable(&header.include_dir, &header.target_triple, &e.to_string())
+    })?;
     let text = bindings.to_string();
     // The callbacks, and with them the converter's input, end with the bindings.
     drop(bindings);

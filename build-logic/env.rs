@@ -98,6 +98,10 @@ pub struct Features {
     pub releases: &'static [(u32, bool)],
 }
 
+/// A place the toolkit search asks (`find::places::AUTOMATIC`): the candidate
+/// roots or include directories it gives for the target.
+pub type Place = fn(&Target) -> Vec<PathBuf>;
+
 /// The platform the bindings are generated for, and what the build script
 /// brings that this crate does not link: its features, cc and pkg-config.
 pub struct Target {

@@ -6,10 +6,11 @@
 //! build script links and this crate does not.
 //!
 //! A spine and three stages. The spine: [`model`] (the bindings as data, the
-//! version, the toolkit, where the bindings come from, the error), [`env`](mod@env)
-//! (every variable read, with its `rerun-if-env-changed`; the C compiler),
-//! [`tables`] and [`sentences`] (the derived tables and the docs' own
-//! sentences), and [`pregenerated`], the one reader of `pregenerated/`. The
+//! version, the toolkit, where the bindings come from, the library to link,
+//! the error), [`env`](mod@env) (every variable read, with its
+//! `rerun-if-env-changed`; the C compiler), [`tables`] (the derived tables'
+//! rows), [`sentences`] (the docs' own sentences and the attribute facts
+//! table), and [`pregenerated`], the one reader of `pregenerated/`. The
 //! stages, in the order `build.rs` runs them:
 //! - [`find`]: where the bindings come from, which release, the headers, the
 //!   driver floor's value, what a fallback watches;
@@ -19,7 +20,10 @@
 //! - [`write`](mod@write): the files `src/` includes, the library to link, every `cargo::` line.
 //!
 //! A stage imports the spine and its own modules, never another stage: only
-//! `build.rs` goes from one stage to the next, handing on plain values.
+//! `build.rs` goes from one stage to the next, handing on plain values. No
+//! chain of imports is longer than three modules: [`model`] and [`sentences`]
+//! import nothing of this crate, [`env`](mod@env) and [`tables`] only [`model`],
+//! and a stage's module imports none of its own stage that imports more.
 
 pub mod env;
 pub mod model;
@@ -61,4 +65,80 @@ pub mod write {
     pub mod emit;
     pub mod files;
     pub mod link;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    const STAGES: [&str; 3] = ["find", "make", "write"];
+
+    /// Each module (`env`, `make::items`) with what its code (not its tests)
+    /// names through `crate::`, generated code in its strings included.
+    fn imports(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<String>>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                imports(&path, &format!("{prefix}{name}::"), out);
+                continue;
+            }
+            if name == "lib" || path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            let mut named: Vec<String> = code
+                .lines()
+                .map(|l| l.split("//").next().unwrap())
+                .flat_map(|l| l.split("crate::").skip(1))
+                .map(|rest| {
+                    let mut segments = rest.split("::").map(|s| {
+                        s.split(|c: char| !c.is_ascii_lowercase() && c != '_').next().unwrap()
+                    });
+                    let first = segments.next().unwrap_or_default();
+                    match STAGES.contains(&first) {
+                        true => format!("{first}::{}", segments.next().unwrap_or_default()),
+                        false => first.to_string(),
+                    }
+                })
+                .filter(|m| *m != format!("{prefix}{name}"))
+                .collect();
+            named.sort();
+            named.dedup();
+            out.insert(format!("{prefix}{name}"), named);
+        }
+    }
+
+    /// The longest chain of imports from `m`; a cycle counts as longer than any.
+    fn depth(m: &str, graph: &BTreeMap<String, Vec<String>>, path: &mut Vec<String>) -> usize {
+        if path.iter().any(|p| p == m) {
+            return graph.len() + 1;
+        }
+        path.push(m.to_string());
+        let below = graph[m].iter().map(|n| depth(n, graph, path)).max().unwrap_or(0);
+        path.pop();
+        1 + below
+    }
+
+    #[test]
+    fn no_stage_imports_another_and_no_chain_is_longer_than_three() {
+        let mut graph = BTreeMap::new();
+        imports(Path::new(env!("CARGO_MANIFEST_DIR")), "", &mut graph);
+        let modules: Vec<String> = graph.keys().cloned().collect();
+        for named in graph.values_mut() {
+            named.retain(|n| modules.contains(n));
+        }
+        assert!(graph["make::items"].contains(&"model".to_string()), "{graph:?}");
+        let stage = |m: &str| m.split_once("::").map(|(s, _)| s.to_string());
+        for (m, named) in &graph {
+            for n in named {
+                let crosses = stage(n).is_some_and(|s| stage(m).is_none_or(|own| own != s));
+                assert!(!crosses, "{m} imports {n}: only build.rs crosses stages");
+            }
+            let depth = depth(m, &graph, &mut Vec::new());
+            assert!(depth <= 3, "{m} starts a chain of {depth} modules (or a cycle): {graph:?}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The model the three stages share (`find`, `make`, `write`): the bindings
 //! as plain data, the CUDA version and releases, the toolkit found, where the
 //! bindings come from, what a fallback watches, and the one error type. It
-//! imports only the table rows, so that every stage can import it.
+//! imports nothing of this crate, so that every module can import it.
 //!
 //! The bindings: either source fills [`Bindings`], the generated path from
 //! bindgen's output, the pregenerated path from the release's part of
@@ -12,8 +12,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-pub use crate::tables::{Moved, Rename, Typed};
 
 // The error: a one-line summary (shown as a `cargo:warning`) and the long
 // text that says what was tried and how to fix it.
@@ -164,6 +162,51 @@ pub struct History {
     pub releases: Vec<u32>,
     pub of: BTreeMap<String, Vec<u32>>,
 }
+/// A plain name and the bound function a C call of it reaches.
+pub struct Rename {
+    pub plain: String,
+    pub target: String,
+}
+
+/// The value of one attribute enumerator: its type, who reads and writes it,
+/// and where that comes from.
+pub struct Typed {
+    pub owner: String,
+    pub name: String,
+    /// The C type as the header writes it: `int`, `CUcontext`, `char[1024]`;
+    /// for a member of a union, the member's (`struct { unsigned int x; ... }`).
+    pub c_type: String,
+    /// The Rust type of the same layout, where the bindings have one.
+    pub rust_type: Option<String>,
+    /// `(size, alignment)` in bytes on 64-bit targets, where known; of one
+    /// element for an array.
+    pub layout: Option<(usize, usize)>,
+    /// For an integer: whether it is signed.
+    pub signed: Option<bool>,
+    /// `scalar`, `boolean`, `array` or `string`.
+    pub shape: String,
+    /// The member of the getter's union that holds it (launch attributes).
+    pub member: Option<String>,
+    pub getters: Vec<String>,
+    pub setters: Vec<String>,
+    /// Settable only back to zero (the high watermarks).
+    pub reset_only: bool,
+    /// `comment`, `signature`, or `documented`/`measured`/`named` with the
+    /// `cuda.h` line of this crate's facts table (`documented 13.5:15930`).
+    pub source: String,
+    /// The header's description (generated), or ours (pregenerated), on one line.
+    pub description: String,
+}
+
+/// A struct member that moved into or out of an anonymous union between
+/// releases (`pregenerated/moved_members.txt`), and where these bindings have it.
+pub struct Moved {
+    pub record: String,
+    pub member: String,
+    /// `id`, or `__bindgen_anon_1.id`.
+    pub path: String,
+    pub ty: String,
+}
 
 pub struct Bindings {
     pub version: CudaVersion,
@@ -290,6 +333,52 @@ impl Origin {
             Origin::Generated { toolkit, .. } => Some(toolkit),
             Origin::Pregenerated { .. } => None,
         }
+    }
+}
+
+/// What a [`Link`] links.
+pub enum LinkKind {
+    /// The installed driver's library.
+    Driver,
+    /// The toolkit's link-only stub (copied next to a `libcuda.so.1` name so that
+    /// `cargo test` binaries start and get `CUDA_ERROR_STUB_LIBRARY`).
+    ToolkitStub,
+    /// Built here: no libcuda at all on this machine.
+    GeneratedStub,
+    /// Windows: the toolkit's (or pip wheel's) `lib\x64\cuda.lib`, the import
+    /// library of the driver's `nvcuda.dll`.
+    ImportLibrary,
+}
+
+/// The libcuda the build links: the directory, the name and what it is.
+pub struct Link {
+    pub dir: PathBuf,
+    /// `cuda` (there is a `libcuda.so`) or the verbatim `libcuda.so.1`.
+    pub lib: String,
+    pub kind: LinkKind,
+}
+
+/// What Python says of where packages go: `sys.path`, and pip's user site
+/// (`pip install --user`), which is on `sys.path` only once it exists.
+#[derive(Default)]
+pub struct Python {
+    pub sys_path: Vec<PathBuf>,
+    pub user_site: Option<PathBuf>,
+}
+
+impl Python {
+    /// The directories `pip install` writes to.
+    pub fn site_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = self
+            .sys_path
+            .iter()
+            .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
+            .cloned()
+            .collect();
+        if let Some(user) = self.user_site.as_ref().filter(|u| !dirs.contains(u)) {
+            dirs.push(user.clone());
+        }
+        dirs
     }
 }
 

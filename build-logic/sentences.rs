@@ -1,7 +1,8 @@
-//! This crate's own sentences: each attribute enum it says more of than the
-//! common lines, the memory-pool and pointer attributes (the pregenerated set
-//! carries none of the header's text, and docs.rs renders it), and what a
-//! driver was measured to refuse.
+//! What this crate says that no header does: its own sentences for each
+//! attribute enum it says more of than the common lines, the memory-pool and
+//! pointer attributes (the pregenerated set carries none of the header's text,
+//! and docs.rs renders it), what a driver was measured to refuse, and the
+//! facts table of attribute value types with the `cuda.h` line that says each.
 
 /// One sentence per `CU_MEMPOOL_ATTR_*`, in the order of their values.
 pub(crate) const POOL_ATTRIBUTES: [(&str, &str); 15] = [
@@ -227,4 +228,38 @@ pub(crate) const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
 /// This crate's sentence for an enumerator, where it has one.
 pub(crate) fn sentence(name: &str) -> Option<&'static str> {
     POOL_ATTRIBUTES.iter().chain(&POINTER_ATTRIBUTES).find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// `(enumerator, type, shape, evidence, cuda.h line, the words there)`.
+const FACTS: &str = include_str!("attribute_facts.txt");
+
+/// One row of the facts table.
+pub struct Fact<'a> {
+    pub enumerator: &'a str,
+    /// A C type, `.member` of the getter's union, or `-`: no value.
+    pub ty: &'a str,
+    pub shape: &'a str,
+    /// `documented`, `measured` or `named`.
+    pub evidence: &'a str,
+    /// `13.5:15932`: the release's `cuda.h`, and the line.
+    pub line: &'a str,
+    /// The words on that line that say it.
+    pub says: &'a str,
+}
+
+/// The facts table's rows (the crate's own file: its unit test reads every row).
+pub fn facts() -> Vec<Fact<'static>> {
+    let row = |l: &'static str| {
+        let mut f = l.split('\t');
+        let mut next = || f.next().unwrap_or_default();
+        Fact {
+            enumerator: next(),
+            ty: next(),
+            shape: next(),
+            evidence: next(),
+            line: next(),
+            says: next(),
+        }
+    };
+    FACTS.lines().filter(|l| !l.starts_with('#')).map(row).collect()
 }

@@ -10,6 +10,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::model::{Moved, Rename, Typed};
+
 /// What the tables hold, as the build script has it.
 pub(crate) struct Tables<'a> {
     /// Every bound function.
@@ -18,52 +20,6 @@ pub(crate) struct Tables<'a> {
     pub renames: &'a [Rename],
     pub typed: &'a [Typed],
     pub bitmasks: &'a [String],
-}
-
-/// A plain name and the bound function a C call of it reaches.
-pub struct Rename {
-    pub plain: String,
-    pub target: String,
-}
-
-/// The value of one attribute enumerator: its type, who reads and writes it,
-/// and where that comes from.
-pub struct Typed {
-    pub owner: String,
-    pub name: String,
-    /// The C type as the header writes it: `int`, `CUcontext`, `char[1024]`;
-    /// for a member of a union, the member's (`struct { unsigned int x; ... }`).
-    pub c_type: String,
-    /// The Rust type of the same layout, where the bindings have one.
-    pub rust_type: Option<String>,
-    /// `(size, alignment)` in bytes on 64-bit targets, where known; of one
-    /// element for an array.
-    pub layout: Option<(usize, usize)>,
-    /// For an integer: whether it is signed.
-    pub signed: Option<bool>,
-    /// `scalar`, `boolean`, `array` or `string`.
-    pub shape: String,
-    /// The member of the getter's union that holds it (launch attributes).
-    pub member: Option<String>,
-    pub getters: Vec<String>,
-    pub setters: Vec<String>,
-    /// Settable only back to zero (the high watermarks).
-    pub reset_only: bool,
-    /// `comment`, `signature`, or `documented`/`measured`/`named` with the
-    /// `cuda.h` line of this crate's facts table (`documented 13.5:15930`).
-    pub source: String,
-    /// The header's description (generated), or ours (pregenerated), on one line.
-    pub description: String,
-}
-
-/// A struct member that moved into or out of an anonymous union between
-/// releases (`pregenerated/moved_members.txt`), and where these bindings have it.
-pub struct Moved {
-    pub record: String,
-    pub member: String,
-    /// `id`, or `__bindgen_anon_1.id`.
-    pub path: String,
-    pub ty: String,
 }
 
 /// The tables every build writes, `(file, text)`.
@@ -224,38 +180,4 @@ pub(crate) fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
             ty: row[3].to_string(),
         })
         .collect())
-}
-
-/// `(enumerator, type, shape, evidence, cuda.h line, the words there)`.
-const FACTS: &str = include_str!("attribute_facts.txt");
-
-/// One row of the facts table.
-pub struct Fact<'a> {
-    pub enumerator: &'a str,
-    /// A C type, `.member` of the getter's union, or `-`: no value.
-    pub ty: &'a str,
-    pub shape: &'a str,
-    /// `documented`, `measured` or `named`.
-    pub evidence: &'a str,
-    /// `13.5:15932`: the release's `cuda.h`, and the line.
-    pub line: &'a str,
-    /// The words on that line that say it.
-    pub says: &'a str,
-}
-
-/// The facts table's rows (the crate's own file: its unit test reads every row).
-pub fn facts() -> Vec<Fact<'static>> {
-    let row = |l: &'static str| {
-        let mut f = l.split('\t');
-        let mut next = || f.next().unwrap_or_default();
-        Fact {
-            enumerator: next(),
-            ty: next(),
-            shape: next(),
-            evidence: next(),
-            line: next(),
-            says: next(),
-        }
-    };
-    FACTS.lines().filter(|l| !l.starts_with('#')).map(row).collect()
 }

@@ -119,7 +119,7 @@ pub fn checks(
     items: &Items,
     preprocessed: &str,
     bitmasks: &[String],
-    typed: &[crate::rows::Typed],
+    typed: &[crate::model::Typed],
 ) -> Vec<Check> {
     let tags = tags(preprocessed);
     let mut checks = Vec::new();

@@ -6,7 +6,7 @@
 
 use crate::model::{Error, Result};
 // The row type of the crate's own table of plain names.
-pub use crate::rows::Rename;
+pub use crate::model::Rename;
 
 fn unreadable(file: &str, what: &str, found: &dyn quote::ToTokens) -> Error {
     let mut text = found.to_token_stream().to_string();

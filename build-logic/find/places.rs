@@ -1,14 +1,14 @@
-//! The places the search asks beside the variables and the standard
-//! directories: `nvcc` on `PATH`, pkg-config, conda, Python's `sys.path` (pip
-//! wheels); and the driver directory a user names (`LIBCUDA_SYS_LIB_DIR`),
-//! checked in every mode.
+//! The places the search asks after the variables: `nvcc` on `PATH`,
+//! pkg-config, conda, Python's `sys.path` (pip wheels), the standard
+//! directories; Python, asked once; and the driver directory a user names
+//! (`LIBCUDA_SYS_LIB_DIR`), checked in every mode.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::env::{self, absolute, log, unreachable, Target, UNREACHABLE};
-use crate::model::{Error, Result};
+use crate::env::{self, absolute, log, unreachable, Place, Target, UNREACHABLE};
+use crate::model::{Error, Python, Result};
 
 /// `LIBCUDA_SYS_LIB_DIR` (also target-prefixed), when the user named the
 /// driver directory; it must be a directory.
@@ -40,8 +40,17 @@ fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
     }
     Ok(dir)
 }
+/// The places the search asks after the variables, in its order; each gives
+/// candidate roots, or include directories (pip wheels, pkg-config).
+pub const AUTOMATIC: [(&str, Place); 5] = [
+    ("nvcc on PATH", nvcc_roots),
+    ("pkg-config", pkg_config_roots),
+    ("conda ($CONDA_PREFIX)", conda_roots),
+    ("pip wheel", pip_include_dirs),
+    ("standard location", standard_roots),
+];
 
-pub(crate) fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
+fn nvcc_roots(target: &Target) -> Vec<PathBuf> {
     let exe = if target.is_windows() { "nvcc.exe" } else { "nvcc" };
     let Some(path) = env::var("PATH") else {
         return Vec::new();
@@ -63,7 +72,7 @@ fn releases() -> impl Iterator<Item = (u32, u32)> {
     crate::model::known().rev()
 }
 
-pub(crate) fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
+fn pkg_config_roots(target: &Target) -> Vec<PathBuf> {
     if !target.is_native() && env::var("PKG_CONFIG_SYSROOT_DIR").is_none() {
         log("pkg-config skipped: cross-compiling without PKG_CONFIG_SYSROOT_DIR");
         return Vec::new();
@@ -109,7 +118,7 @@ fn pc_file(name: &str) -> Option<PathBuf> {
         .find(|file| file.is_file())
 }
 
-pub(crate) fn conda_roots(target: &Target) -> Vec<PathBuf> {
+fn conda_roots(target: &Target) -> Vec<PathBuf> {
     let Some(prefix) = env::var("CONDA_PREFIX").filter(|v| !v.is_empty()) else {
         return Vec::new();
     };
@@ -121,7 +130,7 @@ pub(crate) fn conda_roots(target: &Target) -> Vec<PathBuf> {
     }
 }
 
-pub(crate) fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
+fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     if !target.is_native() {
         log("pip wheels skipped: cross-compiling");
         return Vec::new();
@@ -145,32 +154,8 @@ pub(crate) fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
     dirs
 }
 
-/// What Python says of where packages go: `sys.path`, and pip's user site
-/// (`pip install --user`), which is on `sys.path` only once it exists.
-#[derive(Default)]
-pub(crate) struct Python {
-    pub sys_path: Vec<PathBuf>,
-    pub user_site: Option<PathBuf>,
-}
-
-impl Python {
-    /// The directories `pip install` writes to.
-    pub(crate) fn site_dirs(&self) -> Vec<PathBuf> {
-        let mut dirs: Vec<PathBuf> = self
-            .sys_path
-            .iter()
-            .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
-            .cloned()
-            .collect();
-        if let Some(user) = self.user_site.as_ref().filter(|u| !dirs.contains(u)) {
-            dirs.push(user.clone());
-        }
-        dirs
-    }
-}
-
 /// `python3` (else `python`), asked once.
-pub(crate) fn python() -> &'static Python {
+pub fn python() -> &'static Python {
     static PYTHON: std::sync::OnceLock<Python> = std::sync::OnceLock::new();
     PYTHON.get_or_init(|| {
         let script = "import site, sys\n\
@@ -194,4 +179,25 @@ pub(crate) fn python() -> &'static Python {
         log("pip wheels: no Python to ask for its sys.path, so none searched");
         Python::default()
     })
+}
+
+fn standard_roots(target: &Target) -> Vec<PathBuf> {
+    if target.is_windows() {
+        return Vec::new();
+    }
+    let mut roots = vec![PathBuf::from("/usr/local/cuda")];
+    let mut versioned: Vec<((u32, u32), PathBuf)> = std::fs::read_dir("/usr/local")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let (a, b) = name.strip_prefix("cuda-")?.split_once('.')?;
+            Some(((a.parse().ok()?, b.parse().ok()?), e.path()))
+        })
+        .collect();
+    versioned.sort_by_key(|v| std::cmp::Reverse(v.0));
+    roots.extend(versioned.into_iter().map(|(_, p)| p));
+    roots.extend(["/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from));
+    roots
 }

@@ -5,8 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::env::{self, log, Target};
-use crate::find::places::{conda_roots, nvcc_roots, pip_include_dirs, pkg_config_roots};
+use crate::env::{self, log, Place, Target};
 use crate::model::{Error, Result, Toolkit};
 
 /// What was looked at, for the error message when nothing fits.
@@ -42,8 +41,10 @@ impl Search {
 
 /// `everywhere`: every place in the order above; otherwise only the variables
 /// that name a directory (1 and 2), to check them.
-pub fn discover(target: &Target, everywhere: bool) -> Result<Search> {
-    match search(target, everywhere)? {
+/// `automatic`: the places of the search after the variables, in order
+/// (`find::places::AUTOMATIC`).
+pub fn discover(target: &Target, everywhere: bool, automatic: &[(&str, Place)]) -> Result<Search> {
+    match search(target, everywhere, automatic)? {
         Search::Found(toolkit) => settle(toolkit).map(Search::Found),
         not_found => Ok(not_found),
     }
@@ -116,7 +117,7 @@ fn has_cuda_h(dir: &Path) -> std::result::Result<bool, String> {
     }
 }
 
-fn search(target: &Target, everywhere: bool) -> Result<Search> {
+fn search(target: &Target, everywhere: bool, automatic: &[(&str, Place)]) -> Result<Search> {
     let mut tried = Tried { lines: Vec::new() };
 
     // Checked before the include-directory override, which wins over them:
@@ -177,15 +178,7 @@ fn search(target: &Target, everywhere: bool) -> Result<Search> {
         return Ok(Search::NotFound(not_found(target, &tried)));
     }
 
-    type Source = fn(&Target) -> Vec<PathBuf>;
-    let automatic: [(&str, Source); 5] = [
-        ("nvcc on PATH", nvcc_roots),
-        ("pkg-config", pkg_config_roots),
-        ("conda ($CONDA_PREFIX)", conda_roots),
-        ("pip wheel", pip_include_dirs),
-        ("standard location", standard_roots),
-    ];
-    for (source, candidates) in automatic {
+    for &(source, candidates) in automatic {
         let candidates = candidates(target);
         if candidates.is_empty() {
             tried.lines.push(format!("{source}: nothing to try"));
@@ -370,27 +363,6 @@ fn explicit_error(name: &str, given: &Path, looked: &[PathBuf], why: Option<Stri
 /// The `include` directory of a root, for messages about a root variable.
 fn include_dirs_of(root: &Path) -> Vec<PathBuf> {
     vec![root.join("include")]
-}
-
-fn standard_roots(target: &Target) -> Vec<PathBuf> {
-    if target.is_windows() {
-        return Vec::new();
-    }
-    let mut roots = vec![PathBuf::from("/usr/local/cuda")];
-    let mut versioned: Vec<((u32, u32), PathBuf)> = std::fs::read_dir("/usr/local")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let (a, b) = name.strip_prefix("cuda-")?.split_once('.')?;
-            Some(((a.parse().ok()?, b.parse().ok()?), e.path()))
-        })
-        .collect();
-    versioned.sort_by_key(|v| std::cmp::Reverse(v.0));
-    roots.extend(versioned.into_iter().map(|(_, p)| p));
-    roots.extend(["/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from));
-    roots
 }
 
 fn not_found(target: &Target, tried: &Tried) -> Error {

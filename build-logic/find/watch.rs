@@ -13,8 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::env::{self, log, Target};
-use crate::find::places::{python, Python};
-use crate::model::{Error, Watch, Why};
+use crate::model::{Error, Python, Watch, Why};
 
 /// The most entries a watched directory's tree may have: Cargo walks it on
 /// every build, and a large tree is also one that changes for other reasons.
@@ -134,13 +133,14 @@ impl Watch {
 
 /// The automatic mode's fallback: `missing` is the error generation would have
 /// given, which becomes the reason in the warning. Headers, libclang and
-/// `nvcc` installed later end the fallback where they can be watched.
-pub fn fallback(missing: &Error, target: &Target) -> Why {
+/// `nvcc` installed later end the fallback where they can be watched; `python`
+/// says where pip installs them.
+pub fn fallback(missing: &Error, target: &Target, python: &Python) -> Why {
     Why {
         reason: missing.summary.clone(),
         warn: true,
         undo: "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
-        watch: fallback_watch(target, python()),
+        watch: fallback_watch(target, python),
         release: None,
     }
 }

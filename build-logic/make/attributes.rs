@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 
 use crate::make::c_types::{text, Field, Types};
 use crate::make::items::Items;
-use crate::tables::{facts, Fact, Typed};
+use crate::model::Typed;
+use crate::sentences::{facts, Fact};
 
 /// A function that reads or writes attributes of an enum, and how it takes them.
 struct Accessor<'a> {
@@ -39,7 +40,8 @@ fn verb(name: &str) -> Option<bool> {
 
 /// The value types of every attribute enumerator of `items`.
 pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
-    let types = Types::new(items);
+    let defined = |name: &str| items.has_item(name) || items.enums.iter().any(|e| e == name);
+    let types = Types::new(&items.types, &items.aliases, &items.enums, &defined);
     let facts = facts();
     // enum -> (getters, setters)
     let mut accessors: BTreeMap<String, (Vec<Accessor>, Vec<Accessor>)> = BTreeMap::new();

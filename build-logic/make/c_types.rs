@@ -1,12 +1,11 @@
 //! C types as the attribute getters name them: the scalar types with their
 //! size, alignment and signedness, and the bound typedefs, structs and unions
-//! resolved to them, for `attributes`.
+//! resolved to them, for `attributes`; and the two readings of syn's tree
+//! that `items` shares: tokens as text, and doc comments.
 
 use std::collections::BTreeMap;
 
 use quote::ToTokens;
-
-use crate::make::items::Items;
 
 /// C's scalar types: `(C name, Rust name, size, signed)`.
 const PRIMITIVES: [(&str, &str, usize, Option<bool>); 21] = [
@@ -33,6 +32,18 @@ const PRIMITIVES: [(&str, &str, usize, Option<bool>); 21] = [
     ("uint64_t", "u64", 8, Some(false)),
 ];
 
+/// The doc comment of an item or field, its lines joined.
+pub(crate) fn doc(attrs: &[syn::Attribute]) -> String {
+    let lines = attrs.iter().filter(|a| a.path().is_ident("doc")).filter_map(|a| match &a.meta {
+        syn::Meta::NameValue(syn::MetaNameValue {
+            value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    });
+    lines.collect::<Vec<_>>().join("\n")
+}
+
 /// Tokens as text without spaces: `*mut::core::ffi::c_int`.
 pub(crate) fn text(t: &impl ToTokens) -> String {
     t.to_token_stream().to_string().replace(' ', "")
@@ -40,7 +51,8 @@ pub(crate) fn text(t: &impl ToTokens) -> String {
 
 /// What of the bindings' types the derivation looks at.
 pub(crate) struct Types<'a> {
-    pub items: &'a Items,
+    /// Whether a name is one the bindings define (a type, constant or function).
+    pub defined: &'a dyn Fn(&str) -> bool,
     /// `pub type A = T;` and `pub use self::T as A;`: A -> T.
     pub aliases: BTreeMap<String, String>,
     /// Newtype enums -> their integer.
@@ -52,23 +64,30 @@ pub(crate) struct Types<'a> {
 }
 
 impl<'a> Types<'a> {
-    pub fn new(items: &'a Items) -> Types<'a> {
+    /// `types`: every item but the functions; `aliases`: `(enum, typedef)`;
+    /// `enums`: the newtype enums.
+    pub fn new(
+        types: &[syn::Item],
+        aliases: &[(String, String)],
+        enums: &[String],
+        defined: &'a dyn Fn(&str) -> bool,
+    ) -> Types<'a> {
         let mut t = Types {
-            items,
+            defined,
             aliases: BTreeMap::new(),
             enums: BTreeMap::new(),
             records: BTreeMap::new(),
             layouts: BTreeMap::new(),
         };
-        for (name, to) in &items.aliases {
+        for (name, to) in aliases {
             t.aliases.insert(to.clone(), name.clone());
         }
-        for item in &items.types {
+        for item in types {
             match item {
                 syn::Item::Type(a) => {
                     t.aliases.insert(a.ident.to_string(), text(&a.ty));
                 }
-                syn::Item::Struct(s) if items.enums.iter().any(|e| s.ident == e) => {
+                syn::Item::Struct(s) if enums.iter().any(|e| s.ident == e) => {
                     if let Some(f) = s.fields.iter().next() {
                         t.enums.insert(s.ident.to_string(), text(&f.ty));
                     }
@@ -195,9 +214,7 @@ impl<'a> Types<'a> {
             Some(("bool", ..)) => Some("bool".into()),
             Some((_, rust, ..)) if *rust == "usize" => Some("usize".into()),
             Some((_, rust, ..)) => Some(format!("::core::ffi::{rust}")),
-            None if self.items.has_item(c) || self.items.enums.iter().any(|e| e == c) => {
-                Some(c.to_string())
-            }
+            None if (self.defined)(c) => Some(c.to_string()),
             None => None,
         }
     }
@@ -219,7 +236,7 @@ pub struct Field {
 pub(crate) fn fields<'f>(fields: impl Iterator<Item = &'f syn::Field>) -> Vec<Field> {
     fields
         .filter_map(|f| {
-            let (ty, doc) = (text(&f.ty), crate::make::items::doc(&f.attrs));
+            let (ty, doc) = (text(&f.ty), doc(&f.attrs));
             Some(Field { name: f.ident.as_ref()?.to_string(), ty, doc })
         })
         .collect()

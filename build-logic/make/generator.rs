@@ -5,8 +5,8 @@
 //! back as a syntax tree.
 
 use std::collections::HashMap;
+use std::path::Path;
 
-use crate::make::header::Header;
 use crate::model::{Error, Result};
 
 /// The crate's MSRV; the generated code uses nothing newer.
@@ -340,9 +340,14 @@ pub fn resource_dir() -> Option<std::path::PathBuf> {
     (found.len() == 1).then(|| found.remove(0))
 }
 
-/// bindgen panicked (`panic`, its message) on the header.
+/// bindgen panicked (`panic`, its message) on `include`'s `cuda.h` for `target`.
 /// `extra_args`: bindgen's own variables ([`crate::env::bindgen_extra_clang_args`]).
-pub fn stopped(header: &Header, panic: &str, extra_args: &[(String, Option<String>)]) -> Error {
+pub fn stopped(
+    include: &Path,
+    target: &str,
+    panic: &str,
+    extra_args: &[(String, Option<String>)],
+) -> Error {
     let extra_values: Vec<String> = extra_args
         .iter()
         .map(|(name, value)| match value {
@@ -353,7 +358,7 @@ pub fn stopped(header: &Header, panic: &str, extra_args: &[(String, Option<Strin
     Error::new(
         format!(
             "bindgen stopped on {}: {}",
-            header.include_dir.join("cuda.h").display(),
+            include.join("cuda.h").display(),
             panic.lines().next().unwrap_or_default()
         ),
         format!(
@@ -366,22 +371,22 @@ pub fn stopped(header: &Header, panic: &str, extra_args: &[(String, Option<Strin
              - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
             extra_values.join("\n  "),
             clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default(),
-            header.target_triple,
+            target,
         ),
     )
 }
 
-/// bindgen returned `e` instead of bindings.
-pub fn unparsable(header: &Header, e: &str) -> Error {
+/// bindgen returned `e` instead of bindings for `include`'s `cuda.h` and `target`.
+pub fn unparsable(include: &Path, target: &str, e: &str) -> Error {
     Error::new(
-        format!("bindgen could not parse {}", header.include_dir.join("cuda.h").display()),
+        format!("bindgen could not parse {}", include.join("cuda.h").display()),
         format!(
             "{e}\n\n\
              The header did not parse with libclang. Fix one of:\n\
              - check that the toolkit's include directory is complete (cuda.h includes stdlib.h and stdint.h)\n\
              - point LIBCUDA_SYS_INCLUDE_DIR / CUDA_PATH at another toolkit\n\
              - pass extra clang flags with BINDGEN_EXTRA_CLANG_ARGS (e.g. a sysroot when cross-compiling){}",
-            cross_hint(&header.target_triple),
+            cross_hint(target),
         ),
     )
 }

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use quote::ToTokens;
 
+use crate::make::c_types::doc;
 use crate::model::{Error, Result};
 
 pub struct Function {
@@ -269,17 +270,6 @@ fn named_fields<'a>(fields: impl Iterator<Item = &'a syn::Field>) -> Vec<(String
             (n, c)
         })
         .collect()
-}
-
-pub(crate) fn doc(attrs: &[syn::Attribute]) -> String {
-    let lines = attrs.iter().filter(|a| a.path().is_ident("doc")).filter_map(|a| match &a.meta {
-        syn::Meta::NameValue(syn::MetaNameValue {
-            value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
-            ..
-        }) => Some(s.value()),
-        _ => None,
-    });
-    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// A member as C names it (`record.name`), and how Rust reaches it.

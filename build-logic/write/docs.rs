@@ -194,7 +194,7 @@ fn value_type_lines(typed: &Typed) -> Vec<String> {
 /// The line of an attribute enum's enumerator that has no value type.
 fn untyped_line(b: &Bindings, e: &Enumerator) -> String {
     let last = b.enumerators.iter().filter(|x| x.owner == e.owner).filter_map(|x| x.value).max();
-    let no_value = crate::tables::facts().iter().any(|f| f.enumerator == e.name && f.ty == "-");
+    let no_value = crate::sentences::facts().iter().any(|f| f.enumerator == e.name && f.ty == "-");
     if e.name.ends_with("_MAX") && e.value == last {
         "The end of the enum, not an attribute: no value type.".into()
     } else if no_value {

@@ -1,8 +1,7 @@
 //! Every `cargo::` line, in one place.
 
 use crate::env::Target;
-use crate::model::{all_cfgs, cfgs, Bindings, CudaVersion, Origin};
-use crate::write::link::{Kind, Link};
+use crate::model::{all_cfgs, cfgs, Bindings, CudaVersion, Link, LinkKind, Origin};
 
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
 pub fn emit(
@@ -172,12 +171,12 @@ fn emit_link(link: &Link) {
         println!("cargo::rustc-link-lib=dylib:+verbatim={}", link.lib);
     }
     match link.kind {
-        Kind::Driver | Kind::ImportLibrary => {}
-        Kind::ToolkitStub => println!(
+        LinkKind::Driver | LinkKind::ImportLibrary => {}
+        LinkKind::ToolkitStub => println!(
             "cargo::warning=linking the CUDA toolkit's stub libcuda ({}): no driver found; programs built here get CUDA_ERROR_STUB_LIBRARY until run where the NVIDIA driver is installed",
             link.dir.display()
         ),
-        Kind::GeneratedStub => println!(
+        LinkKind::GeneratedStub => println!(
             "cargo::warning=no libcuda (NVIDIA driver) found: linking a stand-in built in OUT_DIR; programs built here get CUDA_ERROR_STUB_LIBRARY and need the driver to run (set LIBCUDA_SYS_LIB_DIR to link a real one)"
         ),
     }
@@ -188,10 +187,10 @@ fn link_kind(target: &Target, link: Option<&Link>) -> &'static str {
         return if target.dynamic_loading() { "dynamic-loading" } else { "none" };
     };
     match link.kind {
-        Kind::Driver => "driver",
-        Kind::ToolkitStub => "toolkit-stub",
-        Kind::GeneratedStub => "generated-stub",
-        Kind::ImportLibrary => "import-library",
+        LinkKind::Driver => "driver",
+        LinkKind::ToolkitStub => "toolkit-stub",
+        LinkKind::GeneratedStub => "generated-stub",
+        LinkKind::ImportLibrary => "import-library",
     }
 }
 

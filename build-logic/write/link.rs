@@ -7,30 +7,10 @@ use std::process::Command;
 
 use crate::env::{command_line, user_cflags, write_error};
 use crate::env::{log, Target};
-use crate::model::{Bindings, Error, Origin, Result};
+use crate::model::{Bindings, Error, Link, LinkKind, Origin, Result};
 
 /// `CUDA_ERROR_STUB_LIBRARY`: what every function of a stub returns.
 const STUB_RESULT: u32 = 34;
-
-pub enum Kind {
-    /// The installed driver's library.
-    Driver,
-    /// The toolkit's link-only stub (copied next to a `libcuda.so.1` name so that
-    /// `cargo test` binaries start and get `CUDA_ERROR_STUB_LIBRARY`).
-    ToolkitStub,
-    /// Built here: no libcuda at all on this machine.
-    GeneratedStub,
-    /// Windows: the toolkit's (or pip wheel's) `lib\x64\cuda.lib`, the import
-    /// library of the driver's `nvcuda.dll`.
-    ImportLibrary,
-}
-
-pub struct Link {
-    pub dir: PathBuf,
-    /// `cuda` (there is a `libcuda.so`) or the verbatim `libcuda.so.1`.
-    pub lib: String,
-    pub kind: Kind,
-}
 
 /// `lib_dir_override` is `LIBCUDA_SYS_LIB_DIR`; a toolkit found (`origin`)
 /// has library directories whose `stubs` can be linked.
@@ -43,14 +23,14 @@ pub fn choose(
     let toolkit_lib_dirs = origin.toolkit().map(|t| t.lib_dirs.as_slice()).unwrap_or_default();
     if let Some(dir) = lib_dir_override {
         return match library_in(target, dir) {
-            Some((lib, Kind::Driver | Kind::ImportLibrary)) => {
-                Ok(Link { dir: dir.to_path_buf(), lib, kind: Kind::Driver })
+            Some((lib, LinkKind::Driver | LinkKind::ImportLibrary)) => {
+                Ok(Link { dir: dir.to_path_buf(), lib, kind: LinkKind::Driver })
             }
             // A stub named by hand is still a stub: said so, and linked as one.
-            Some((lib, Kind::GeneratedStub)) => {
-                Ok(Link { dir: dir.to_path_buf(), lib, kind: Kind::GeneratedStub })
+            Some((lib, LinkKind::GeneratedStub)) => {
+                Ok(Link { dir: dir.to_path_buf(), lib, kind: LinkKind::GeneratedStub })
             }
-            Some((lib, Kind::ToolkitStub)) => toolkit_stub(target, dir, &lib),
+            Some((lib, LinkKind::ToolkitStub)) => toolkit_stub(target, dir, &lib),
             None => Err(Error::new(
                 format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", dir.display()),
                 format!(
@@ -67,9 +47,9 @@ pub fn choose(
     }
     for dir in driver_dirs(target) {
         match library_in(target, &dir) {
-            Some((lib, Kind::Driver)) => {
+            Some((lib, LinkKind::Driver)) => {
                 log(format!("libcuda: driver library in {} taken", dir.display()));
-                return Ok(Link { dir, lib, kind: Kind::Driver });
+                return Ok(Link { dir, lib, kind: LinkKind::Driver });
             }
             Some(_) => log(format!("libcuda: a stub in {}, passed over", dir.display())),
             None => log(format!("libcuda: nothing in {}", dir.display())),
@@ -80,7 +60,11 @@ pub fn choose(
     if target.is_windows() {
         if let Some(dir) = toolkit_lib_dirs.iter().find(|d| library_in(target, d).is_some()) {
             log(format!("libcuda: import library {} taken", dir.join("cuda.lib").display()));
-            return Ok(Link { dir: dir.clone(), lib: "cuda".into(), kind: Kind::ImportLibrary });
+            return Ok(Link {
+                dir: dir.clone(),
+                lib: "cuda".into(),
+                kind: LinkKind::ImportLibrary,
+            });
         }
     }
     for dir in toolkit_lib_dirs.iter().filter(|d| d.ends_with("stubs")) {
@@ -108,7 +92,11 @@ pub fn choose(
 /// binaries start and get `CUDA_ERROR_STUB_LIBRARY`.
 fn toolkit_stub(target: &Target, dir: &Path, lib: &str) -> Result<Link> {
     if target.os != "linux" {
-        return Ok(Link { dir: dir.to_path_buf(), lib: lib.to_string(), kind: Kind::ToolkitStub });
+        return Ok(Link {
+            dir: dir.to_path_buf(),
+            lib: lib.to_string(),
+            kind: LinkKind::ToolkitStub,
+        });
     }
     let stub_dir = target.out_dir.join("stub");
     std::fs::create_dir_all(&stub_dir).map_err(|e| write_error(&stub_dir, e))?;
@@ -117,14 +105,17 @@ fn toolkit_stub(target: &Target, dir: &Path, lib: &str) -> Result<Link> {
         let dest = stub_dir.join(name);
         std::fs::copy(&source, &dest).map_err(|e| write_error(&dest, e))?;
     }
-    Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: Kind::ToolkitStub })
+    Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: LinkKind::ToolkitStub })
 }
 
 /// The libcuda in `dir`, as the name to link and what it is (`Driver`, or
 /// one of the stubs), if there is one for the target.
-fn library_in(target: &Target, dir: &Path) -> Option<(String, Kind)> {
+fn library_in(target: &Target, dir: &Path) -> Option<(String, LinkKind)> {
     if target.is_windows() {
-        return dir.join("cuda.lib").is_file().then(|| ("cuda".to_string(), Kind::ImportLibrary));
+        return dir
+            .join("cuda.lib")
+            .is_file()
+            .then(|| ("cuda".to_string(), LinkKind::ImportLibrary));
     }
     // Many driver installs have no `libcuda.so` development link.
     for (file, lib) in [("libcuda.so", "cuda"), ("libcuda.so.1", "libcuda.so.1")] {
@@ -146,12 +137,12 @@ const STAND_IN_MARK: &str = "libcuda-sys stand-in: link only";
 /// A stub, told by where the toolkit keeps it (`stubs/`, also behind a symlink) or by the stand-in's
 /// mark; anything else is taken for the driver. Only small files are read:
 /// the driver's library is tens of megabytes, the stubs a few hundred kilobytes.
-fn kind_of(dir: &Path, path: &Path) -> Kind {
+fn kind_of(dir: &Path, path: &Path) -> LinkKind {
     // Through links too: CI images link the toolkit's stub as `libcuda.so.1`.
     let real = std::fs::canonicalize(path).ok();
     let real_dir = real.as_deref().and_then(Path::parent);
     if dir.ends_with("stubs") || real_dir.is_some_and(|d| d.ends_with("stubs")) {
-        return Kind::ToolkitStub;
+        return LinkKind::ToolkitStub;
     }
     let small = std::fs::metadata(path).is_ok_and(|m| m.len() < 16 << 20);
     let marked = small
@@ -159,9 +150,9 @@ fn kind_of(dir: &Path, path: &Path) -> Kind {
             bytes.windows(STAND_IN_MARK.len()).any(|w| w == STAND_IN_MARK.as_bytes())
         });
     if marked {
-        Kind::GeneratedStub
+        LinkKind::GeneratedStub
     } else {
-        Kind::Driver
+        LinkKind::Driver
     }
 }
 
@@ -447,5 +438,5 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
     let link = dir.join("libcuda.so");
     let _ = std::fs::remove_file(&link);
     std::fs::copy(&so, &link).map_err(|e| write_error(&link, e))?;
-    Ok(Link { dir, lib: "cuda".into(), kind: Kind::GeneratedStub })
+    Ok(Link { dir, lib: "cuda".into(), kind: LinkKind::GeneratedStub })
 }

@@ -1,7 +1,7 @@
 //! systest's readers of libcuda-sys's rendered tables: a shape they do not
 //! know is an error, not an empty table (whose checks would pass over nothing).
 
-use libcuda_sys_build::{model, tables as rows};
+use libcuda_sys_build::model;
 #[path = "../tables.rs"]
 mod tables;
 

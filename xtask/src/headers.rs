@@ -324,7 +324,7 @@ mod tests {
     /// against the headers in the cache, which CI's ABI matrix fetches.
     #[test]
     fn the_facts_table_names_the_lines_that_say_its_facts() {
-        let facts = libcuda_sys_build::tables::facts();
+        let facts = libcuda_sys_build::sentences::facts();
         let known: Vec<&str> = facts.iter().map(|f| f.enumerator).collect();
         let mut checked = 0;
         for f in &facts {
