@@ -110,7 +110,20 @@ impl Build {
 
 /// Runs `cmd` (a cargo command with `--message-format=json`), reading its
 /// messages as they arrive.
-pub fn build(mut cmd: Command) -> Result<Build> {
+pub fn build(cmd: Command) -> Result<Build> {
+    read_build(cmd, |_| false)
+}
+
+/// [`build`], stopped (with every process it started) at the first message
+/// `enough` accepts, as a success: for a build whose outputs up to that
+/// message are all that is wanted.
+pub fn build_until(mut cmd: Command, enough: impl Fn(&Value) -> bool) -> Result<Build> {
+    // A group of its own, to be stopped whole.
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    read_build(cmd, enough)
+}
+
+fn read_build(mut cmd: Command, enough: impl Fn(&Value) -> bool) -> Result<Build> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
@@ -122,10 +135,19 @@ pub fn build(mut cmd: Command) -> Result<Build> {
         text
     });
     let mut timed = Vec::new();
+    let mut stopped = false;
     for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
         let Ok(line) = line else { break };
         if let Ok(m) = serde_json::from_str::<Value>(&line) {
+            stopped = enough(&m);
             timed.push((start.elapsed().as_secs_f64(), m));
+            if stopped {
+                // The group: cargo and the rustc it runs. A unit stopped
+                // half-way has no fingerprint, so a later build redoes it.
+                let group = format!("-{}", child.id());
+                let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+                break;
+            }
         }
     }
     let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
@@ -143,7 +165,7 @@ pub fn build(mut cmd: Command) -> Result<Build> {
         })
         .collect();
     Ok(Build {
-        success: status.success(),
+        success: stopped || status.success(),
         errors,
         stderr: stderr.join().unwrap_or_default(),
         timed,

@@ -155,7 +155,12 @@ fn build(include: &Path, features: &str) -> Result<cargo::Build> {
         .env("LIBCUDA_SYS_BINDINGS", "generate")
         .env_remove("LIBCUDA_SYS_DRIVER_FLOOR")
         .env("CARGO_TARGET_DIR", cargo::checks_target_dir());
-    let build = cargo::build(cmd)?;
+    // The build script's outputs are all the regeneration reads: the check
+    // of the library after it (a second each) is stopped.
+    let build = cargo::build_until(cmd, |m| {
+        m["reason"] == "build-script-executed"
+            && cargo::package_name(m["package_id"].as_str().unwrap_or_default()) == "libcuda-sys"
+    })?;
     if !build.success {
         return Err(format!("the build with features `{features}` failed:\n{}", build.failure()));
     }

@@ -30,12 +30,17 @@
 use crate::summary::{Report, Tests};
 use crate::{fallback, setup, Result};
 
+/// The test target that makes each case's environment itself (variables
+/// cleared, fake toolkit trees, libclang hidden through `LIBCLANG_PATH`) and
+/// compiles the script with the features each case names: neither a suite's
+/// features nor its sandbox change it, so only the workspace suite runs it
+/// (a case that cannot run there says `skipped`, and why).
+pub const OWN_ENVIRONMENT: &str = "build_script";
+
 /// The test targets whose checks a feature of the crate does not change:
-/// the build-script tests compile the script with the features each case
-/// names (the cases whose expectations depend on one run with and without
-/// it), and `c_enumerators` compares enumerators, which no feature changes.
+/// [`OWN_ENVIRONMENT`], and `c_enumerators`, which compares enumerators.
 /// The suites of a feature build them but do not run them again.
-pub const FEATURE_BLIND: &[&str] = &["build_script", "c_enumerators"];
+pub const FEATURE_BLIND: &[&str] = &[OWN_ENVIRONMENT, "c_enumerators"];
 
 /// The suites, `(label, cargo test arguments, what runs, test targets left
 /// out)`: the workspace, its doctests, then the crates whose code a feature
@@ -76,11 +81,15 @@ pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
 
 /// Every build of the test command is a first build of its configuration:
 /// incremental compilation only adds to it, and line tables keep backtraces'
-/// lines for about half the size and link time of full debug info. The
-/// variables reach every cargo below, the tests' own builds included.
+/// lines for about half the size and link time of full debug info. Build
+/// dependencies get line tables too: a crate that is one in `cargo build` and
+/// a dependency of a test in `cargo test` (clang-sys's glob) is then one unit,
+/// and so is all above it (bindgen). The variables reach every cargo below,
+/// the tests' own builds included.
 pub fn first_builds() {
     std::env::set_var("CARGO_INCREMENTAL", "0");
     std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    std::env::set_var("CARGO_PROFILE_DEV_BUILD_OVERRIDE_DEBUG", "line-tables-only");
 }
 
 pub fn run(env: &setup::Env) -> Result {
