@@ -95,7 +95,7 @@ fn run() -> model::Result<()> {
             }
         },
         (Mode::Auto, Search::NotFound(e)) => {
-            pregenerated(find::watch::fallback(&e, &target, find::places::python()), None)?
+            pregenerated(find::places::fallback(&e, &target), None)?
         }
         (Mode::Auto, Search::Found(toolkit)) => match libclang() {
             Ok(()) => match generate(&target, toolkit, &release)? {
@@ -105,10 +105,7 @@ fn run() -> model::Result<()> {
                     pregenerated(why, Some(toolkit))?
                 }
             },
-            Err(e) => pregenerated(
-                find::watch::fallback(&e, &target, find::places::python()),
-                Some(toolkit),
-            )?,
+            Err(e) => pregenerated(find::places::fallback(&e, &target), Some(toolkit))?,
         },
     };
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
@@ -176,7 +173,7 @@ fn generate(
     let origin = Origin::Generated {
         compiler: header.compiler_command(),
         fingerprint: header.fingerprint()?,
-        watch: find::watch::generated(target, &toolkit.include_dir),
+        watch: find::places::generated(target, &toolkit.include_dir),
         toolkit,
     };
     Ok(Generated::Bindings(Box::new((

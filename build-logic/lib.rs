@@ -37,7 +37,6 @@ pub mod find {
     pub mod mode;
     pub mod places;
     pub mod toolkit;
-    pub mod watch;
 }
 
 pub mod make {

@@ -57,6 +57,39 @@ struct Program<'a> {
     exact: bool,
 }
 
+/// What a suite or check took: seconds, and the CPU seconds of the
+/// processes it ran (Linux's `/proc/self/stat`: those waited for), the cost
+/// the test command is kept down by.
+struct Took {
+    start: std::time::Instant,
+    cpu: Option<f64>,
+}
+
+impl Took {
+    fn start() -> Took {
+        Took { start: std::time::Instant::now(), cpu: children_cpu() }
+    }
+
+    fn end(&self) -> String {
+        let wall = self.start.elapsed().as_secs();
+        match (self.cpu, children_cpu()) {
+            (Some(before), Some(now)) => format!("({wall} s, {:.0} CPU-s)", now - before),
+            _ => format!("({wall} s)"),
+        }
+    }
+}
+
+/// The user and system time of this process's waited-for children, in
+/// seconds: fields 16 and 17 of `/proc/self/stat`, in clock ticks (USER_HZ,
+/// 100 on Linux).
+fn children_cpu() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(13)? + ticks(14)?) / 100.0)
+}
+
 /// The command that runs a program with libtest's arguments.
 type Invocation<'a> = dyn Fn(&[&str]) -> Command + 'a;
 
@@ -84,9 +117,9 @@ impl Report {
         if self.left_out(name) {
             return;
         }
-        let start = std::time::Instant::now();
+        let took = Took::start();
         let outcome = f();
-        let took = format!("({} s)", start.elapsed().as_secs());
+        let took = took.end();
         match outcome {
             Ok(saw) => {
                 self.checks.passed += 1;
@@ -133,6 +166,7 @@ impl Report {
             wrap(cmd)
         };
         eprintln!("+ {label}: cargo test {}", args.join(" "));
+        let took = Took::start();
         let (mut programs, mut failed) = (Vec::new(), Vec::new());
         if tests != Tests::Doctests {
             // As `cargo test --no-fail-fast`: what built runs, where some did not.
@@ -153,12 +187,12 @@ impl Report {
             let command = Box::new(command);
             programs.push(Program { name: "doctests".into(), command, exact: false });
         }
-        self.programs(label, &programs, failed);
+        self.programs(label, &programs, failed, took);
     }
 
     /// Runs a suite's `programs` one by one and counts their tests; the suite
     /// fails where any does, or `failed` names anything.
-    fn programs(&mut self, label: &str, programs: &[Program], mut failed: Vec<String>) {
+    fn programs(&mut self, label: &str, programs: &[Program], mut failed: Vec<String>, took: Took) {
         let log = crate::root().join(format!("target/xtask-skips-{}.jsonl", std::process::id()));
         let mut counts = Counts::default();
         for program in programs {
@@ -186,10 +220,14 @@ impl Report {
         self.tests.skipped += counts.skipped;
         if failed.is_empty() {
             self.suites.passed += 1;
-            println!("ok       {label}: tests {counts}");
+            println!("ok       {label}: tests {counts} {}", took.end());
         } else {
             self.suites.failed += 1;
-            println!("FAILED   {label}: tests {counts}; failed: {}", failed.join(", "));
+            println!(
+                "FAILED   {label}: tests {counts} {}; failed: {}",
+                took.end(),
+                failed.join(", ")
+            );
         }
     }
 
@@ -417,7 +455,7 @@ mod tests {
     use std::os::unix::process::ExitStatusExt;
     use std::process::{Command, ExitStatus};
 
-    use super::{Program, Ran};
+    use super::{Program, Ran, Took};
 
     /// A stand-in test program: it lists `tests` (`(name, how it ends)`:
     /// `ok`, `ignored` or `fails`) as libtest does, runs one alone with
@@ -477,15 +515,17 @@ mod tests {
             "workspace",
             &[program("a lib", &lib, &[("gpu_a", "no driver")]), program("a test", &other, &skips)],
             Vec::new(),
+            Took::start(),
         );
         let dynamic = [("gpu_a", "ok"), ("plain", "ok"), ("tests::panics", "ok")];
         report.programs(
             "dynamic-loading",
             &[program("a lib", &dynamic, &[("gpu_a", "no libcuda.so.1")])],
             Vec::new(),
+            Took::start(),
         );
         // A suite whose build failed fails, whatever ran.
-        report.programs("features", &[], vec!["the build".into()]);
+        report.programs("features", &[], vec!["the build".into()], Took::start());
         report.check("a check", || Ok(String::new()));
         report.check("another check", || Err(super::Failure::Skipped("no unshare".into())));
         let summary = report.summary();
