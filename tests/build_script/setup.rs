@@ -132,7 +132,10 @@ pub fn own_features() -> Vec<&'static str> {
 /// The build script compiled with [`own_features`] and `extra`: it reads its
 /// features from how it was compiled, so a case that needs another feature
 /// needs another binary. Cargo builds each once, in a target directory of its
-/// own, and names it in its JSON messages.
+/// own, and names it in its JSON messages. `cargo test` holds the lock of the
+/// suite's target directory while the tests run; a runner that does not (`cargo
+/// xtask test`) names that directory in `LIBCUDA_SYS_TEST_SCRIPTS_TARGET_DIR`,
+/// whose dependencies then serve the scripts too.
 pub fn build_script(extra: &[String]) -> PathBuf {
     static SCRIPTS: LazyLock<Mutex<BTreeMap<Vec<String>, PathBuf>>> =
         LazyLock::new(Default::default);
@@ -156,7 +159,7 @@ pub fn build_script(extra: &[String]) -> PathBuf {
         ])
         .args(["--no-default-features", "--features", &features.join(",")])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CARGO_TARGET_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-scripts"))
+        .env("CARGO_TARGET_DIR", scripts_target_dir())
         // Only the compiled script is wanted: its run stops at once.
         .env("LIBCUDA_SYS_BINDINGS", "compile-only")
         .output()
@@ -175,6 +178,12 @@ pub fn build_script(extra: &[String]) -> PathBuf {
         });
     scripts.insert(features, script.clone());
     script
+}
+
+fn scripts_target_dir() -> PathBuf {
+    std::env::var_os("LIBCUDA_SYS_TEST_SCRIPTS_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("build-scripts"))
 }
 
 /// `name` on this process's own `PATH`.

@@ -338,6 +338,7 @@ fn binaries<'a>(
         // Cargo's library path: the native directories the build made, then its deps directory.
         let deps = exe.parent().unwrap_or(&exe).to_path_buf();
         let profile = deps.parent().unwrap_or(&deps).to_path_buf();
+        let target_dir = profile.parent().unwrap_or(&profile).to_path_buf();
         let ours = linked.iter().map(Path::new).filter(|d| d.starts_with(&profile));
         let inherited = std::env::var_os(LIBRARY_PATH).unwrap_or_default();
         let dirs = ours.map(Path::to_path_buf).chain([deps]);
@@ -348,7 +349,10 @@ fn binaries<'a>(
             cmd.args(libtest)
                 .current_dir(&dir)
                 .env("CARGO_MANIFEST_DIR", &dir)
-                .env(LIBRARY_PATH, &library_path);
+                .env(LIBRARY_PATH, &library_path)
+                // No cargo holds the suite's target directory while its tests
+                // run here: the build-script tests build there too.
+                .env("LIBCUDA_SYS_TEST_SCRIPTS_TARGET_DIR", &target_dir);
             wrap(cmd)
         };
         programs.push(Program { name, command: Box::new(command), exact: true });
