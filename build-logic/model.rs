@@ -361,14 +361,14 @@ pub struct Link {
 /// What Python says of where packages go: `sys.path`, and pip's user site
 /// (`pip install --user`), which is on `sys.path` only once it exists.
 #[derive(Default)]
-pub struct Python {
+pub(crate) struct Python {
     pub sys_path: Vec<PathBuf>,
     pub user_site: Option<PathBuf>,
 }
 
 impl Python {
     /// The directories `pip install` writes to.
-    pub fn site_dirs(&self) -> Vec<PathBuf> {
+    pub(crate) fn site_dirs(&self) -> Vec<PathBuf> {
         let mut dirs: Vec<PathBuf> = self
             .sys_path
             .iter()

@@ -221,13 +221,13 @@ impl<'a> Types<'a> {
 }
 
 /// A pub struct or union of the bindings.
-pub struct Record {
+pub(crate) struct Record {
     pub is_union: bool,
     pub fields: Vec<Field>,
 }
 
 /// A named member, its Rust type as text, and its documentation.
-pub struct Field {
+pub(crate) struct Field {
     pub name: String,
     pub ty: String,
     pub doc: String,

@@ -94,12 +94,12 @@ pub fn generate() -> Result<Vec<(String, String)>> {
     for (release, wheel) in releases.iter().rev() {
         let include = headers::include_dir(wheel)?;
         for per_thread in [false, true] {
-            let mut features = format!("cuda-{release:05}");
-            if per_thread {
-                features.push_str(",per-thread-default-stream");
-            }
-            eprintln!("pregenerate: CUDA {} ({wheel}), features {features}", dotted(*release));
-            let build = build(&include, &features)?;
+            eprintln!(
+                "pregenerate: CUDA {} ({wheel}){}",
+                dotted(*release),
+                if per_thread { ", per-thread-default-stream" } else { "" }
+            );
+            let build = build(&include, *release, per_thread)?;
             let (parts, members) = parts(build.out_dir("libcuda-sys")?)?;
             build.remove_outputs(&["libcuda-sys"]);
             builds.push((Build { release: *release, per_thread }, parts, members));
@@ -141,16 +141,15 @@ pub fn generate() -> Result<Vec<(String, String)>> {
     Ok(files)
 }
 
-/// Builds libcuda-sys from `include` with `features`.
-fn build(include: &Path, features: &str) -> Result<cargo::Build> {
-    let mut cmd = cargo::command(&[
-        "check",
-        "--package",
-        "libcuda-sys",
-        "--message-format=json",
-        "--features",
-        features,
-    ]);
+/// Builds libcuda-sys from `include`, the headers of `release`. No release
+/// feature: the headers decide, so that the script compiles once for every
+/// release (twice, with and without `per-thread-default-stream`); the cfgs the
+/// build emitted must name `release` as the newest.
+fn build(include: &Path, release: u32, per_thread: bool) -> Result<cargo::Build> {
+    let mut cmd = cargo::command(&["check", "--package", "libcuda-sys", "--message-format=json"]);
+    if per_thread {
+        cmd.args(["--features", "per-thread-default-stream"]);
+    }
     cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include)
         .env("LIBCUDA_SYS_BINDINGS", "generate")
         .env_remove("LIBCUDA_SYS_DRIVER_FLOOR")
@@ -162,7 +161,25 @@ fn build(include: &Path, features: &str) -> Result<cargo::Build> {
             && cargo::package_name(m["package_id"].as_str().unwrap_or_default()) == "libcuda-sys"
     })?;
     if !build.success {
-        return Err(format!("the build with features `{features}` failed:\n{}", build.failure()));
+        return Err(format!("the build from {} failed:\n{}", include.display(), build.failure()));
+    }
+    let newest = build
+        .messages
+        .iter()
+        .filter(|m| m["reason"] == "build-script-executed")
+        .flat_map(|m| m["cfgs"].as_array().into_iter().flatten())
+        .filter_map(|c| {
+            let (major, minor) = c.as_str()?.strip_prefix("cuda_")?.split_once('_')?;
+            Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
+        })
+        .max();
+    if newest != Some(release) {
+        return Err(format!(
+            "the headers in {} are of CUDA {}, not {}",
+            include.display(),
+            newest.map_or("(none said)".into(), dotted),
+            dotted(release)
+        ));
     }
     Ok(build)
 }

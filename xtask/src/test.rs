@@ -24,7 +24,7 @@
 //! ```text
 //! suites: 7 passed, 0 failed
 //! checks: 15 passed, 0 failed, 0 skipped
-//! tests: 429 passed, 0 failed, 143 skipped
+//! tests: 362 passed, 0 failed, 117 skipped
 //! ```
 
 use crate::summary::{Report, Tests};
