@@ -162,6 +162,7 @@ pub struct History {
     pub releases: Vec<u32>,
     pub of: BTreeMap<String, Vec<u32>>,
 }
+
 /// A plain name and the bound function a C call of it reaches.
 pub struct Rename {
     pub plain: String,

@@ -52,6 +52,7 @@ fn explicit_lib_dir(name: &str, dir: OsString) -> Result<PathBuf> {
     }
     Ok(dir)
 }
+
 /// The places the search asks after the variables, in its order; each gives
 /// candidate roots, or include directories (pip wheels, pkg-config).
 pub const AUTOMATIC: [(&str, Place); 5] = [
