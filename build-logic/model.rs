@@ -359,30 +359,6 @@ pub struct Link {
     pub kind: LinkKind,
 }
 
-/// What Python says of where packages go: `sys.path`, and pip's user site
-/// (`pip install --user`), which is on `sys.path` only once it exists.
-#[derive(Default)]
-pub(crate) struct Python {
-    pub sys_path: Vec<PathBuf>,
-    pub user_site: Option<PathBuf>,
-}
-
-impl Python {
-    /// The directories `pip install` writes to.
-    pub(crate) fn site_dirs(&self) -> Vec<PathBuf> {
-        let mut dirs: Vec<PathBuf> = self
-            .sys_path
-            .iter()
-            .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
-            .cloned()
-            .collect();
-        if let Some(user) = self.user_site.as_ref().filter(|u| !dirs.contains(u)) {
-            dirs.push(user.clone());
-        }
-        dirs
-    }
-}
-
 #[derive(Default)]
 pub struct Watch {
     /// The `rerun-if-changed` paths.

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::env::{self, absolute, log, unreachable, Place, Target, UNREACHABLE};
-use crate::model::{Error, Python, Result, Watch, Why};
+use crate::model::{Error, Result, Watch, Why};
 
 /// `LIBCUDA_SYS_LIB_DIR` (also target-prefixed), when the user named the
 /// driver directory; it must be a directory.
@@ -165,6 +165,30 @@ fn pip_include_dirs(target: &Target) -> Vec<PathBuf> {
         log("pip wheels: no nvidia/cu13 or nvidia/cuda_runtime include directory on Python's sys.path");
     }
     dirs
+}
+
+/// What Python says of where packages go: `sys.path`, and pip's user site
+/// (`pip install --user`), which is on `sys.path` only once it exists.
+#[derive(Default)]
+struct Python {
+    sys_path: Vec<PathBuf>,
+    user_site: Option<PathBuf>,
+}
+
+impl Python {
+    /// The directories `pip install` writes to.
+    fn site_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = self
+            .sys_path
+            .iter()
+            .filter(|d| d.ends_with("site-packages") || d.ends_with("dist-packages"))
+            .cloned()
+            .collect();
+        if let Some(user) = self.user_site.as_ref().filter(|u| !dirs.contains(u)) {
+            dirs.push(user.clone());
+        }
+        dirs
+    }
 }
 
 /// `python3` (else `python`), asked once.
