@@ -693,17 +693,14 @@ impl Env {
     }
 
     fn packaged_crate(&self) -> Outcome {
-        // `cargo publish --dry-run` packages, then builds the package as a user would.
-        let publish = self.sandboxed(&[
-            "publish",
-            "--dry-run",
-            "-p",
-            cargo::PUBLISHED[0],
-            "-p",
-            cargo::PUBLISHED[1],
-            "--allow-dirty",
-        ])?;
-        expect_success(&output(publish)?)?;
+        // Packaged unverified: the dependent below is the verification. Cargo's
+        // own (`cargo publish --dry-run`) builds libcuda-sys against the build
+        // crate unpacked once into CARGO_HOME for each checkout path and never
+        // again for that version, so a second run there builds the old one.
+        let mut package =
+            cargo::published(&crate::root(), "package", &["--allow-dirty", "--no-verify"]);
+        package.env("CARGO_TARGET_DIR", &self.target_dir);
+        expect_success(&output(package)?)?;
         let scratch =
             std::env::temp_dir().join(format!("libcuda-sys-packaged-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
