@@ -12,7 +12,7 @@
 use libcuda_sys_build::env::{self, Compiler};
 use libcuda_sys_build::find::{self, mode::Mode, toolkit::Search};
 #[cfg(feature = "bindgen")]
-use libcuda_sys_build::make::{attributes, generator, header, items, names, since};
+use libcuda_sys_build::make::{attributes, generator, header, items, names, reference, since};
 use libcuda_sys_build::model::{self, Bindings, Origin, Toolkit};
 use libcuda_sys_build::{make, pregenerated, write};
 
@@ -109,7 +109,7 @@ fn run() -> model::Result<()> {
         },
     };
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
-    write::files::all(&bindings, &target.out_dir)?;
+    write::files::all(&bindings, &origin, &target.out_dir)?;
 
     // Linked: the linker resolves every function against libcuda (or a stand-in).
     // Dynamic loading: each function calls through a table filled at run time.
@@ -168,11 +168,19 @@ fn generate(
         .collect();
     let (expansions, _) = header.expand(&names)?;
     let renames = names::renames(&expansions, &items);
+    let cuda_h = header.cuda_h()?;
+    let scanned = reference::scan(&header.documented(&cuda_h));
+    // libclang loses the comment of a declaration whose name a macro rewrites.
+    for r in &renames {
+        if let Some(comment) = scanned.comment(&r.plain) {
+            items.document(&r.target, &generator::markdown(comment));
+        }
+    }
     let constants = names::constants(&expansions, &macros, &items);
     let since = since::find(&toolkit.include_dir, &items)?;
     let origin = Origin::Generated {
         compiler: header.compiler_command(),
-        fingerprint: header.fingerprint()?,
+        fingerprint: header::fingerprint(&cuda_h),
         watch: find::places::generated(target, &toolkit.include_dir),
         toolkit,
     };
@@ -205,6 +213,7 @@ fn generate(
             bitmasks,
             moved: moved_members(&items, target)?,
             history: pregenerated::history(target)?,
+            reference: scanned.reference,
         },
         origin,
     ))))

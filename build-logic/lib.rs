@@ -55,6 +55,8 @@ pub mod make {
     #[cfg(feature = "generate")]
     pub mod names;
     #[cfg(feature = "generate")]
+    pub mod reference;
+    #[cfg(feature = "generate")]
     pub mod since;
 }
 

@@ -199,6 +199,30 @@ pub struct Typed {
     pub description: String,
 }
 
+/// What NVIDIA's documentation of the header says of its functions, kept as
+/// facts (`make::reference` reads them from `cuda.h`; `pregenerated/reference.txt`
+/// and `groups.txt` keep them): never a sentence of it.
+#[derive(Default)]
+pub struct Reference {
+    /// `(group, title)` of each doxygen group, a page of NVIDIA's online
+    /// reference: `CUDA_MALLOC_ASYNC`, `Stream Ordered Memory Allocator`.
+    pub groups: Vec<(String, String)>,
+    /// Every function the header declares, under the name it declares
+    /// (`cuMemAlloc`, which a macro renames to `cuMemAlloc_v2`).
+    pub functions: Vec<Documented>,
+}
+
+/// One function of [`Reference`].
+pub struct Documented {
+    pub name: String,
+    /// The group it is declared in, where there is one.
+    pub group: Option<String>,
+    /// The result codes its `\return` list names, in its order.
+    pub returns: Vec<String>,
+    /// The driver functions its `\sa` list names, in its order.
+    pub refers: Vec<String>,
+}
+
 /// A struct member that moved into or out of an anonymous union between
 /// releases (`pregenerated/moved_members.txt`), and where these bindings have it.
 pub struct Moved {
@@ -229,6 +253,8 @@ pub struct Bindings {
     /// The members that moved between releases, each where these bindings have it.
     pub moved: Vec<Moved>,
     pub history: History,
+    /// NVIDIA's documentation of the functions, as facts.
+    pub reference: Reference,
 }
 
 impl Bindings {

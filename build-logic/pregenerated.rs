@@ -26,7 +26,9 @@ use crate::env::{log, Target};
 use crate::model::{
     parse_version, Bindings, CudaVersion, Enumerator, Error, Function, History, Result,
 };
-use crate::tables::{read_bitmasks, read_moved, read_renames, read_since, read_value_types};
+use crate::tables::{
+    read_bitmasks, read_moved, read_reference, read_renames, read_since, read_value_types,
+};
 
 /// The pregenerated set, relative to the crate's root.
 pub(crate) const DIR: &str = "pregenerated";
@@ -112,6 +114,8 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
     let bitmasks = read_bitmasks(&table("bitmasks.txt")?);
     let moved =
         read_moved(&table("moved_members.txt")?).map_err(|e| damaged("moved_members.txt", e))?;
+    let reference = read_reference(&table("reference.txt")?, &table("groups.txt")?)
+        .map_err(|e| damaged("reference.txt, groups.txt", e))?;
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
@@ -125,6 +129,7 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
         macro_constants: section(target, "macro_constants.rs", release)?,
         since: Some(since),
         typed,
+        reference,
     })
 }
 

@@ -1,8 +1,10 @@
-//! What this crate says that no header does: its own sentences for each
-//! attribute enum it says more of than the common lines, the memory-pool and
-//! pointer attributes (the pregenerated set carries none of the header's text,
-//! and docs.rs renders it), what a driver was measured to refuse, and the
-//! facts table of attribute value types with the `cuda.h` line that says each.
+//! What this crate says that no header does: what each function does and
+//! what each versioned ABI changed (`summaries.txt`), what each `CUresult`
+//! means (`results.txt`), its own sentences for each attribute enum it says
+//! more of than the common lines, the memory-pool and pointer attributes (the
+//! pregenerated set carries none of the header's text, and docs.rs renders
+//! it), what a driver was measured to refuse, and the facts table of attribute
+//! value types with the `cuda.h` line that says each.
 
 /// One sentence per `CU_MEMPOOL_ATTR_*`, in the order of their values.
 pub(crate) const POOL_ATTRIBUTES: [(&str, &str); 15] = [
@@ -245,6 +247,20 @@ pub struct Fact<'a> {
     pub line: &'a str,
     /// The words on that line that say it.
     pub says: &'a str,
+    /// `(release, line)` where each release's `cuda.h` says them, of the
+    /// releases whose bindings take the type from this table.
+    pub lines: Vec<(&'a str, usize)>,
+}
+
+impl Fact<'_> {
+    /// The line to cite for bindings of `release` (`13.0`): `(13.0:14172, true)`
+    /// where that release's header says it, else the table's own line, `false`.
+    pub fn cited(&self, release: &str) -> (String, bool) {
+        match self.lines.iter().find(|(r, _)| *r == release) {
+            Some((r, n)) => (format!("{r}:{n}"), true),
+            None => (self.line.to_string(), false),
+        }
+    }
 }
 
 /// The facts table's rows (the crate's own file: its unit test reads every row).
@@ -259,7 +275,94 @@ pub fn facts() -> Vec<Fact<'static>> {
             evidence: next(),
             line: next(),
             says: next(),
+            lines: next()
+                .split(',')
+                .filter_map(|l| l.split_once(':'))
+                .filter_map(|(r, n)| Some((r, n.parse().ok()?)))
+                .collect(),
         }
     };
     FACTS.lines().filter(|l| !l.starts_with('#')).map(row).collect()
 }
+
+/// `name<TAB>text` rows of one of this crate's text tables, comments left out.
+fn table(text: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+    text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once('\t'))
+}
+
+/// What each function does, and what each versioned ABI changed (`summaries.txt`).
+const SUMMARIES: &str = include_str!("summaries.txt");
+
+/// The family of a function: its name without an ABI version or a per-thread
+/// suffix (`cuMemcpyHtoD_v2_ptds` is `cuMemcpyHtoD`), which its summary is under.
+pub fn family(name: &str) -> &str {
+    let name = name.strip_suffix("_ptsz").or_else(|| name.strip_suffix("_ptds")).unwrap_or(name);
+    match name.rsplit_once("_v") {
+        Some((family, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => family,
+        _ => name,
+    }
+}
+
+/// This crate's summary of the function `name`, any of its ABIs or variants.
+pub fn summary(name: &str) -> Option<&'static str> {
+    let family = family(name);
+    table(SUMMARIES).find(|(n, _)| *n == family).map(|(_, s)| s)
+}
+
+/// What the versioned ABI `name` (`cuCtxCreate_v4`, `cuMemAlloc_v2_ptds`)
+/// changed; `None` for a name without a version.
+pub fn abi_note(name: &str) -> Option<&'static str> {
+    let abi = name.strip_suffix("_ptsz").or_else(|| name.strip_suffix("_ptds")).unwrap_or(name);
+    (family(abi) != abi).then(|| table(SUMMARIES).find(|(n, _)| *n == abi).map(|(_, s)| s))?
+}
+
+/// What each `CUresult` means and what a caller does about it (`results.txt`).
+const RESULTS: &str = include_str!("results.txt");
+
+/// `(meaning, what to do)` of the `CUresult` enumerator `name`.
+pub fn result(name: &str) -> Option<(&'static str, &'static str)> {
+    table(RESULTS).find(|(n, _)| *n == name).and_then(|(_, text)| text.split_once('\t'))
+}
+
+/// NVIDIA's doxygen commands of its own in `cuda.h` (their text is in NVIDIA's
+/// doxygen setup, not in the header), each as a note of this crate's, with a
+/// link to NVIDIA's page on it where there is one.
+pub(crate) const DOXYGEN_NOTES: [(&str, &str); 9] = [
+    ("notefnerr", "Note: it may also return the error of earlier asynchronous work."),
+    (
+        "note_graph_thread_safety",
+        "Note: graph objects are not thread-safe: one graph must not be used from two threads \
+         at once ([NVIDIA's notes](https://docs.nvidia.com/cuda/cuda-driver-api/graphs-thread-safety.html)).",
+    ),
+    (
+        "note_null_stream",
+        "Note: a null stream follows the default stream's rules ([NVIDIA's notes on stream \
+         synchronization](https://docs.nvidia.com/cuda/cuda-driver-api/stream-sync-behavior.html)).",
+    ),
+    (
+        "note_sync",
+        "Note: for most uses it returns only once its work is done ([NVIDIA's notes on API \
+         synchronization](https://docs.nvidia.com/cuda/cuda-driver-api/api-sync-behavior.html)).",
+    ),
+    (
+        "note_async",
+        "Note: for most uses it returns before its work is done ([NVIDIA's notes on API \
+         synchronization](https://docs.nvidia.com/cuda/cuda-driver-api/api-sync-behavior.html)).",
+    ),
+    (
+        "note_memset",
+        "Note: when a memset returns before it is done: [NVIDIA's notes on API \
+         synchronization](https://docs.nvidia.com/cuda/cuda-driver-api/api-sync-behavior.html).",
+    ),
+    (
+        "note_memcpy",
+        "Note: when a copy returns before it is done: [NVIDIA's notes on API \
+         synchronization](https://docs.nvidia.com/cuda/cuda-driver-api/api-sync-behavior.html).",
+    ),
+    (
+        "note_version_mixing",
+        "Note: what may be mixed across releases: [NVIDIA's version mixing \
+         rules](https://docs.nvidia.com/cuda/cuda-driver-api/version-mixing-rules.html).",
+    ),
+    ("note_destroy_ub", "Note: destroying it while work still uses it is undefined behaviour."),
+];

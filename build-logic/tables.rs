@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::model::{Moved, Rename, Typed};
+use crate::model::{Documented, Moved, Reference, Rename, Typed};
 
 /// What the tables hold, as the build script has it.
 pub(crate) struct Tables<'a> {
@@ -20,10 +20,11 @@ pub(crate) struct Tables<'a> {
     pub renames: &'a [Rename],
     pub typed: &'a [Typed],
     pub bitmasks: &'a [String],
+    pub reference: &'a Reference,
 }
 
 /// The tables every build writes, `(file, text)`.
-pub(crate) fn write(b: &Tables) -> [(&'static str, String); 4] {
+pub(crate) fn write(b: &Tables) -> [(&'static str, String); 6] {
     let mut names = b.functions.clone();
     names.sort_unstable();
     let mut since = String::new();
@@ -37,12 +38,46 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 4] {
     let renames = plain.iter().map(|r| format!("{} {}\n", r.plain, r.target)).collect();
     let value_types = b.typed.iter().map(value_type_row).collect();
     let bitmasks = b.bitmasks.iter().map(|m| format!("{m}\n")).collect();
+    let list = |l: &[String]| if l.is_empty() { "-".into() } else { l.join(",") };
+    let reference = b
+        .reference
+        .functions
+        .iter()
+        .map(|f| {
+            let group = f.group.as_deref().unwrap_or("-");
+            format!("{} {group} {} {}\n", f.name, list(&f.returns), list(&f.refers))
+        })
+        .collect();
+    let groups = b.reference.groups.iter().map(|(id, title)| format!("{id}\t{title}\n")).collect();
     [
         ("since.txt", since),
         ("renames.txt", renames),
         ("value_types.txt", value_types),
         ("bitmasks.txt", bitmasks),
+        ("reference.txt", reference),
+        ("groups.txt", groups),
     ]
+}
+
+/// `reference.txt` (`function group returns refers`, the lists comma-separated)
+/// and `groups.txt` (`group<TAB>title`).
+pub(crate) fn read_reference(functions: &str, groups: &str) -> Result<Reference, String> {
+    let list = |field: &str| match field {
+        "-" => Vec::new(),
+        _ => field.split(',').map(str::to_string).collect(),
+    };
+    let functions = rows(functions, 4, false)?
+        .into_iter()
+        .map(|row| Documented {
+            name: row[0].to_string(),
+            group: (row[1] != "-").then(|| row[1].to_string()),
+            returns: list(row[2]),
+            refers: list(row[3]),
+        })
+        .collect();
+    let groups =
+        rows(groups, 2, true)?.into_iter().map(|r| (r[0].to_string(), r[1].to_string())).collect();
+    Ok(Reference { groups, functions })
 }
 
 /// The rows of a table, each of `fields` fields, or the line that is not one.

@@ -108,17 +108,20 @@ pub(crate) fn fmt_enumerator(
     write!(f, ")")
 }
 
-/// `CUDA_ERROR_INVALID_DEVICE (101)`; `CUresult 9999` for a value the header
-/// does not list. Only this crate can give `CUresult` `Display` and `Error`, so
-/// it does: a wrapper's `Result<T, CUresult>` then works with `?` into
-/// `Box<dyn Error>` and error-reporting crates. (`CUDA_SUCCESS` is a value of
-/// the type too: an API that returns `Err` only for other values is the
-/// wrapper's to write.)
+/// The name, the value and what it means, in the crate's own words:
+/// `CUDA_ERROR_INVALID_DEVICE (101): ...`; `CUresult 9999` for a value the
+/// header does not list. It never calls the driver (`cuGetErrorString` needs
+/// one, and an error may be the driver's absence). Only this crate can give
+/// `CUresult` `Display` and `Error`, so it does: a wrapper's `Result<T,
+/// CUresult>` then works with `?` into `Box<dyn Error>` and error-reporting
+/// crates. (`CUDA_SUCCESS` is a value of the type too: an API that returns
+/// `Err` only for other values is the wrapper's to write.)
 impl fmt::Display for crate::CUresult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.name() {
-            Some(name) => write!(f, "{name} ({})", self.0),
-            None => write!(f, "CUresult {}", self.0),
+        match (self.name(), self.meaning()) {
+            (Some(name), Some(meaning)) => write!(f, "{name} ({}): {meaning}", self.0),
+            (Some(name), None) => write!(f, "{name} ({})", self.0),
+            (None, _) => write!(f, "CUresult {}", self.0),
         }
     }
 }

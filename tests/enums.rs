@@ -31,10 +31,20 @@ fn debug_shows_the_enumerator_under_the_typedef_name() {
 
 #[test]
 fn display_and_error_of_cuda_result() {
-    assert_eq!(CUresult::CUDA_ERROR_INVALID_DEVICE.to_string(), "CUDA_ERROR_INVALID_DEVICE (101)");
+    assert_eq!(
+        CUresult::CUDA_ERROR_INVALID_DEVICE.to_string(),
+        "CUDA_ERROR_INVALID_DEVICE (101): the device ordinal is not a valid GPU, or the device cannot do this"
+    );
     assert_eq!(CUresult(9999).to_string(), "CUresult 9999");
     let boxed: Box<dyn std::error::Error> = Box::new(CUresult::CUDA_ERROR_OUT_OF_MEMORY);
-    assert_eq!(boxed.to_string(), "CUDA_ERROR_OUT_OF_MEMORY (2)");
+    assert!(boxed.to_string().starts_with("CUDA_ERROR_OUT_OF_MEMORY (2): "), "{boxed}");
+    // Every code of these bindings has a meaning of its own: none prints bare.
+    let named: Vec<CUresult> = (0..1000).map(CUresult).filter(|r| r.name().is_some()).collect();
+    assert!(named.len() > 90, "{}", named.len());
+    for r in named {
+        let meaning = r.meaning().unwrap_or_else(|| panic!("{r:?} has no meaning"));
+        assert!(!meaning.is_empty() && !meaning.ends_with('.'), "{r:?}: {meaning}");
+    }
 }
 
 #[test]

@@ -117,11 +117,35 @@ impl Converter {
 }
 
 /// One header comment as rustdoc Markdown.
-fn markdown(comment: &str) -> String {
+pub fn markdown(comment: &str) -> String {
+    // `/**<` documents the member before it: bindgen keeps the `<`.
+    let comment = comment.trim_start().strip_prefix('<').unwrap_or(comment);
+    // NVIDIA's own doxygen commands (`\notefnerr`), which the converter
+    // does not know and leaves glued to the next heading: a note of ours.
+    let mut comment = comment.to_string();
+    for (command, note) in crate::sentences::DOXYGEN_NOTES {
+        comment = comment.replace(&format!("\\{command}"), &format!("\n\n{note}\n\n"));
+    }
     // The converter keeps text it does not understand; where it refuses,
     // the raw comment is still better than none.
-    let markdown = doxygen_bindgen::transform(comment).unwrap_or_else(|_| comment.to_string());
-    code_spans(&markdown)
+    let markdown = doxygen_bindgen::transform(&comment).unwrap_or(comment);
+    code_spans(&single_dashes(&markdown))
+}
+
+/// `* `pool` \\[in\\] -   - The pool`: the converter writes a dash after a
+/// parameter's name, and the header's own follows it. One is enough.
+fn single_dashes(markdown: &str) -> String {
+    let lines = markdown.lines().map(|line| {
+        let Some(at) = line.starts_with("* `").then(|| line.find(" - ")).flatten() else {
+            return line.to_string();
+        };
+        let rest = line[at + 3..].trim_start();
+        match rest.strip_prefix("- ").or_else(|| rest.strip_prefix('-').filter(|r| r.is_empty())) {
+            Some(text) => format!("{} - {}", &line[..at], text.trim_start()),
+            None => line.to_string(),
+        }
+    });
+    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// The C type of an integer macro whose expression is unsigned.

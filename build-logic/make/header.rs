@@ -218,17 +218,22 @@ impl Header {
         Ok((pairs, header.to_string()))
     }
 
-    /// FNV-1a (64-bit) of `cuda.h`'s bytes, for dependents to check that the
-    /// header they compile against is still the one the bindings came from:
-    /// a header replaced in place with an older file time is invisible to Cargo.
-    pub fn fingerprint(&self) -> Result<String> {
+    /// `cuda.h`'s bytes.
+    pub fn cuda_h(&self) -> Result<Vec<u8>> {
         let path = self.include_dir.join("cuda.h");
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::new(format!("cannot read {}", path.display()), e.to_string()))?;
-        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        Ok(format!("{hash:016x}"))
+        std::fs::read(&path)
+            .map_err(|e| Error::new(format!("cannot read {}", path.display()), e.to_string()))
+    }
+
+    /// The text whose documentation the bindings carry: `cuda.h`, and the
+    /// toolkit's `cudaProfiler.h` where [`Header::source`] includes it.
+    pub fn documented(&self, cuda_h: &[u8]) -> String {
+        let mut text = String::from_utf8_lossy(cuda_h).into_owned();
+        if self.profiler.contains("cudaProfiler.h") {
+            let bytes = std::fs::read(self.include_dir.join("cudaProfiler.h")).unwrap_or_default();
+            text.push_str(&String::from_utf8_lossy(&bytes));
+        }
+        text
     }
 
     /// The compiler command line (path, then arguments, include directory and
@@ -236,6 +241,16 @@ impl Header {
     pub fn compiler_command(&self) -> Vec<String> {
         command_line(&self.compiler)
     }
+}
+
+/// FNV-1a (64-bit) of `cuda.h`'s bytes, for dependents to check that the
+/// header they compile against is still the one the bindings came from:
+/// a header replaced in place with an older file time is invisible to Cargo.
+pub fn fingerprint(cuda_h: &[u8]) -> String {
+    let hash = cuda_h.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
 }
 
 /// Whether clang flags `args` (as bindgen splits them, on whitespace) define `name`.

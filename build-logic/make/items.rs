@@ -108,6 +108,15 @@ pub fn read(file: syn::File) -> Result<Items> {
 }
 
 impl Items {
+    /// Gives the function `name` the documentation `text` where bindgen gave
+    /// it none (see `make::reference`).
+    pub fn document(&mut self, name: &str, text: &str) {
+        if let Some(f) = self.functions.iter_mut().find(|f| f.name == name && f.doc.is_empty()) {
+            f.item.attrs.insert(0, syn::parse_quote!(#[doc = #text]));
+            f.doc = doc(&f.item.attrs);
+        }
+    }
+
     /// Records what a non-function item declares.
     fn classify(&mut self, item: &syn::Item) {
         match item {
@@ -165,7 +174,27 @@ impl Items {
     pub fn render_types(&self) -> String {
         let mut out = String::new();
         for item in &self.types {
-            out.push_str(&item.to_token_stream().to_string());
+            // `typedef enum X_enum { .. } X;`: libclang gives the enum's comment
+            // to the typedef too, and rustdoc would show the re-export's
+            // documentation and then the enum's, the same text twice.
+            let renamed = match item {
+                syn::Item::Use(syn::ItemUse { tree: syn::UseTree::Path(p), .. }) => {
+                    match &*p.tree {
+                        syn::UseTree::Rename(r) => Some(r.ident.to_string()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let (syn::Item::Use(u), Some(e)) = (item, renamed) {
+                let mut u = u.clone();
+                if doc(&u.attrs) == self.enum_doc(&e) {
+                    u.attrs.retain(|a| !a.path().is_ident("doc"));
+                }
+                out.push_str(&u.to_token_stream().to_string());
+            } else {
+                out.push_str(&item.to_token_stream().to_string());
+            }
             out.push('\n');
         }
         out

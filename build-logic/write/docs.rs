@@ -6,7 +6,14 @@
 //!   mask's in hex), and for an attribute its value type, size, getters,
 //!   setters and where the type comes from;
 //! - each item that not every pregenerated release declares: since when;
-//! - each function: the driver it needs.
+//! - each function: what it does (first, before the header's text), what its
+//!   ABI changed, its C name where a macro renames it, what an attribute
+//!   getter's or setter's value must be, the result codes and functions its
+//!   header documentation names (linked), its page of NVIDIA's reference, and
+//!   the driver it needs;
+//! - each `CUresult`: what it means and what a caller does about it;
+//! - each struct or union bindgen names (`CUmemLocation_st__bindgen_ty_1`):
+//!   the member of which record it is.
 //!
 //! The memory-pool and pointer attributes also get a sentence each (`sentences`).
 
@@ -14,13 +21,222 @@ use std::collections::BTreeMap;
 
 use crate::model::dotted;
 use crate::model::CudaVersion;
-use crate::model::{Bindings, Enumerator, Typed};
-use crate::sentences::{sentence, ENUMS, REFUSED_BY_13_0};
+use crate::model::{Bindings, Documented, Enumerator, Function, Origin, Typed};
+use crate::sentences::{abi_note, family, result, sentence, summary, ENUMS, REFUSED_BY_13_0};
 
 /// The line each function's documentation gets.
 pub(crate) fn since(version: u32) -> String {
     let version = CudaVersion { number: version };
     format!("Needs a driver of CUDA {version} or newer (`cudaTypedefs.h`).")
+}
+
+/// The crate root's paragraph on the release these docs show.
+pub(crate) fn crate_root(b: &Bindings, origin: &Origin) -> String {
+    let v = b.version;
+    let how = match origin {
+        Origin::Generated { .. } => format!(
+            "These docs are of bindings generated from CUDA {v}'s headers (`CUDA_VERSION` {n}), \
+             with the header's documentation after this crate's own.",
+            n = v.number
+        ),
+        Origin::Pregenerated { .. } => format!(
+            "These docs are of CUDA {v}'s bindings (`CUDA_VERSION` {n}) from the crate's \
+             pregenerated set{newest}: docs.rs has no CUDA headers, so its page shows these, \
+             with this crate's own documentation and none of the header's.",
+            n = v.number,
+            newest = match b.history.releases.last() == Some(&v.number) {
+                true => ", its newest release",
+                false => "",
+            }
+        ),
+    };
+    format!(
+        "{how} Another release's items are its feature's (`cuda-12080` for 12.8, see [Choosing \
+         a CUDA release](#choosing-a-cuda-release)): `cargo doc -p libcuda-sys --features \
+         cuda-12080 --open` shows them, and a dependent's docs.rs page shows its release with \
+         `[package.metadata.docs.rs] features = [\"libcuda-sys/cuda-12080\"]`. Each function's \
+         page says what it does, the driver it needs, and links its page of [NVIDIA's driver \
+         API reference]({REFERENCE}).\n"
+    )
+}
+
+/// NVIDIA's online driver-API reference: a doxygen group is a page of it.
+const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";
+
+/// The page of NVIDIA's reference a group is (each `_` of its name doubled).
+pub fn group_page(group: &str) -> String {
+    format!("{REFERENCE}/group__{}.html", group.replace('_', "__"))
+}
+
+/// The lines of a function's documentation: `(before, after)` the header's
+/// text, each line a paragraph's, with blank lines between paragraphs.
+pub(crate) fn function(b: &Bindings, f: &Function) -> (Vec<String>, Vec<String>) {
+    let plain: Vec<&str> =
+        b.renames.iter().filter(|r| r.target == f.name).map(|r| r.plain.as_str()).collect();
+    // The header's own name for it: its own, the plain name a macro renames, or its family's.
+    let documented: Option<&Documented> = [f.name.as_str()]
+        .into_iter()
+        .chain(plain.iter().copied())
+        .chain([family(&f.name)])
+        .find_map(|n| b.reference.functions.iter().find(|d| d.name == n));
+    let mut before: Vec<String> = Vec::new();
+    if let Some(s) = summary(&f.name) {
+        paragraph(&mut before, s.to_string());
+    }
+    if let Some(note) = abi_note(&f.name) {
+        paragraph(&mut before, note.to_string());
+    }
+    if f.name.ends_with("_ptsz") {
+        paragraph(
+            &mut before,
+            "The per-thread default stream variant (`_ptsz`): a null stream here is the calling \
+             thread's own default stream, not the legacy default stream that synchronizes with \
+             every other; C compiled with `CUDA_API_PER_THREAD_DEFAULT_STREAM` calls it."
+                .into(),
+        );
+    } else if f.name.ends_with("_ptds") {
+        paragraph(
+            &mut before,
+            "The per-thread default stream variant (`_ptds`) of a call that takes no stream: it \
+             is ordered on the calling thread's own default stream, not on the legacy default \
+             stream; C compiled with `CUDA_API_PER_THREAD_DEFAULT_STREAM` calls it."
+                .into(),
+        );
+    }
+    for p in &plain {
+        paragraph(
+            &mut before,
+            format!(
+                "C calls it `{p}`: `cuda.h` has `#define {p} ... {t}`, and [`{p}`] here is this \
+                 function. libcuda's own `{p}` symbol is an older ABI, never bound.",
+                t = f.name
+            ),
+        );
+    }
+    for line in attribute_lines(b, f) {
+        paragraph(&mut before, line);
+    }
+    let mut after = Vec::new();
+    let mut facts = Vec::new();
+    if let Some(d) = documented {
+        let known = |e: &str| b.enumerators.iter().any(|x| x.name == e);
+        let codes: Vec<String> = d
+            .returns
+            .iter()
+            .map(|c| match known(c) {
+                true => format!("[`{c}`](CUresult::{c})"),
+                false => format!("`{c}`"),
+            })
+            .collect();
+        if !codes.is_empty() {
+            facts.push(format!("- Result codes its documentation lists: {}.", codes.join(", ")));
+        }
+        let bound = |n: &str| {
+            b.functions.iter().any(|f| f.name == n) || b.renames.iter().any(|r| r.plain == n)
+        };
+        let refers: Vec<String> = d
+            .refers
+            .iter()
+            .filter(|r| **r != f.name && !plain.contains(&r.as_str()))
+            .map(|r| if bound(r) { format!("[`{r}`]") } else { format!("`{r}`") })
+            .collect();
+        if !refers.is_empty() {
+            facts.push(format!("- Related functions: {}.", refers.join(", ")));
+        }
+        if let Some(g) = &d.group {
+            let title = b.reference.groups.iter().find(|(id, _)| id == g).map_or(g, |(_, t)| t);
+            facts.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
+        }
+    }
+    if let Some(v) = b.since.as_ref().and_then(|s| s.get(&f.name)) {
+        facts.push(format!("- {}", since(*v)));
+    }
+    after.extend(facts);
+    if let Some(h) = history(b, &f.name) {
+        paragraph(&mut after, h);
+    }
+    (before, after)
+}
+
+/// `text` as a paragraph after `lines`: a blank line between.
+fn paragraph(lines: &mut Vec<String>, text: String) {
+    if !lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines.push(text);
+}
+
+/// `(name, type)` of each parameter of a declaration, the type without blanks.
+fn params(decl: &str) -> Vec<(String, String)> {
+    let Some(at) = decl.find("pub fn ") else { return Vec::new() };
+    let rest = &decl[at..];
+    let (Some(open), Some(close)) = (rest.find('('), rest.rfind(") ->")) else {
+        return Vec::new();
+    };
+    rest[open + 1..close]
+        .split(',')
+        .filter_map(|p| p.split_once(':').filter(|(_, ty)| !ty.trim().starts_with(':')))
+        .map(|(n, ty)| (n.trim().to_string(), ty.split_whitespace().collect()))
+        .collect()
+}
+
+/// For a getter or setter of attributes: what its value parameter must be,
+/// linked to the enum's value-type table.
+fn attribute_lines(b: &Bindings, f: &Function) -> Vec<String> {
+    let mut owners: Vec<(&str, bool)> = Vec::new();
+    for t in &b.typed {
+        for (list, get) in [(&t.getters, true), (&t.setters, false)] {
+            if list.contains(&f.name) && !owners.contains(&(t.owner.as_str(), get)) {
+                owners.push((&t.owner, get));
+            }
+        }
+    }
+    let params = params(&f.decl);
+    let mut lines = Vec::new();
+    for (owner, get) in owners {
+        let typedef = b.typedef_of(owner);
+        let is_enum = |ty: &str| {
+            let ty = ty.trim_start_matches("*mut").trim_start_matches("*const");
+            ty == owner || ty == typedef
+        };
+        let Some(attr) = params.iter().position(|(_, ty)| is_enum(ty)) else { continue };
+        let pointer = |ty: &str| {
+            (ty.starts_with("*mut") || (!get && ty.starts_with("*const"))) && !is_enum(ty)
+        };
+        let value = params.iter().find(|(_, ty)| pointer(ty)).or(match get {
+            true => None,
+            false => params.get(attr + 1),
+        });
+        let Some((value, value_ty)) = value else { continue };
+        let entries: Vec<&Typed> = b.typed.iter().filter(|t| t.owner == owner).collect();
+        let one_type = entries.iter().all(|t| t.c_type == entries[0].c_type && t.member.is_none());
+        let table = format!("[value types]({typedef}#value-types)");
+        let (attr, points) = (&params[attr].0, value_ty.starts_with('*'));
+        lines.push(match (one_type, get, points) {
+            (true, true, _) => format!(
+                "`{value}` receives a `{c}`{size} for every [`{typedef}`] (its {table}).",
+                c = entries[0].c_type,
+                size = bytes(entries[0]).map_or(String::new(), |b| format!(" ({b})"))
+            ),
+            (true, false, _) => format!(
+                "`{value}` is a `{c}` for every [`{typedef}`] (its {table}).",
+                c = entries[0].c_type
+            ),
+            (false, true, _) => format!(
+                "What `{value}` points to must have the value type of `{attr}`, which differs from \
+                 one [`{typedef}`] to another: see its {table}, or ask `{attr}.value_type()`. The \
+                 driver writes that many bytes, whatever the buffer's size."
+            ),
+            (false, false, true) => format!(
+                "What `{value}` points to must have the value type of `{attr}`, which differs from \
+                 one [`{typedef}`] to another: see its {table}, or ask `{attr}.value_type()`."
+            ),
+            (false, false, false) => format!(
+                "Which values `{value}` may take depends on `{attr}`: see the {table} of [`{typedef}`]."
+            ),
+        });
+    }
+    lines
 }
 
 /// Which pregenerated releases declare an item.
@@ -133,15 +349,23 @@ fn bytes(typed: &Typed) -> Option<String> {
         None => "",
     };
     let each = if typed.shape == "array" { " each" } else { "" };
-    Some(format!("{size} bytes{each}{sign}"))
+    let unit = if size == 1 { "byte" } else { "bytes" };
+    Some(format!("{size} {unit}{each}{sign}"))
 }
 
 /// Where the value type comes from, in a sentence.
-fn source(typed: &Typed) -> String {
-    let (kind, line) = typed.source.split_once(' ').unwrap_or((&typed.source, ""));
-    let at = |line: &str| {
-        let (release, line) = line.split_once(':').unwrap_or((line, ""));
-        format!("CUDA {release}'s `cuda.h`, line {line}")
+fn source(b: &Bindings, typed: &Typed) -> String {
+    let kind = typed.source.split_once(' ').map_or(typed.source.as_str(), |(k, _)| k);
+    let at = || {
+        let (line, bound) = cited(b, typed).unwrap_or_default();
+        let (release, line) = line.split_once(':').unwrap_or((&line, ""));
+        let other = match bound {
+            true => String::new(),
+            false => {
+                format!(" (the facts table cites no line of CUDA {}'s, bound here)", b.version)
+            }
+        };
+        format!("CUDA {release}'s `cuda.h`, line {line}{other},")
     };
     match kind {
         "comment" => "`cuda.h` declares it in the enumerator's comment.".into(),
@@ -156,19 +380,32 @@ fn source(typed: &Typed) -> String {
             "{} says what the value is but not its C type: the width is the one a CUDA \
              13.0 driver (580.159.04) writes, measured on an H200; `tests/gpu_attributes.rs` \
              measures it on any GPU.",
-            at(line)
+            at()
         ),
         "named" => format!(
             "{} says what the value is but not its C type, and no driver this crate was \
              measured on has it yet: the type is the one `cuda.h` gives such a value elsewhere.",
-            at(line)
+            at()
         ),
-        _ => format!("{} states it (this crate's facts table).", at(line)),
+        _ => format!("{} states it (this crate's facts table).", at()),
     }
 }
 
+/// The `cuda.h` line the facts table cites for a value type from it, `13.0:14172`:
+/// that of the release bound where its header says it (`true`), else the
+/// table's own (`false`); `None` for a type from the header or a signature.
+pub(crate) fn cited(b: &Bindings, typed: &Typed) -> Option<(String, bool)> {
+    let (kind, _) = typed.source.split_once(' ')?;
+    if !["documented", "measured", "named"].contains(&kind) {
+        return None;
+    }
+    let facts = crate::sentences::facts();
+    let fact = facts.iter().find(|f| f.enumerator == typed.name)?;
+    Some(fact.cited(&dotted(b.version.number)))
+}
+
 /// The lines of an enumerator with a value type: its sentence, then ours.
-fn value_type_lines(typed: &Typed) -> Vec<String> {
+fn value_type_lines(b: &Bindings, typed: &Typed) -> Vec<String> {
     let c = &typed.c_type;
     let size = bytes(typed).map_or(String::new(), |b| format!(" ({b})"));
     let what = match (typed.member.as_deref(), typed.shape.as_str()) {
@@ -184,7 +421,7 @@ fn value_type_lines(typed: &Typed) -> Vec<String> {
         [] => "no function reads it back".to_string(),
         getters => format!("read with {}", linked(getters)),
     };
-    let mut lines = vec![format!("{what}; {read}; {}. {}", access(typed), source(typed))];
+    let mut lines = vec![format!("{what}; {read}; {}. {}", access(typed), source(b, typed))];
     if let Some(s) = sentence(&typed.name) {
         lines.splice(0..0, [s.to_string(), String::new()]);
     }
@@ -249,9 +486,11 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
     if let Some((_, s)) = ENUMS.iter().find(|(e, _)| *e == owner) {
         lines.extend([s.to_string(), String::new()]);
     }
-    let c_name = if typedef == owner { format!("`enum {owner}`") } else { format!("`{typedef}`") };
+    // C spells an enum without a typedef `enum X`.
+    let c_name =
+        if typedef == owner { format!("type `enum {owner}`") } else { format!("enum `{typedef}`") };
     lines.push(format!(
-        "The C enum {c_name} as a newtype over its integer: its values are the associated \
+        "The C {c_name} as a newtype over its integer: its values are the associated \
          constants, also at the crate root under their C names, and [`{owner}::name`] names one."
     ));
     if b.bitmasks.iter().any(|m| m == owner) {
@@ -279,6 +518,8 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
     if !typed.is_empty() {
         lines.extend([
             String::new(),
+            "# Value types".into(),
+            String::new(),
             "| value | name | value type | bytes | access | since | from |".into(),
             "|---|---|---|---|---|---|---|".into(),
         ]);
@@ -300,10 +541,13 @@ fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
                 (false, true) => "reset to 0",
                 (false, false) => "settable",
             };
-            let from = match t.source.split_once(' ') {
-                Some((kind @ ("measured" | "named"), line)) => format!("{kind} ({line})"),
-                Some((_, line)) => format!("cuda.h {line}"),
-                None => t.source.clone(),
+            let line = cited(b, t).map(|(line, _)| line);
+            let from = match (t.source.split_once(' '), line) {
+                (Some((kind @ ("measured" | "named"), _)), Some(line)) => {
+                    format!("{kind} ({line})")
+                }
+                (_, Some(line)) => format!("cuda.h {line}"),
+                _ => t.source.clone(),
             };
             lines.push(format!(
                 "| {value} | [`{n}`]({typedef}::{n}) | {ty} | {} | {access} | {since} | {from} |",
@@ -325,9 +569,12 @@ pub(crate) fn types(b: &Bindings) -> String {
         }
         if let Some(t) = b.typed.iter().find(|t| t.name == e.name) {
             own.push(String::new());
-            own.extend(value_type_lines(t));
+            own.extend(value_type_lines(b, t));
         } else if b.typed.iter().any(|t| t.owner == e.owner) {
             own.extend([String::new(), untyped_line(b, e)]);
+        }
+        if let Some((meaning, action)) = result(&e.name).filter(|_| e.owner == "cudaError_enum") {
+            own.extend([String::new(), format!("Means {meaning}. {action}")]);
         }
         if let Some(h) = history(b, &e.name) {
             let older = if REFUSED_BY_13_0.contains(&e.name.as_str()) {
@@ -345,6 +592,10 @@ pub(crate) fn types(b: &Bindings) -> String {
     for owner in owners {
         lines.entry(owner).or_default().extend(enum_lines(b, &users, owner));
     }
+    let anonymous = anonymous(&b.types);
+    for (name, line) in &anonymous {
+        lines.entry(name).or_default().push(line.clone());
+    }
     for name in b.history.of.keys() {
         if !lines.contains_key(name.as_str()) {
             if let Some(h) = history(b, name) {
@@ -353,6 +604,88 @@ pub(crate) fn types(b: &Bindings) -> String {
         }
     }
     insert_all(&b.types, &lines)
+}
+
+/// For each struct or union bindgen names after its parent
+/// (`CUmemLocation_st__bindgen_ty_1`, a type C declares inside another without
+/// a name of its own), the line that says which member of which record it is.
+fn anonymous(types: &str) -> Vec<(String, String)> {
+    let records = records(types);
+    let mut out = Vec::new();
+    for (name, (kind, fields)) in &records {
+        let Some((parent, _)) = name.rsplit_once("__bindgen_ty_") else { continue };
+        let Some((field, _)) =
+            records.get(parent).and_then(|(_, f)| f.iter().find(|(_, t)| t == name))
+        else {
+            continue;
+        };
+        let members: Vec<String> =
+            fields.iter().map(|(f, _)| format!("`{f}`")).filter(|f| !f.starts_with("`_")).collect();
+        let members = match members.as_slice() {
+            [] => String::new(),
+            [one] => format!(", which holds {one}"),
+            [most @ .., last] => format!(", which holds {} and {last}", most.join(", ")),
+        };
+        let what = match field.strip_prefix("__bindgen_anon_") {
+            // C's anonymous member: its own members are the parent's in C.
+            Some(_) => format!(
+                "The {kind} C declares inside [`{parent}`] without a name{members}: in C they are \
+                 members of [`{parent}`] itself; in Rust they are reached through its field `{field}`."
+            ),
+            None => format!(
+                "The type of [`{parent}`]'s member `{field}`, a {kind} C declares inline without a \
+                 name of its own{members}."
+            ),
+        };
+        out.push((name.clone(), what));
+    }
+    out
+}
+
+/// `name -> (struct or union, [(field, type)])` of each record of the types
+/// text (bindgen's tokens or formatted Rust), the types without blanks.
+fn records(types: &str) -> BTreeMap<String, (&'static str, Vec<(String, String)>)> {
+    let mut out = BTreeMap::new();
+    for (kind, marker) in [("struct", "pub struct "), ("union", "pub union ")] {
+        for (at, _) in types.match_indices(marker) {
+            let rest = &types[at + marker.len()..];
+            let name: String =
+                rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let Some(open) = rest.find(['{', ';', '(']).filter(|&i| rest[i..].starts_with('{'))
+            else {
+                continue;
+            };
+            let body = block(&rest[open + 1..]);
+            let fields = body
+                .split(',')
+                .filter_map(|f| f.rsplit_once("pub ").map(|(_, f)| f))
+                .filter_map(|f| f.split_once(':'))
+                .map(|(n, t)| (n.trim().to_string(), t.split_whitespace().collect::<String>()))
+                .collect();
+            out.insert(name, (kind, fields));
+        }
+    }
+    out
+}
+
+/// The text up to the `}` that closes a block, its doc attributes' strings skipped.
+fn block(text: &str) -> String {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut out = String::new();
+    for c in text.chars() {
+        match (in_string, c) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (true, '"') => in_string = false,
+            (true, _) => {}
+            (false, '"') => in_string = true,
+            (false, '{') => depth += 1,
+            (false, '}') if depth == 0 => break,
+            (false, '}') => depth -= 1,
+            (false, c) => out.push(c),
+        }
+    }
+    out
 }
 
 /// `text` with `#[doc = ...]` lines before each `pub <keyword> <name>` that

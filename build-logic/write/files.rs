@@ -6,13 +6,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
-use crate::model::{Bindings, Rename, Result};
+use crate::model::{Bindings, Origin, Rename, Result};
+use crate::sentences::result;
 use crate::tables;
 use crate::write::docs;
 
 /// Writes the files `src/lib.rs` includes.
-pub fn all(b: &Bindings, out_dir: &Path) -> Result<()> {
+pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path) -> Result<()> {
     let files = [
+        ("crate_docs.md", docs::crate_root(b, origin)),
         ("bindings.rs", docs::types(b)),
         ("functions.rs", functions(b)),
         ("renames.rs", renames(&b.renames)),
@@ -35,6 +37,7 @@ pub fn all(b: &Bindings, out_dir: &Path) -> Result<()> {
         renames: &b.renames,
         typed: &b.typed,
         bitmasks: &b.bitmasks,
+        reference: &b.reference,
     };
     for (name, text) in tables::write(&rows) {
         let path = dir.join(name);
@@ -45,16 +48,30 @@ pub fn all(b: &Bindings, out_dir: &Path) -> Result<()> {
 
 /// `enumerators.rs`: every C enumerator under its C name at the crate root,
 /// typed as its enum's typedef (`CUDA_SUCCESS: CUresult`), as C makes them
-/// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`.
+/// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`. And
+/// what each `CUresult` means, for its `Display`.
 fn enumerators(b: &Bindings) -> String {
     let mut out = String::from("// C's enumerators under their global C names.\n");
+    let mut meanings = String::new();
     for e in &b.enumerators {
         let (ty, name) = (b.typedef_of(&e.owner), &e.name);
         let value = docs::value(b, e).map_or(String::new(), |v| format!(", `{name} = {v}`"));
+        let result = result(name).filter(|_| ty == "CUresult");
+        let meaning = result.map_or(String::new(), |(m, _)| format!(": {m}"));
         out.push_str(&format!(
-            "/// [`{ty}::{name}`] under its C name{value}.\npub const {name}: {ty} = {ty}::{name};\n"
+            "/// [`{ty}::{name}`] under its C name{value}{meaning}.\npub const {name}: {ty} = {ty}::{name};\n"
         ));
+        if let Some((m, _)) = result {
+            let _ = writeln!(meanings, "            (Self::{name}.0 as i64, {m:?}),");
+        }
     }
+    let _ = writeln!(
+        out,
+        "impl CUresult {{\n    /// What this result means, in a line of this crate's own (`Display` prints\n    \
+         /// it); `None` for a value without one (newer than these bindings, say).\n    \
+         pub const fn meaning(self) -> Option<&'static str> {{\n        \
+         crate::enums::name_of(self.0 as i64, &[\n{meanings}        ])\n    }}\n}}"
+    );
     out
 }
 
@@ -84,18 +101,19 @@ fn accessors(b: &Bindings) -> String {
 
 /// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands
 /// to `extern "C"` declarations or to the dynamic-loading wrappers; each
-/// declaration with the driver version it needs.
+/// declaration with this crate's lines around the header's text (`docs::function`).
 fn functions(b: &Bindings) -> String {
     let mut out = String::from("functions! {\n");
     for f in &b.functions {
-        let needs = b.since.as_ref().and_then(|s| s.get(&f.name)).map(|v| docs::since(*v));
-        // Each a paragraph of its own.
-        let mut add: Vec<String> = needs.into_iter().collect();
-        if let Some(h) = docs::history(b, &f.name) {
-            add.extend([String::new(), h]);
+        let (mut before, after) = docs::function(b, f);
+        // A paragraph of its own, before the header's text.
+        if !before.is_empty() {
+            before.push(String::new());
         }
-        let decl = docs::insert_before(&f.decl, &f.name, &add);
-        out.push_str(&decl);
+        for line in &before {
+            out.push_str(&format!("#[doc = {line:?}] "));
+        }
+        out.push_str(&docs::insert_before(&f.decl, &f.name, &after));
         out.push('\n');
     }
     out.push_str("}\n");
@@ -138,19 +156,14 @@ fn since(bindings: &Bindings) -> String {
 
 // `OUT_DIR/renames.rs`.
 
-/// `OUT_DIR/renames.rs`: one `pub use` per plain name, documented with the
-/// macro it mirrors. A `use` keeps the target's exact signature and symbol.
+/// `OUT_DIR/renames.rs`: one `pub use` per plain name, as the header's macro
+/// makes it. A `use` keeps the target's exact signature and symbol, and its
+/// page shows the target's documentation, which names the plain name.
 fn renames(renames: &[Rename]) -> String {
     let mut out =
         String::from("// Plain names of renamed driver functions, from the header's own macros.\n");
     for r in renames {
-        out.push_str(&format!(
-            "/// Plain name of [`{t}`]: `cuda.h` has `#define {p} ... {t}`, so a C call to `{p}` calls `{t}`, and so does this.\n\
-             /// (libcuda's own `{p}` symbol is the legacy ABI and is never bound.)\n\
-             #[doc(inline)]\npub use self::{t} as {p};\n",
-            p = r.plain,
-            t = r.target
-        ));
+        out.push_str(&format!("#[doc(inline)]\npub use self::{} as {};\n", r.target, r.plain));
     }
     out
 }
@@ -287,12 +300,14 @@ fn value_types(bindings: &Bindings) -> String {
             (false, true) => "ResetOnly",
             (false, false) => "Settable",
         };
-        let source = match t.source.split_once(' ') {
-            Some(("measured", line)) => format!("Measured {{ line: {line:?} }}"),
-            Some(("named", line)) => format!("Named {{ line: {line:?} }}"),
-            Some((_, line)) => format!("Documented {{ line: {line:?} }}"),
-            None if t.source == "comment" => "Comment".into(),
-            None => "Signature".into(),
+        // The line of the release bound, where the facts table has one.
+        let line = docs::cited(bindings, t).map(|(line, _)| line);
+        let source = match (t.source.split_once(' '), line) {
+            (Some(("measured", _)), Some(line)) => format!("Measured {{ line: {line:?} }}"),
+            (Some(("named", _)), Some(line)) => format!("Named {{ line: {line:?} }}"),
+            (Some(_), Some(line)) => format!("Documented {{ line: {line:?} }}"),
+            _ if t.source == "comment" => "Comment".into(),
+            _ => "Signature".into(),
         };
         let value_type = name_of(
             "ValueType",

@@ -73,7 +73,7 @@ pub fn run(args: &[String]) -> Result {
 }
 
 /// The files of the pregenerated set, in the order [`parts`] gives each build's units.
-const FILES: [&str; 9] = [
+const FILES: [&str; 11] = [
     "types.rs",
     "functions.rs",
     "macro_constants.rs",
@@ -81,6 +81,8 @@ const FILES: [&str; 9] = [
     "renames.txt",
     "value_types.txt",
     "bitmasks.txt",
+    "reference.txt",
+    "groups.txt",
     "items.txt",
     "moved_members.txt",
 ];
@@ -257,6 +259,8 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
         table("renames.txt")?,
         table("value_types.txt")?,
         table("bitmasks.txt")?,
+        table("reference.txt")?,
+        table("groups.txt")?,
         names,
     ];
     Ok((parts, items::all(&bindings.items)))

@@ -1,0 +1,240 @@
+//! The facts of NVIDIA's documentation in `cuda.h`, read from its doxygen
+//! markup: the group each function is declared in (a page of NVIDIA's online
+//! reference), the result codes its `\return` list names and the functions its
+//! `\sa` list names. Also each function's comment itself, for the functions
+//! whose comment bindgen loses: libclang attaches no comment to a declaration
+//! whose name a macro rewrites (`cuMemAlloc`, which `#define cuMemAlloc
+//! cuMemAlloc_v2` renames).
+//!
+//! The header is read as text, not through the preprocessor: doxygen's
+//! markup lives in comments, which the preprocessor drops. A declaration
+//! is `CUresult CUDAAPI name(`, after `__CUDA_DEPRECATED` or a line break;
+//! its comment is the `/** ... */` just before it, with nothing but blanks
+//! and those words between. The first declaration of a name counts, and only
+//! one in a group or with a comment, so that the legacy section at the end of
+//! `cuda.h` (undocumented prototypes of the old ABIs) adds nothing.
+
+use std::collections::BTreeMap;
+
+use crate::model::{Documented, Reference};
+
+/// What [`scan`] finds.
+pub struct Scanned {
+    pub reference: Reference,
+    /// Each documented function's comment, as bindgen hands comments on
+    /// (`comment_text`): for the renamed functions.
+    comments: BTreeMap<String, String>,
+}
+
+impl Scanned {
+    /// The comment of the function the header declares as `name`.
+    pub fn comment(&self, name: &str) -> Option<&str> {
+        self.comments.get(name).map(String::as_str)
+    }
+}
+
+/// The facts of every function `text` (a header) declares.
+pub fn scan(text: &str) -> Scanned {
+    let mut reference = Reference::default();
+    let mut comments = BTreeMap::new();
+    // The groups open at this point (`@{` ... `@}`), innermost last, and the
+    // group a `\defgroup`/`\addtogroup` named that no `@{` has opened yet.
+    let mut open: Vec<String> = Vec::new();
+    let mut named: Option<String> = None;
+    // The last comment, and where it ends.
+    let mut last: Option<(&str, usize)> = None;
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        if rest.starts_with("/*") {
+            let end = rest.find("*/").map_or(text.len(), |e| at + e + 2);
+            let comment = &text[at..end];
+            for line in comment.lines() {
+                if let Some((command, id, title)) = group_command(line) {
+                    if command == "defgroup" && !reference.groups.iter().any(|(g, _)| *g == id) {
+                        reference.groups.push((id.clone(), title));
+                    }
+                    named = Some(id);
+                }
+                // `@{` opens the group named last; `@}` closes the innermost.
+                for (i, _) in line.match_indices('@') {
+                    match line[i + 1..].chars().next() {
+                        Some('{') => open.extend(named.take()),
+                        Some('}') => drop(open.pop()),
+                        _ => {}
+                    }
+                }
+            }
+            // A comment of group markup (`/** @} */`) documents no function.
+            let markup = comment.contains("@{")
+                || comment.contains("@}")
+                || comment.lines().any(|l| group_command(l).is_some());
+            last = (comment.starts_with("/**") && !markup).then_some((comment, end));
+            at = end;
+        } else if rest.starts_with("//") {
+            at += rest.find('\n').unwrap_or(rest.len());
+        } else if let Some((name, start)) = declaration(rest) {
+            let attached = last
+                .filter(|(_, end)| {
+                    text[*end..at + start].split_whitespace().all(|w| w == "__CUDA_DEPRECATED")
+                })
+                .map(|(c, _)| c);
+            let group = open.last().cloned();
+            // Only a function with something to say: not the legacy prototypes.
+            let new = !reference.functions.iter().any(|f| f.name == name);
+            if new && (group.is_some() || attached.is_some()) {
+                let facts = attached.map(facts).unwrap_or_default();
+                reference.functions.push(Documented {
+                    name: name.to_string(),
+                    group,
+                    returns: facts.0,
+                    refers: facts.1,
+                });
+                if let Some(c) = attached {
+                    comments.insert(name.to_string(), comment_text(c));
+                }
+            }
+            last = None;
+            at += rest.find(';').unwrap_or(rest.len());
+        } else {
+            // Nothing starts here: on to the next line or comment.
+            let next = rest.char_indices().skip(1).find(|(_, c)| matches!(c, '\n' | '/'));
+            at += next.map_or(rest.len(), |(i, _)| i);
+        }
+    }
+    Scanned { reference, comments }
+}
+
+/// `(command, group, title)` of a `\\defgroup ID Title` or `\\addtogroup ID` line.
+fn group_command(line: &str) -> Option<(&'static str, String, String)> {
+    let line = line.trim_start_matches([' ', '\t', '*', '/']);
+    ["defgroup", "addtogroup"].into_iter().find_map(|command| {
+        let rest = line.strip_prefix('\\')?.strip_prefix(command)?.trim();
+        let (id, title) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        Some((command, id.to_string(), title.trim().to_string()))
+    })
+}
+
+/// The name of the function `text` starts by declaring, and where the
+/// declaration starts: `[__CUDA_DEPRECATED] CUresult CUDAAPI name(`.
+fn declaration(text: &str) -> Option<(&str, usize)> {
+    let start = text.len() - text.trim_start().len();
+    let mut words = text[start..].split_whitespace();
+    let mut word = words.next()?;
+    if word == "__CUDA_DEPRECATED" {
+        word = words.next()?;
+    }
+    if word != "CUresult" || words.next()? != "CUDAAPI" {
+        return None;
+    }
+    let name = words.next()?;
+    let name = &name[..name.find('(')?];
+    let rest = text[start..].split_once(name)?.1.trim_start();
+    (rest.starts_with('(') && !name.is_empty()).then_some((name, start))
+}
+
+/// `(returns, refers)` of a comment: the `::CUDA_*` codes after `\return`,
+/// and the `::cu*` functions after `\sa`, each up to the next command.
+fn facts(comment: &str) -> (Vec<String>, Vec<String>) {
+    let section = |command: &str| -> String {
+        let mut text = String::new();
+        for part in comment.split('\\').skip(1) {
+            let word = part.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+            if word == command || word == format!("{command}s") {
+                text.push_str(&part[word.len()..]);
+                text.push(' ');
+            }
+        }
+        text
+    };
+    let names = |text: &str, wanted: &dyn Fn(&str) -> bool| {
+        let mut out: Vec<String> = Vec::new();
+        for name in text.split("::").skip(1) {
+            let end = name.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+            let name = &name[..end.unwrap_or(name.len())];
+            if wanted(name) && !out.iter().any(|n| n == name) {
+                out.push(name.to_string());
+            }
+        }
+        out
+    };
+    let code = |n: &str| n == "CUDA_SUCCESS" || n.starts_with("CUDA_ERROR_");
+    // A driver function: `cu` and a capital (`cudaMalloc` is the runtime's).
+    let function =
+        |n: &str| n.starts_with("cu") && n[2..].starts_with(|c: char| c.is_ascii_uppercase());
+    (names(&section("return"), &code), names(&section("sa"), &function))
+}
+
+/// A comment as bindgen hands it to its callbacks: without `/**`, `*/` and
+/// the `*` at the start of each line.
+fn comment_text(comment: &str) -> String {
+    let body = comment.trim_start_matches('/').trim_end_matches('/').trim_end_matches('*');
+    let mut lines: Vec<&str> = body
+        .lines()
+        .map(|l| l.trim().trim_start_matches('*').trim_start_matches('!'))
+        .skip_while(|l| l.trim().is_empty())
+        .collect();
+    if lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "
+/**
+ * \\defgroup CUDA_MEM Memory Management
+ *
+ * This section describes memory.
+ * @{
+ */
+/**
+ * \\brief Allocates.
+ *
+ * \\return
+ * ::CUDA_SUCCESS,
+ * ::CUDA_ERROR_INVALID_VALUE
+ * \\notefnerr
+ *
+ * \\sa ::cuMemFree,
+ * ::cudaMalloc, ::cuMemFree
+ */
+CUresult CUDAAPI
+cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
+/** @} */ /* END CUDA_MEM */
+/**
+ * \\defgroup CUDA_OLD Old [DEPRECATED]
+ * @{
+ */
+/** \\brief Old. \\returns ::CUDA_SUCCESS */
+__CUDA_DEPRECATED CUresult CUDAAPI cuOld(int x);
+/** @} */
+CUresult CUDAAPI cuUndocumented(void);
+#if defined(__CUDA_API_VERSION_INTERNAL)
+    CUresult CUDAAPI cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);
+#endif
+";
+
+    #[test]
+    fn groups_returns_and_references_come_from_the_markup() {
+        let s = scan(HEADER);
+        let groups: Vec<(&str, &str)> =
+            s.reference.groups.iter().map(|(g, t)| (g.as_str(), t.as_str())).collect();
+        assert_eq!(groups, [("CUDA_MEM", "Memory Management"), ("CUDA_OLD", "Old [DEPRECATED]")]);
+        let f = &s.reference.functions;
+        let names: Vec<&str> = f.iter().map(|f| f.name.as_str()).collect();
+        // Neither in a group nor documented: nothing to keep.
+        assert_eq!(names, ["cuMemAlloc", "cuOld"]);
+        assert_eq!(f[0].group.as_deref(), Some("CUDA_MEM"));
+        assert_eq!(f[0].returns, ["CUDA_SUCCESS", "CUDA_ERROR_INVALID_VALUE"]);
+        assert_eq!(f[0].refers, ["cuMemFree"]);
+        assert_eq!(f[1].group.as_deref(), Some("CUDA_OLD"));
+        assert_eq!(f[1].returns, ["CUDA_SUCCESS"]);
+        // As bindgen passes comments on: each line keeps its blank after the `*`.
+        assert!(s.comment("cuMemAlloc").unwrap().starts_with(" \\brief Allocates.\n\n \\return"));
+        assert_eq!(s.comment("cuUndocumented"), None);
+    }
+}
