@@ -166,6 +166,27 @@ fn paragraph(lines: &mut Vec<String>, text: String) {
     lines.push(text);
 }
 
+/// The type a type alias of the types text (`pub type A = B;`, as tokens or
+/// formatted) stands for, through every alias.
+fn resolve(types: &str, name: &str) -> String {
+    let mut name = name.to_string();
+    for _ in 0..8 {
+        let alias = format!("pub type {name} ");
+        let Some(at) = types.find(&alias) else { break };
+        let rest = &types[at + alias.len()..];
+        let target: String = rest.split(';').next().unwrap_or("").split_whitespace().collect();
+        match target.strip_prefix('=') {
+            Some(t)
+                if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                name = t.to_string()
+            }
+            _ => break,
+        }
+    }
+    name
+}
+
 /// `(name, type)` of each parameter of a declaration, the type without blanks.
 fn params(decl: &str) -> Vec<(String, String)> {
     let Some(at) = decl.find("pub fn ") else { return Vec::new() };
@@ -175,7 +196,7 @@ fn params(decl: &str) -> Vec<(String, String)> {
     };
     rest[open + 1..close]
         .split(',')
-        .filter_map(|p| p.split_once(':').filter(|(_, ty)| !ty.trim().starts_with(':')))
+        .filter_map(|p| p.split_once(':'))
         .map(|(n, ty)| (n.trim().to_string(), ty.split_whitespace().collect()))
         .collect()
 }
@@ -195,11 +216,20 @@ fn attribute_lines(b: &Bindings, f: &Function) -> Vec<String> {
     let mut lines = Vec::new();
     for (owner, get) in owners {
         let typedef = b.typedef_of(owner);
+        let table = format!("[value types]({typedef}#value-types)");
+        // The enum under any of its names (`CUstreamAttrID` is `CUlaunchAttributeID`).
         let is_enum = |ty: &str| {
-            let ty = ty.trim_start_matches("*mut").trim_start_matches("*const");
+            let ty = resolve(&b.types, ty.trim_start_matches("*mut").trim_start_matches("*const"));
             ty == owner || ty == typedef
         };
-        let Some(attr) = params.iter().position(|(_, ty)| is_enum(ty)) else { continue };
+        let Some(attr) = params.iter().position(|(_, ty)| is_enum(ty)) else {
+            // The attributes come inside a struct (`cuLaunchKernelEx`'s `config`).
+            lines.push(format!(
+                "The [`{typedef}`] values it takes each carry a value of that attribute's type: \
+                 see the {table}."
+            ));
+            continue;
+        };
         let pointer = |ty: &str| {
             (ty.starts_with("*mut") || (!get && ty.starts_with("*const"))) && !is_enum(ty)
         };
@@ -210,7 +240,6 @@ fn attribute_lines(b: &Bindings, f: &Function) -> Vec<String> {
         let Some((value, value_ty)) = value else { continue };
         let entries: Vec<&Typed> = b.typed.iter().filter(|t| t.owner == owner).collect();
         let one_type = entries.iter().all(|t| t.c_type == entries[0].c_type && t.member.is_none());
-        let table = format!("[value types]({typedef}#value-types)");
         let (attr, points) = (&params[attr].0, value_ty.starts_with('*'));
         lines.push(match (one_type, get, points) {
             (true, true, _) => format!(
@@ -644,7 +673,9 @@ fn anonymous(types: &str) -> Vec<(String, String)> {
 
 /// `name -> (struct or union, [(field, type)])` of each record of the types
 /// text (bindgen's tokens or formatted Rust), the types without blanks.
-fn records(types: &str) -> BTreeMap<String, (&'static str, Vec<(String, String)>)> {
+type Records = BTreeMap<String, (&'static str, Vec<(String, String)>)>;
+
+fn records(types: &str) -> Records {
     let mut out = BTreeMap::new();
     for (kind, marker) in [("struct", "pub struct "), ("union", "pub union ")] {
         for (at, _) in types.match_indices(marker) {

@@ -11,8 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::docs::{docblock, strip_tags};
 use crate::summary::{Failure, Outcome, Report, Tests};
-use crate::{cargo, headers, pregenerate, test, Result};
+use crate::{cargo, docs, headers, pregenerate, test, Result};
 
 /// What a build of the pregenerated set says, once, where the user did not ask for it.
 const FALLBACK_WARNING: &str = "using the pregenerated bindings of libcuda-sys (CUDA ";
@@ -134,6 +135,20 @@ pub fn checks(report: &mut Report) {
     });
     report.check("DOCS_RS=1 cargo doc: value types, the attributes' sentences, since", || {
         env.docs_rs()
+    });
+    report.check("docs generated from CUDA 13.0 headers: summaries, the header's text", || {
+        let mut cmd = cargo::command(&["doc", "-p", "libcuda-sys", "--no-deps"]);
+        cmd.args(["--message-format=json", "--target-dir"]).arg(&env.target_dir);
+        cmd.env("LIBCUDA_SYS_INCLUDE_DIR", headers::include_dir("13.0")?)
+            .env("LIBCUDA_SYS_BINDINGS", "generate")
+            .env("RUSTDOCFLAGS", "-D warnings");
+        let build = cargo::build(cmd)?;
+        if !build.success {
+            return Err(build.failure().into());
+        }
+        // The pages of this build: the docs.rs check's build script had other variables.
+        let doc = env.target_dir.join("doc/libcuda_sys");
+        Ok(docs::check(&doc, build.out_dir("libcuda-sys")?, docs::Mode::Generated)?)
     });
     report.check("no headers, no libclang: a dependent's code per release feature", || {
         env.release_dependents()
@@ -415,10 +430,13 @@ impl Env {
 
     fn docs_rs(&self) -> Outcome {
         let features = docs_rs_features()?;
-        let mut cmd =
-            self.sandboxed(&["doc", "-p", "libcuda-sys", "--no-deps", "--features", &features])?;
-        cmd.env("DOCS_RS", "1").env("RUSTDOCFLAGS", "-D warnings");
-        expect_success(&output(cmd)?)?;
+        let args = ["doc", "-p", "libcuda-sys", "--no-deps", "--message-format=json"];
+        let mut cmd = self.sandboxed(&args)?;
+        cmd.args(["--features", &features]).env("DOCS_RS", "1").env("RUSTDOCFLAGS", "-D warnings");
+        let build = cargo::build(cmd)?;
+        if !build.success {
+            return Err(build.failure().into());
+        }
         let doc = self.target_dir.join("doc/libcuda_sys");
         let page = |name: &str| {
             std::fs::read_to_string(doc.join(name)).map_err(|e| format!("{name}: {e}"))
@@ -510,13 +528,14 @@ impl Env {
             [("cuMemPoolGetAttribute", "11.2"), ("cuMemGetDefaultMemPool", "13.0")]
         {
             let expected = format!("Needs a driver of CUDA {since} or newer (cudaTypedefs.h).");
-            let paragraphs = docblock(&page(&format!("fn.{function}.html"))?, "main-content");
-            if !paragraphs.unwrap_or_default().contains(&expected) {
+            // An item of the facts' list at the end.
+            if !strip_tags(&page(&format!("fn.{function}.html"))?).contains(&expected) {
                 return Err(format!("{function}'s page lacks `{expected}`").into());
             }
         }
+        let pages = docs::check(&doc, build.out_dir("libcuda-sys")?, docs::Mode::DocsRs)?;
         Ok(format!(
-            "features `{features}`: CUmemPool_attribute's own sentence, links and table; every \
+            "{pages}; features `{features}`: CUmemPool_attribute's own sentence, links and table; every \
              CU_MEMPOOL_ATTR_* with its value, a sentence and its value type, MAX_POOL_SIZE since 13.2, \
              LOCALITY_DOMAIN_ID since 13.4; CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES and \
              DEVICE_ORDINAL with their measured widths; cuMemPoolGetAttribute needs 11.2, \
@@ -908,36 +927,6 @@ fn tree_size(dir: &Path) -> u64 {
             _ => e.metadata().map_or(0, |m| m.len()),
         })
         .sum()
-}
-
-/// The paragraphs (`<p>`) of the first docblock after `id="{id}"` in a
-/// rustdoc page, as text.
-fn docblock(page: &str, id: &str) -> Option<Vec<String>> {
-    let rest = &page[page.find(&format!("id=\"{id}\""))?..];
-    let block = &rest[rest.find("<div class=\"docblock\">")?..];
-    let block = &block[..block.find("</div>")?];
-    Some(
-        block
-            .split("<p>")
-            .skip(1)
-            .map(|p| strip_tags(p.split("</p>").next().unwrap_or_default()))
-            .collect(),
-    )
-}
-
-/// The text of an HTML fragment, trimmed.
-fn strip_tags(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").trim().to_string()
 }
 
 /// The releases the dependent below compiles against unchanged.

@@ -6,6 +6,7 @@ mod bench;
 mod bundle;
 mod cargo;
 mod ci;
+mod docs;
 /// The report's exit statuses and its JSON error object: the report's own
 /// file, so that the two programs cannot differ.
 #[path = "../../tools/mempool-report/src/exit.rs"]
