@@ -5,11 +5,17 @@
 //!
 #![doc = include_str!(concat!(env!("OUT_DIR"), "/crate_docs.md"))]
 //!
-//! Every function, type and constant of `cuda.h` is here under its C name, with
-//! the header's documentation (generated bindings) and the crate's own: the
-//! driver each function needs, the value type of each attribute. The profiler
-//! functions (`cuProfilerStart`, `cuProfilerStop`), which `cuda.h` leaves out,
-//! are bound too.
+//! Every function, type and constant of `cuda.h` is here under its C name. In
+//! every mode each function's page starts with what it does, in this crate's
+//! own words (and for a versioned ABI such as `cuCtxCreate_v4`, what it
+//! changed), then, for an attribute getter or setter, what its value must
+//! be; it ends with the result codes and related functions NVIDIA's
+//! documentation lists (linked), its page of NVIDIA's reference, and the
+//! driver it needs. Generated bindings carry the header's own documentation
+//! between the two; each `CUresult` says what it means and what a caller
+//! does about it, and `Display` prints the meaning. The profiler functions
+//! (`cuProfilerStart`, `cuProfilerStop`), which `cuda.h` leaves out, are
+//! bound too.
 //!
 //! # Enums
 //!
@@ -148,10 +154,10 @@
 //! The pregenerated set covers every CUDA release whose headers NVIDIA publishes as
 //! pip wheels: 11.7, 11.8, 12.0–12.6, 12.8, 12.9 and 13.0–13.5, each in both
 //! variants (default and `per-thread-default-stream`). It has the same items as
-//! generated bindings and this crate's own documentation (the driver each
-//! function needs, each attribute's value type, a sentence for each memory-pool
-//! attribute), but none of the header's text. [`PREGENERATED`] says which one
-//! a build has.
+//! generated bindings and this crate's own documentation (what each function
+//! does, the facts of NVIDIA's documentation, the driver each function needs,
+//! each attribute's value type, a sentence for each memory-pool attribute),
+//! but none of the header's text. [`PREGENERATED`] says which one a build has.
 //!
 //! # Choosing a CUDA release
 //!

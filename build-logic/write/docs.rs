@@ -166,19 +166,29 @@ fn paragraph(lines: &mut Vec<String>, text: String) {
     lines.push(text);
 }
 
-/// The type a type alias of the types text (`pub type A = B;`, as tokens or
-/// formatted) stands for, through every alias.
-fn resolve(types: &str, name: &str) -> String {
+/// `a` or `an`, before a word.
+fn article(word: &str) -> &'static str {
+    match word.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+        true => "an",
+        false => "a",
+    }
+}
+
+/// What a type name stands for, through every re-export (`pub use self::A as
+/// B;`) and type alias (`pub type A = B;`, as tokens or formatted).
+fn resolve(b: &Bindings, name: &str) -> String {
     let mut name = name.to_string();
     for _ in 0..8 {
+        if let Some((target, _)) = b.aliases.iter().find(|(_, alias)| *alias == name) {
+            name = target.clone();
+            continue;
+        }
         let alias = format!("pub type {name} ");
-        let Some(at) = types.find(&alias) else { break };
-        let rest = &types[at + alias.len()..];
+        let Some(at) = b.types.find(&alias) else { break };
+        let rest = &b.types[at + alias.len()..];
         let target: String = rest.split(';').next().unwrap_or("").split_whitespace().collect();
         match target.strip_prefix('=') {
-            Some(t)
-                if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
-            {
+            Some(t) if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
                 name = t.to_string()
             }
             _ => break,
@@ -219,8 +229,8 @@ fn attribute_lines(b: &Bindings, f: &Function) -> Vec<String> {
         let table = format!("[value types]({typedef}#value-types)");
         // The enum under any of its names (`CUstreamAttrID` is `CUlaunchAttributeID`).
         let is_enum = |ty: &str| {
-            let ty = resolve(&b.types, ty.trim_start_matches("*mut").trim_start_matches("*const"));
-            ty == owner || ty == typedef
+            let ty = resolve(b, ty.trim_start_matches("*mut").trim_start_matches("*const"));
+            ty == owner
         };
         let Some(attr) = params.iter().position(|(_, ty)| is_enum(ty)) else {
             // The attributes come inside a struct (`cuLaunchKernelEx`'s `config`).
@@ -239,18 +249,25 @@ fn attribute_lines(b: &Bindings, f: &Function) -> Vec<String> {
         });
         let Some((value, value_ty)) = value else { continue };
         let entries: Vec<&Typed> = b.typed.iter().filter(|t| t.owner == owner).collect();
-        let one_type = entries.iter().all(|t| t.c_type == entries[0].c_type && t.member.is_none());
+        let c = &entries[0].c_type;
+        let one_type = entries.iter().all(|t| t.c_type == *c && t.member.is_none());
         let (attr, points) = (&params[attr].0, value_ty.starts_with('*'));
+        if entries.iter().any(|t| t.member.is_some()) {
+            lines.push(format!(
+                "Which member of the union `{value}` points to holds the value depends on \
+                 `{attr}`: see the {table} of [`{typedef}`], or ask `{attr}.typed()`."
+            ));
+            continue;
+        }
         lines.push(match (one_type, get, points) {
             (true, true, _) => format!(
-                "`{value}` receives a `{c}`{size} for every [`{typedef}`] (its {table}).",
-                c = entries[0].c_type,
+                "`{value}` receives {a} `{c}`{size} for every [`{typedef}`] (its {table}).",
+                a = article(c),
                 size = bytes(entries[0]).map_or(String::new(), |b| format!(" ({b})"))
             ),
-            (true, false, _) => format!(
-                "`{value}` is a `{c}` for every [`{typedef}`] (its {table}).",
-                c = entries[0].c_type
-            ),
+            (true, false, _) => {
+                format!("`{value}` is {a} `{c}` for every [`{typedef}`] (its {table}).", a = article(c))
+            }
             (false, true, _) => format!(
                 "What `{value}` points to must have the value type of `{attr}`, which differs from \
                  one [`{typedef}`] to another: see its {table}, or ask `{attr}.value_type()`. The \
@@ -603,7 +620,7 @@ pub(crate) fn types(b: &Bindings) -> String {
             own.extend([String::new(), untyped_line(b, e)]);
         }
         if let Some((meaning, action)) = result(&e.name).filter(|_| e.owner == "cudaError_enum") {
-            own.extend([String::new(), format!("Means {meaning}. {action}")]);
+            own.extend([String::new(), format!("Meaning: {meaning}. What a caller does: {action}")]);
         }
         if let Some(h) = history(b, &e.name) {
             let older = if REFUSED_BY_13_0.contains(&e.name.as_str()) {

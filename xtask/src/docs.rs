@@ -33,7 +33,7 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         .filter_map(|l| l.split_once(' ').map(|(p, t)| (p.to_string(), t.to_string())))
         .collect();
     let mut defects: Vec<String> = Vec::new();
-    let (mut functions, mut summarized, mut coded, mut linked) = (0, 0, 0, 0);
+    let (mut functions, mut summarized, mut coded, mut linked, mut anonymous) = (0, 0, 0, 0, 0);
     let mut pages: Vec<_> = std::fs::read_dir(doc)
         .map_err(|e| format!("{}: {e}", doc.display()))?
         .flatten()
@@ -52,6 +52,13 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         for bad in ["enum enum", " 1 bytes"] {
             if let Some(p) = text.iter().find(|p| p.contains(bad)) {
                 defects.push(format!("{file}: `{bad}`: {}", cut(p)));
+            }
+        }
+        if file.contains("__bindgen_ty_") {
+            anonymous += 1;
+            let named = text.iter().any(|p| p.contains(" C declares in"));
+            if !named {
+                defects.push(format!("{file}: an anonymous type that does not name its parent"));
             }
         }
         let Some(name) = file.strip_prefix("fn.").and_then(|f| f.strip_suffix(".html")) else {
@@ -95,7 +102,8 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     }
     Ok(format!(
         "{functions} function pages: {summarized} with a summary, {coded} with result codes, \
-         {linked} with their page of NVIDIA's reference; no leaked `<`, \"enum enum\" or \"1 bytes\""
+         {linked} with their page of NVIDIA's reference; {anonymous} anonymous types, each \
+         with its parent; no leaked `<`, \"enum enum\" or \"1 bytes\""
     ))
 }
 
