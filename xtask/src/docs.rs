@@ -1,11 +1,12 @@
 //! The docs check: rustdoc's pages of libcuda-sys, as users read them, in
 //! both modes (docs.rs's pregenerated bindings, and bindings generated from
 //! CUDA 13.0 headers). It fails on a function page without this crate's
-//! summary first, a leaked `<` (doxygen's trailing-member marker), a renamed
-//! function without the header's text (generated mode), an attribute getter
-//! or setter without its link to the value types, and "enum enum" or "1
-//! bytes"; and it counts the pages with result codes and with their page of
-//! NVIDIA's reference.
+//! summary first, a leaked `<` (doxygen's trailing-member marker), a doubled
+//! dash or a description twice, a renamed function without the header's text
+//! (generated mode), an attribute getter or setter without its link to the
+//! value types, an anonymous type that does not name its parent, and "enum
+//! enum" or "1 bytes"; and it counts the pages with result codes and with
+//! their page of NVIDIA's reference.
 
 use std::path::Path;
 
@@ -52,6 +53,18 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         for bad in ["enum enum", " 1 bytes"] {
             if let Some(p) = text.iter().find(|p| p.contains(bad)) {
                 defects.push(format!("{file}: `{bad}`: {}", cut(p)));
+            }
+        }
+        // The item's own text (its first block, list items too): no argument
+        // with two dashes, its first paragraph not again.
+        let own = html.split("<div class=\"docblock").nth(1).map(block).unwrap_or_default();
+        let own_text: String = strip_tags(own).split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Some(at) = own_text.find(" - - ") {
+            defects.push(format!("{file}: a doubled dash: {}", cut(&own_text[at.saturating_sub(40)..])));
+        }
+        if let Some([first, rest @ ..]) = blocks.first().map(Vec::as_slice) {
+            if rest.contains(first) {
+                defects.push(format!("{file}: its description twice: {}", cut(first)));
             }
         }
         if file.contains("__bindgen_ty_") {
@@ -103,7 +116,7 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     Ok(format!(
         "{functions} function pages: {summarized} with a summary, {coded} with result codes, \
          {linked} with their page of NVIDIA's reference; {anonymous} anonymous types, each \
-         with its parent; no leaked `<`, \"enum enum\" or \"1 bytes\""
+         with its parent; no leaked `<`, doubled dash, description twice, \"enum enum\" or \"1 bytes\""
     ))
 }
 
