@@ -263,8 +263,14 @@ impl Fact<'_> {
     }
 }
 
-/// The facts table's rows (the crate's own file: its unit test reads every row).
-pub fn facts() -> Vec<Fact<'static>> {
+/// The facts table's rows (the crate's own file: its unit test reads every
+/// row), read once.
+pub fn facts() -> &'static [Fact<'static>] {
+    static ROWS: std::sync::OnceLock<Vec<Fact<'static>>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(read_facts)
+}
+
+fn read_facts() -> Vec<Fact<'static>> {
     let row = |l: &'static str| {
         let mut f = l.split('\t');
         let mut next = || f.next().unwrap_or_default();
@@ -285,9 +291,11 @@ pub fn facts() -> Vec<Fact<'static>> {
     FACTS.lines().filter(|l| !l.starts_with('#')).map(row).collect()
 }
 
-/// `name<TAB>text` rows of one of this crate's text tables, comments left out.
-fn table(text: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
-    text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once('\t'))
+/// A text table of this crate's, `name<TAB>text` a row, comments left out.
+type Table = std::collections::HashMap<&'static str, &'static str>;
+
+fn table(text: &'static str) -> Table {
+    text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once('\t')).collect()
 }
 
 /// What each function does, and what each versioned ABI changed (`summaries.txt`).
@@ -303,17 +311,22 @@ pub fn family(name: &str) -> &str {
     }
 }
 
+/// `summaries.txt`, read once.
+fn summaries() -> &'static Table {
+    static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| table(SUMMARIES))
+}
+
 /// This crate's summary of the function `name`, any of its ABIs or variants.
 pub fn summary(name: &str) -> Option<&'static str> {
-    let family = family(name);
-    table(SUMMARIES).find(|(n, _)| *n == family).map(|(_, s)| s)
+    summaries().get(family(name)).copied()
 }
 
 /// What the versioned ABI `name` (`cuCtxCreate_v4`, `cuMemAlloc_v2_ptds`)
 /// changed; `None` for a name without a version.
 pub fn abi_note(name: &str) -> Option<&'static str> {
     let abi = name.strip_suffix("_ptsz").or_else(|| name.strip_suffix("_ptds")).unwrap_or(name);
-    (family(abi) != abi).then(|| table(SUMMARIES).find(|(n, _)| *n == abi).map(|(_, s)| s))?
+    (family(abi) != abi).then(|| summaries().get(abi).copied())?
 }
 
 /// What each `CUresult` means and what a caller does about it (`results.txt`).
@@ -321,7 +334,8 @@ const RESULTS: &str = include_str!("results.txt");
 
 /// `(meaning, what to do)` of the `CUresult` enumerator `name`.
 pub fn result(name: &str) -> Option<(&'static str, &'static str)> {
-    table(RESULTS).find(|(n, _)| *n == name).and_then(|(_, text)| text.split_once('\t'))
+    static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| table(RESULTS)).get(name).and_then(|text| text.split_once('\t'))
 }
 
 /// NVIDIA's doxygen commands of its own in `cuda.h` (their text is in NVIDIA's

@@ -309,7 +309,7 @@ mod tests {
     fn the_facts_table_reads() {
         let facts = facts();
         assert!(facts.iter().any(|f| f.enumerator == "CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES"));
-        for f in &facts {
+        for f in facts {
             assert!(
                 ["scalar", "boolean", "array", "string"].contains(&f.shape),
                 "{}",

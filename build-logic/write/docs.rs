@@ -17,7 +17,7 @@
 //!
 //! The memory-pool and pointer attributes also get a sentence each (`sentences`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::model::dotted;
 use crate::model::CudaVersion;
@@ -68,17 +68,64 @@ pub fn group_page(group: &str) -> String {
     format!("{REFERENCE}/group__{}.html", group.replace('_', "__"))
 }
 
+/// What the function pages look up, each indexed once: the build script runs
+/// unoptimized, and a search of every list for each of 600 functions costs
+/// every build a third of a second.
+pub(crate) struct Index<'a> {
+    enumerators: HashSet<&'a str>,
+    /// Functions and plain names.
+    bound: HashSet<&'a str>,
+    documented: HashMap<&'a str, &'a Documented>,
+    /// The plain names of each function a macro renames.
+    plain: HashMap<&'a str, Vec<&'a str>>,
+    groups: HashMap<&'a str, &'a str>,
+    /// The attribute enums each function reads (`true`) or writes.
+    accessors: HashMap<&'a str, Vec<(&'a str, bool)>>,
+}
+
+impl<'a> Index<'a> {
+    pub(crate) fn new(b: &'a Bindings) -> Index<'a> {
+        let mut plain: HashMap<&str, Vec<&str>> = HashMap::new();
+        for r in &b.renames {
+            plain.entry(&r.target).or_default().push(&r.plain);
+        }
+        let mut accessors: HashMap<&str, Vec<(&str, bool)>> = HashMap::new();
+        for t in &b.typed {
+            for (list, get) in [(&t.getters, true), (&t.setters, false)] {
+                for f in list {
+                    let owners = accessors.entry(f).or_default();
+                    if !owners.contains(&(t.owner.as_str(), get)) {
+                        owners.push((&t.owner, get));
+                    }
+                }
+            }
+        }
+        Index {
+            enumerators: b.enumerators.iter().map(|e| e.name.as_str()).collect(),
+            bound: b
+                .functions
+                .iter()
+                .map(|f| f.name.as_str())
+                .chain(b.renames.iter().map(|r| r.plain.as_str()))
+                .collect(),
+            documented: b.reference.functions.iter().map(|d| (d.name.as_str(), d)).collect(),
+            plain,
+            groups: b.reference.groups.iter().map(|(id, t)| (id.as_str(), t.as_str())).collect(),
+            accessors,
+        }
+    }
+}
+
 /// The lines of a function's documentation: `(before, after)` the header's
 /// text, each line a paragraph's, with blank lines between paragraphs.
-pub(crate) fn function(b: &Bindings, f: &Function) -> (Vec<String>, Vec<String>) {
-    let plain: Vec<&str> =
-        b.renames.iter().filter(|r| r.target == f.name).map(|r| r.plain.as_str()).collect();
+pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String>, Vec<String>) {
+    let plain: &[&str] = index.plain.get(f.name.as_str()).map_or(&[], Vec::as_slice);
     // The header's own name for it: its own, the plain name a macro renames, or its family's.
     let documented: Option<&Documented> = [f.name.as_str()]
         .into_iter()
         .chain(plain.iter().copied())
         .chain([family(&f.name)])
-        .find_map(|n| b.reference.functions.iter().find(|d| d.name == n));
+        .find_map(|n| index.documented.get(n).copied());
     let mut before: Vec<String> = Vec::new();
     if let Some(s) = summary(&f.name) {
         paragraph(&mut before, s.to_string());
@@ -103,7 +150,7 @@ pub(crate) fn function(b: &Bindings, f: &Function) -> (Vec<String>, Vec<String>)
                 .into(),
         );
     }
-    for p in &plain {
+    for p in plain {
         paragraph(
             &mut before,
             format!(
@@ -113,17 +160,16 @@ pub(crate) fn function(b: &Bindings, f: &Function) -> (Vec<String>, Vec<String>)
             ),
         );
     }
-    for line in attribute_lines(b, f) {
+    for line in attribute_lines(b, index, f) {
         paragraph(&mut before, line);
     }
     let mut after = Vec::new();
     let mut facts = Vec::new();
     if let Some(d) = documented {
-        let known = |e: &str| b.enumerators.iter().any(|x| x.name == e);
         let codes: Vec<String> = d
             .returns
             .iter()
-            .map(|c| match known(c) {
+            .map(|c| match index.enumerators.contains(c.as_str()) {
                 true => format!("[`{c}`](CUresult::{c})"),
                 false => format!("`{c}`"),
             })
@@ -131,20 +177,20 @@ pub(crate) fn function(b: &Bindings, f: &Function) -> (Vec<String>, Vec<String>)
         if !codes.is_empty() {
             facts.push(format!("- Result codes its documentation lists: {}.", codes.join(", ")));
         }
-        let bound = |n: &str| {
-            b.functions.iter().any(|f| f.name == n) || b.renames.iter().any(|r| r.plain == n)
-        };
         let refers: Vec<String> = d
             .refers
             .iter()
             .filter(|r| **r != f.name && !plain.contains(&r.as_str()))
-            .map(|r| if bound(r) { format!("[`{r}`]") } else { format!("`{r}`") })
+            .map(|r| match index.bound.contains(r.as_str()) {
+                true => format!("[`{r}`]"),
+                false => format!("`{r}`"),
+            })
             .collect();
         if !refers.is_empty() {
             facts.push(format!("- Related functions: {}.", refers.join(", ")));
         }
         if let Some(g) = &d.group {
-            let title = b.reference.groups.iter().find(|(id, _)| id == g).map_or(g, |(_, t)| t);
+            let title = index.groups.get(g.as_str()).copied().unwrap_or(g);
             facts.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
         }
     }
@@ -188,7 +234,9 @@ fn resolve(b: &Bindings, name: &str) -> String {
         let rest = &b.types[at + alias.len()..];
         let target: String = rest.split(';').next().unwrap_or("").split_whitespace().collect();
         match target.strip_prefix('=') {
-            Some(t) if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            Some(t)
+                if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
                 name = t.to_string()
             }
             _ => break,
@@ -213,18 +261,11 @@ fn params(decl: &str) -> Vec<(String, String)> {
 
 /// For a getter or setter of attributes: what its value parameter must be,
 /// linked to the enum's value-type table.
-fn attribute_lines(b: &Bindings, f: &Function) -> Vec<String> {
-    let mut owners: Vec<(&str, bool)> = Vec::new();
-    for t in &b.typed {
-        for (list, get) in [(&t.getters, true), (&t.setters, false)] {
-            if list.contains(&f.name) && !owners.contains(&(t.owner.as_str(), get)) {
-                owners.push((&t.owner, get));
-            }
-        }
-    }
+fn attribute_lines(b: &Bindings, index: &Index, f: &Function) -> Vec<String> {
+    let Some(owners) = index.accessors.get(f.name.as_str()) else { return Vec::new() };
     let params = params(&f.decl);
     let mut lines = Vec::new();
-    for (owner, get) in owners {
+    for &(owner, get) in owners {
         let typedef = b.typedef_of(owner);
         let table = format!("[value types]({typedef}#value-types)");
         // The enum under any of its names (`CUstreamAttrID` is `CUlaunchAttributeID`).
@@ -445,8 +486,7 @@ pub(crate) fn cited(b: &Bindings, typed: &Typed) -> Option<(String, bool)> {
     if !["documented", "measured", "named"].contains(&kind) {
         return None;
     }
-    let facts = crate::sentences::facts();
-    let fact = facts.iter().find(|f| f.enumerator == typed.name)?;
+    let fact = crate::sentences::facts().iter().find(|f| f.enumerator == typed.name)?;
     Some(fact.cited(&dotted(b.version.number)))
 }
 
@@ -620,7 +660,10 @@ pub(crate) fn types(b: &Bindings) -> String {
             own.extend([String::new(), untyped_line(b, e)]);
         }
         if let Some((meaning, action)) = result(&e.name).filter(|_| e.owner == "cudaError_enum") {
-            own.extend([String::new(), format!("Meaning: {meaning}. What a caller does: {action}")]);
+            own.extend([
+                String::new(),
+                format!("Meaning: {meaning}. What a caller does: {action}"),
+            ]);
         }
         if let Some(h) = history(b, &e.name) {
             let older = if REFUSED_BY_13_0.contains(&e.name.as_str()) {

@@ -104,8 +104,9 @@ fn accessors(b: &Bindings) -> String {
 /// declaration with this crate's lines around the header's text (`docs::function`).
 fn functions(b: &Bindings) -> String {
     let mut out = String::from("functions! {\n");
+    let index = docs::Index::new(b);
     for f in &b.functions {
-        let (mut before, after) = docs::function(b, f);
+        let (mut before, after) = docs::function(b, &index, f);
         // A paragraph of its own, before the header's text.
         if !before.is_empty() {
             before.push(String::new());

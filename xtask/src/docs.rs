@@ -60,7 +60,10 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         let own = html.split("<div class=\"docblock").nth(1).map(block).unwrap_or_default();
         let own_text: String = strip_tags(own).split_whitespace().collect::<Vec<_>>().join(" ");
         if let Some(at) = own_text.find(" - - ") {
-            defects.push(format!("{file}: a doubled dash: {}", cut(&own_text[at.saturating_sub(40)..])));
+            defects.push(format!(
+                "{file}: a doubled dash: {}",
+                cut(&own_text[at.saturating_sub(40)..])
+            ));
         }
         if let Some([first, rest @ ..]) = blocks.first().map(Vec::as_slice) {
             if rest.contains(first) {
