@@ -150,12 +150,17 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
                 .into(),
         );
     }
+    // libcuda's own symbol of the plain name: the legacy stream's variant, or an older ABI.
+    let own = match f.name.ends_with("_ptsz") || f.name.ends_with("_ptds") {
+        true => "the legacy default stream's variant",
+        false => "an older ABI",
+    };
     for p in plain {
         paragraph(
             &mut before,
             format!(
                 "C calls it `{p}`: `cuda.h` has `#define {p} ... {t}`, and [`{p}`] here is this \
-                 function. libcuda's own `{p}` symbol is an older ABI, never bound.",
+                 function. libcuda's own `{p}` symbol is {own}, never bound.",
                 t = f.name
             ),
         );
@@ -163,8 +168,8 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
     for line in attribute_lines(b, index, f) {
         paragraph(&mut before, line);
     }
+    // The facts, as a list.
     let mut after = Vec::new();
-    let mut facts = Vec::new();
     if let Some(d) = documented {
         let codes: Vec<String> = d
             .returns
@@ -175,7 +180,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
             })
             .collect();
         if !codes.is_empty() {
-            facts.push(format!("- Result codes its documentation lists: {}.", codes.join(", ")));
+            after.push(format!("- Result codes its documentation lists: {}.", codes.join(", ")));
         }
         let refers: Vec<String> = d
             .refers
@@ -187,17 +192,16 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
             })
             .collect();
         if !refers.is_empty() {
-            facts.push(format!("- Related functions: {}.", refers.join(", ")));
+            after.push(format!("- Related functions: {}.", refers.join(", ")));
         }
         if let Some(g) = &d.group {
             let title = index.groups.get(g.as_str()).copied().unwrap_or(g);
-            facts.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
+            after.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
         }
     }
     if let Some(v) = b.since.as_ref().and_then(|s| s.get(&f.name)) {
-        facts.push(format!("- {}", since(*v)));
+        after.push(format!("- {}", since(*v)));
     }
-    after.extend(facts);
     if let Some(h) = history(b, &f.name) {
         paragraph(&mut after, h);
     }
