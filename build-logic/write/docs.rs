@@ -171,28 +171,22 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
     // The facts, as a list.
     let mut after = Vec::new();
     if let Some(d) = documented {
-        let codes: Vec<String> = d
-            .returns
-            .iter()
-            .map(|c| match index.enumerators.contains(c.as_str()) {
-                true => format!("[`{c}`](CUresult::{c})"),
-                false => format!("`{c}`"),
-            })
-            .collect();
-        if !codes.is_empty() {
-            after.push(format!("- Result codes its documentation lists: {}.", codes.join(", ")));
+        // Linked where these bindings have the item, else a code span.
+        let list = |names: Vec<&String>, known: &HashSet<&str>, path: &str| -> String {
+            let shown = names.into_iter().map(|n| match known.contains(n.as_str()) {
+                true => format!("[`{n}`]({path}{n})"),
+                false => format!("`{n}`"),
+            });
+            shown.collect::<Vec<_>>().join(", ")
+        };
+        if !d.returns.is_empty() {
+            let codes = list(d.returns.iter().collect(), &index.enumerators, "CUresult::");
+            after.push(format!("- Result codes its documentation lists: {codes}."));
         }
-        let refers: Vec<String> = d
-            .refers
-            .iter()
-            .filter(|r| **r != f.name && !plain.contains(&r.as_str()))
-            .map(|r| match index.bound.contains(r.as_str()) {
-                true => format!("[`{r}`]"),
-                false => format!("`{r}`"),
-            })
-            .collect();
-        if !refers.is_empty() {
-            after.push(format!("- Related functions: {}.", refers.join(", ")));
+        let others: Vec<&String> =
+            d.refers.iter().filter(|r| **r != f.name && !plain.contains(&r.as_str())).collect();
+        if !others.is_empty() {
+            after.push(format!("- Related functions: {}.", list(others, &index.bound, "")));
         }
         if let Some(g) = &d.group {
             let title = index.groups.get(g.as_str()).copied().unwrap_or(g);
