@@ -100,7 +100,7 @@ fn every_attribute_enumerator_has_a_value_type_in_every_release() {
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let (types, value_types) = (read("types.rs"), read("value_types.txt"));
     let no_value: Vec<&str> =
-        sentences::facts().into_iter().filter(|f| f.ty == "-").map(|f| f.enumerator).collect();
+        sentences::facts().iter().filter(|f| f.ty == "-").map(|f| f.enumerator).collect();
     for (release, _) in pregenerated::parse_releases(&read("releases.txt")).unwrap() {
         for per_thread in [false, true] {
             let items = items::read(
