@@ -341,6 +341,7 @@ pub fn result(name: &str) -> Option<(&'static str, &'static str)> {
 /// NVIDIA's doxygen commands of its own in `cuda.h` (their text is in NVIDIA's
 /// doxygen setup, not in the header), each as a note of this crate's, with a
 /// link to NVIDIA's page on it where there is one.
+#[cfg(feature = "generate")]
 pub(crate) const DOXYGEN_NOTES: [(&str, &str); 9] = [
     ("notefnerr", "Note: it may also return the error of earlier asynchronous work."),
     (
