@@ -107,7 +107,7 @@ pub(crate) fn read_since(text: &str) -> Result<BTreeMap<String, u32>, String> {
 }
 
 /// `renames.txt`: `plain target`.
-pub(crate) fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
+pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
     Ok(rows(text, 2, false)?
         .into_iter()
         .map(|row| Rename { plain: row[0].to_string(), target: row[1].to_string() })

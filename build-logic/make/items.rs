@@ -69,6 +69,17 @@ pub struct Items {
     pub aliases: Vec<(String, String)>,
 }
 
+/// The rename of `pub use self::X as Y;`, as bindgen writes a typedef of an enum.
+fn renamed(u: &syn::ItemUse) -> Option<&syn::UseRename> {
+    match &u.tree {
+        syn::UseTree::Path(syn::UsePath { tree, .. }) => match &**tree {
+            syn::UseTree::Rename(r) => Some(r),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Parses Rust source (the build script's own output, read again by systest).
 #[allow(dead_code)]
 pub fn parse(code: &str) -> Result<syn::File> {
@@ -136,11 +147,9 @@ impl Items {
             syn::Item::Type(t) => self.typedefs.push(t.ident.to_string()),
             // `typedef enum X_enum { .. } X;` comes out as `pub use self::X_enum as X;`.
             syn::Item::Use(u) => {
-                if let syn::UseTree::Path(syn::UsePath { tree, .. }) = &u.tree {
-                    if let syn::UseTree::Rename(r) = &**tree {
-                        self.typedefs.push(r.rename.to_string());
-                        self.aliases.push((r.ident.to_string(), r.rename.to_string()));
-                    }
+                if let Some(r) = renamed(u) {
+                    self.typedefs.push(r.rename.to_string());
+                    self.aliases.push((r.ident.to_string(), r.rename.to_string()));
                 }
             }
             syn::Item::Const(c) if is_integer(&c.ty) => self.constants.push(Constant {
@@ -177,16 +186,11 @@ impl Items {
             // `typedef enum X_enum { .. } X;`: libclang gives the enum's comment
             // to the typedef too, and rustdoc would show the re-export's
             // documentation and then the enum's, the same text twice.
-            let renamed = match item {
-                syn::Item::Use(syn::ItemUse { tree: syn::UseTree::Path(p), .. }) => {
-                    match &*p.tree {
-                        syn::UseTree::Rename(r) => Some(r.ident.to_string()),
-                        _ => None,
-                    }
-                }
+            let alias = match item {
+                syn::Item::Use(u) => renamed(u).map(|r| (u, r.ident.to_string())),
                 _ => None,
             };
-            if let (syn::Item::Use(u), Some(e)) = (item, renamed) {
+            if let Some((u, e)) = alias {
                 let mut u = u.clone();
                 if doc(&u.attrs) == self.enum_doc(&e) {
                     u.attrs.retain(|a| !a.path().is_ident("doc"));

@@ -64,7 +64,7 @@ pub(crate) fn crate_root(b: &Bindings, origin: &Origin) -> String {
 const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";
 
 /// The page of NVIDIA's reference a group is (each `_` of its name doubled).
-pub fn group_page(group: &str) -> String {
+fn group_page(group: &str) -> String {
     format!("{REFERENCE}/group__{}.html", group.replace('_', "__"))
 }
 

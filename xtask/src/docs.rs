@@ -29,10 +29,11 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
     };
     let typed = libcuda_sys_build::tables::read_value_types(&table("value_types.txt")?)?;
-    let renames: Vec<(String, String)> = table("renames.txt")?
-        .lines()
-        .filter_map(|l| l.split_once(' ').map(|(p, t)| (p.to_string(), t.to_string())))
-        .collect();
+    let renames: Vec<(String, String)> =
+        libcuda_sys_build::tables::read_renames(&table("renames.txt")?)?
+            .into_iter()
+            .map(|r| (r.plain, r.target))
+            .collect();
     let mut defects: Vec<String> = Vec::new();
     let (mut functions, mut summarized, mut coded, mut linked, mut anonymous) = (0, 0, 0, 0, 0);
     let mut pages: Vec<_> = std::fs::read_dir(doc)
@@ -177,8 +178,7 @@ pub fn paragraphs(block: &str) -> Vec<String> {
 /// The paragraphs of the first docblock after `id="{id}"`.
 pub fn docblock(page: &str, id: &str) -> Option<Vec<String>> {
     let rest = &page[page.find(&format!("id=\"{id}\""))?..];
-    let block = &rest[rest.find("<div class=\"docblock\">")?..];
-    Some(paragraphs(&block[..block.find("</div>")?]))
+    Some(paragraphs(block(rest.split_once("<div class=\"docblock\">")?.1)))
 }
 
 /// The text of an HTML fragment, trimmed.
