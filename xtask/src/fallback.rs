@@ -13,7 +13,8 @@ use std::process::{Command, Output};
 
 use crate::docs::{docblock, strip_tags};
 use crate::summary::{Failure, Outcome, Report, Tests};
-use crate::{cargo, docs, headers, pregenerate, test, Result};
+use crate::targets::{FEATURE_BLIND, OWN_ENVIRONMENT};
+use crate::{cargo, docs, headers, pregenerate, Result};
 
 /// What a build of the pregenerated set says, once, where the user did not ask for it.
 const FALLBACK_WARNING: &str = "using the pregenerated bindings of libcuda-sys (CUDA ";
@@ -101,8 +102,7 @@ pub fn checks(report: &mut Report) {
             f => format!("no headers, no libclang, {f}"),
         };
         let args = ["-p", "libcuda-sys", "--features", features];
-        let except =
-            if features.is_empty() { &[test::OWN_ENVIRONMENT][..] } else { test::FEATURE_BLIND };
+        let except = if features.is_empty() { &[OWN_ENVIRONMENT][..] } else { FEATURE_BLIND };
         match &env.hide {
             Ok(files) => {
                 report.suite(&name, &args, Tests::Both, except, &|cmd| env.hidden(files, cmd, &[]))

@@ -21,6 +21,7 @@ use libcuda_sys_build::model;
 mod report;
 mod setup;
 mod summary;
+mod targets;
 mod test;
 
 use std::process::ExitCode;
@@ -152,5 +153,83 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&out.stdout), word, "{line}");
         }
         assert_eq!(super::shell_word("plain/path-1.0"), "plain/path-1.0");
+    }
+
+    /// The modules `crate::m` names in `text`, a module's source: paths that
+    /// start at the crate, and the first segment of each path of a
+    /// `crate::{...}` group.
+    fn named(text: &str, modules: &[String]) -> Vec<String> {
+        let ident = |s: &str| -> String {
+            s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+        };
+        let mut found = Vec::new();
+        for (at, _) in text.match_indices("crate::") {
+            let rest = &text[at + "crate::".len()..];
+            let Some(group) = rest.strip_prefix('{') else {
+                found.push(ident(rest));
+                continue;
+            };
+            let mut depth = 1;
+            let mut first = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 1 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 1 => first = true,
+                    c if first && depth == 1 && !c.is_whitespace() => {
+                        found.push(ident(&group[i..]));
+                        first = false;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        found.retain(|m| modules.contains(m));
+        found.sort();
+        found.dedup();
+        found
+    }
+
+    /// A module that another imports does not import it back, through any
+    /// chain: each command's module sits above what it uses. The crate root
+    /// declares them all and lends its helpers to all, so it is left out.
+    #[test]
+    fn modules_import_one_another_one_way() {
+        let src = super::root().join("xtask/src");
+        let main = std::fs::read_to_string(src.join("main.rs")).unwrap();
+        let modules: Vec<String> = main
+            .lines()
+            .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+            .filter(|m| src.join(format!("{m}.rs")).is_file())
+            .map(String::from)
+            .collect();
+        assert!(modules.len() > 10, "{modules:?}");
+        let graph: std::collections::BTreeMap<&str, Vec<String>> = modules
+            .iter()
+            .map(|m| {
+                let text = std::fs::read_to_string(src.join(format!("{m}.rs"))).unwrap();
+                let mut uses = named(&text, &modules);
+                uses.retain(|u| u != m);
+                (m.as_str(), uses)
+            })
+            .collect();
+        fn cycle<'a>(
+            m: &'a str,
+            graph: &'a std::collections::BTreeMap<&str, Vec<String>>,
+            path: &mut Vec<&'a str>,
+        ) -> Option<String> {
+            if let Some(i) = path.iter().position(|p| *p == m) {
+                return Some([&path[i..], &[m]].concat().join(" -> "));
+            }
+            path.push(m);
+            let found = graph[m].iter().find_map(|n| cycle(n, graph, path));
+            path.pop();
+            found
+        }
+        for m in graph.keys() {
+            assert_eq!(cycle(m, &graph, &mut Vec::new()), None, "{graph:?}");
+        }
+        assert!(graph["test"].contains(&"fallback".to_string()), "{graph:?}");
     }
 }

@@ -28,19 +28,8 @@
 //! ```
 
 use crate::summary::{Report, Tests};
+use crate::targets::FEATURE_BLIND;
 use crate::{fallback, setup, Result};
-
-/// The test target that makes each case's environment itself (variables
-/// cleared, fake toolkit trees, libclang hidden through `LIBCLANG_PATH`) and
-/// compiles the script with the features each case names: neither a suite's
-/// features nor its sandbox change it, so only the workspace suite runs it
-/// (a case that cannot run there says `skipped`, and why).
-pub const OWN_ENVIRONMENT: &str = "build_script";
-
-/// The test targets whose checks a feature of the crate does not change:
-/// [`OWN_ENVIRONMENT`], and `c_enumerators`, which compares enumerators.
-/// The suites of a feature build them but do not run them again.
-pub const FEATURE_BLIND: &[&str] = &[OWN_ENVIRONMENT, "c_enumerators"];
 
 /// The suites, `(label, cargo test arguments, what runs, test targets left
 /// out)`: the workspace, its doctests, then the crates whose code a feature
