@@ -7,7 +7,8 @@
 //! directory inside the cache and rename it into place: a reader sees no copy
 //! or a complete one, and a copy once handed out is never removed (the run
 //! that loses the race keeps the winner's). A copy without its mark is an
-//! error that names it.
+//! error that names it. Each run locks its temporary directory; a run removes
+//! those of others whose lock it can take, left by runs that were killed.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -93,10 +94,7 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
     }
     fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
     sweep_abandoned(&cache);
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".partial-{version}.{}.", std::process::id()))
-        .tempdir_in(&cache)
-        .map_err(|e| format!("{}: {e}", cache.display()))?;
+    let (tmp, _lock) = partial_dir(&cache, version)?;
     let tree = fetch(&wheel, version, platform, tmp.path())?;
     // Ours goes into place, or another run's is there: that one may have been
     // handed out already, so it stays and ours goes with the temporary directory.
@@ -110,21 +108,43 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
     Ok(dest.join(wheel.sub))
 }
 
-/// Removes the unpacking directories of runs that were killed (a SIGINT
-/// drops no `TempDir`): those whose process, named in them, is gone. Another
-/// run's, still going, stays. Where `/proc` cannot tell, nothing is removed.
-fn sweep_abandoned(cache: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
+/// The lock file of an unpacking directory, held (`flock`) by its run for as
+/// long as the run lives: the kernel drops it however the run ends, and it
+/// means the same to runs in other pid namespaces (containers sharing the
+/// cache), where a pid names no process or another one.
+const LOCK: &str = ".lock";
+
+/// A new unpacking directory for `version` in `cache`, and its lock, held
+/// until the file is closed. The lock file gets its name once locked, so that
+/// a sweep never finds it unlocked while its run lives.
+fn partial_dir(cache: &Path, version: &str) -> Result<(tempfile::TempDir, fs::File)> {
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".partial-{version}."))
+        .tempdir_in(cache)
+        .map_err(|e| format!("{}: {e}", cache.display()))?;
+    let unnamed = tmp.path().join(".lock-new");
+    let lock = fs::File::create_new(&unnamed).map_err(|e| format!("{}: {e}", unnamed.display()))?;
+    // Where the file system has no such locks the directory keeps no lock
+    // file, and no sweep removes it.
+    if lock.lock().is_ok() {
+        fs::rename(&unnamed, tmp.path().join(LOCK))
+            .map_err(|e| format!("{}: {e}", unnamed.display()))?;
     }
+    Ok((tmp, lock))
+}
+
+/// Removes the unpacking directories of runs that ended without removing
+/// them (a SIGINT drops no `TempDir`): those whose lock this run can take.
+/// One without a lock file is being set up, and stays.
+fn sweep_abandoned(cache: &Path) {
     for entry in fs::read_dir(cache).into_iter().flatten().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        // `.partial-<version>.<pid>.<random>`: the version has dots of its own.
-        let pid = name.strip_prefix(".partial-").and_then(|rest| rest.rsplit('.').nth(1));
-        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok()) {
-            if !Path::new("/proc").join(pid).exists() {
-                let _ = fs::remove_dir_all(entry.path());
-            }
+        if !entry.file_name().to_string_lossy().starts_with(".partial-") {
+            continue;
+        }
+        let Ok(lock) = fs::File::open(entry.path().join(LOCK)) else { continue };
+        // Held while the directory goes: no other sweep removes it twice.
+        if lock.try_lock().is_ok() {
+            let _ = fs::remove_dir_all(entry.path());
         }
     }
 }
@@ -264,6 +284,37 @@ fn no_python(e: &std::io::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A fetch in another pid namespace (a container sharing the cache) has
+    /// a pid that names no process here, or another one: its lock, not its
+    /// pid, keeps its directory.
+    #[test]
+    fn the_sweep_leaves_a_locked_partial_directory_and_removes_an_unlocked_one() {
+        let cache = tempfile::tempdir().unwrap();
+        // Named as runs named theirs before the lock, with pids beyond Linux's pid_max.
+        let partial = |name: &str| {
+            let dir = cache.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::write(dir.join(super::LOCK), "").unwrap();
+            dir
+        };
+        let live = partial(".partial-13.5.4194305.live");
+        let held = std::fs::File::open(live.join(super::LOCK)).unwrap();
+        held.lock().unwrap();
+        let abandoned = partial(".partial-13.5.4194306.gone");
+        // One as a fetch makes it, and one still being set up (no lock file yet).
+        let (own, own_lock) = super::partial_dir(cache.path(), "13.0").unwrap();
+        let starting = cache.path().join(".partial-13.0.starting");
+        std::fs::create_dir(&starting).unwrap();
+        super::sweep_abandoned(cache.path());
+        assert!(own.path().join(super::LOCK).is_file() && starting.is_dir());
+        assert!(live.join(super::LOCK).is_file(), "a live fetch's directory was removed");
+        assert!(!abandoned.exists(), "an abandoned directory stayed");
+        drop((held, own_lock));
+        let own = own.keep();
+        super::sweep_abandoned(cache.path());
+        assert!(!live.exists() && !own.exists(), "a directory whose lock nobody holds stayed");
+    }
+
     #[test]
     fn an_empty_cache_variable_is_unset_and_a_relative_one_absolute() {
         let default = crate::root().join(".cuda-headers");

@@ -263,17 +263,23 @@ fn an_interrupted_fetch_is_swept_by_the_next_run() {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect()
     };
-    // A live run's directory, which the sweep must leave: this test's own process.
+    // A live run's directory, which the sweep must leave: its lock is held
+    // here, and the pid in its name (as runs named theirs before the lock) is
+    // beyond pid_max, as another pid namespace's may be.
     fs::create_dir_all(&cache).unwrap();
-    let live = format!(".partial-13.0.{}.keep", std::process::id());
+    let live = ".partial-13.0.4194305.keep".to_string();
     fs::create_dir(cache.join(&live)).unwrap();
+    let held = fs::File::create(cache.join(&live).join(".lock")).unwrap();
+    held.lock().unwrap();
     // A process group of its own, killed as a whole as Ctrl-C would interrupt it,
     // pip too. SIGKILL: a SIGINT could be ignored where the tests run in the
     // background (`nohup`), and no process drops its `TempDir` on either.
     let mut child =
         headers().process_group(0).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let started = std::time::Instant::now();
-    while entries().len() < 2 && started.elapsed().as_secs() < 30 {
+    // Once its directory has its lock file: a directory still being set up stays.
+    let locked = || entries().iter().any(|e| cache.join(e).join(".lock").is_file() && *e != live);
+    while !locked() && started.elapsed().as_secs() < 30 {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let group = format!("-{}", child.id());
@@ -289,6 +295,7 @@ fn an_interrupted_fetch_is_swept_by_the_next_run() {
     let mut left = entries();
     left.sort();
     assert_eq!(left, [live, "13.5".to_string()], "left in the cache");
+    drop(held);
 }
 
 // ---------------------------------------------------------------------------
