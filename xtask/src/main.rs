@@ -32,7 +32,8 @@ const COMMANDS: &[(&str, &str, &str)] = &[
       the report's, 3 when setup fails, 64 for an unknown argument"),
     ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped`; exit status \
       1 when any failed, 3 when setup fails, 64 for an argument"),
-    ("setup", "", "install what is missing (libclang-dev, pkg-config; CUDA headers from pip where no toolkit is \
+    ("setup", "", "install what is missing (libclang-dev, or libclang-common-N-dev where libclang lacks \
+      clang's stddef.h, pkg-config; CUDA headers from pip where no toolkit is \
       installed, or XTASK_CUDA_HEADERS's version); exit status 3 when the headers cannot be had"),
     ("headers", "VERSION", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
       wheel version) into .cuda-headers/ and print the include directory"),

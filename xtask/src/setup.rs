@@ -1,6 +1,7 @@
 //! `cargo xtask setup`, and what `test`, `report` and `ci` do first: installs
 //! what a fresh Debian/Ubuntu machine lacks for building libcuda-sys, and
-//! nothing that is there: libclang and pkg-config through apt; CUDA headers,
+//! nothing that is there: libclang (with clang's resource headers, which
+//! bindgen needs too) and pkg-config through apt; CUDA headers,
 //! kept where a toolkit is installed, otherwise (or when `XTASK_CUDA_HEADERS`
 //! names a version, e.g. 12.4) fetched from NVIDIA's pip wheels and handed to
 //! the builds as `LIBCUDA_SYS_INCLUDE_DIR`. When the headers cannot be had,
@@ -59,13 +60,32 @@ pub fn prepare() -> std::result::Result<Env, crate::Error> {
     headers_env().map_err(|e| crate::Error::new(FAILED, format!("setup: {e}")))
 }
 
-/// libclang and pkg-config, installed through apt where missing. A failed
-/// install is said and not fatal: the build then says what it lacks.
+/// libclang with clang's resource headers, and pkg-config, installed through
+/// apt where missing. A failed install is said and not fatal: the build then
+/// says what it lacks. A `LIBCLANG_PATH` of the user's is left as it is.
 pub fn tools() {
-    let libclang = std::env::var_os("LIBCLANG_PATH").is_some_and(|v| !v.is_empty())
-        || libclang_dirs().iter().flat_map(|d| read_dir(d)).any(|p| is_libclang(&p));
-    if !libclang {
+    let found = || -> Vec<PathBuf> {
+        libclang_dirs().iter().flat_map(|d| read_dir(d)).filter(|p| is_libclang(p)).collect()
+    };
+    let chosen = std::env::var_os("LIBCLANG_PATH").is_some_and(|v| !v.is_empty());
+    if !chosen && found().is_empty() {
         apt(&["libclang-dev"]);
+    } else if !chosen {
+        let missing = without_resource_headers(&found());
+        if !missing.is_empty() {
+            eprintln!(
+                "setup: libclang is installed without clang's resource headers (stddef.h, \
+                 stdarg.h): bindgen would fail on `'stddef.h' file not found`"
+            );
+            apt(&missing.iter().map(String::as_str).collect::<Vec<_>>());
+            let still = without_resource_headers(&found());
+            if !still.is_empty() {
+                eprintln!(
+                    "setup: clang's resource headers are still missing: install {}",
+                    still.join(" ")
+                );
+            }
+        }
     }
     if find_on_path("pkg-config").is_none() {
         apt(&["pkg-config"]);
@@ -185,6 +205,51 @@ fn is_libclang(path: &Path) -> bool {
             .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()) && v.contains(".so"))
 }
 
+/// The apt packages that would give the libclang files of `libclangs` the
+/// resource headers they lack, one for each LLVM version that has none
+/// (`libclang-common-N-dev`; `libclang-dev` where the version is not known).
+/// libclang looks for them beside itself, in `<its dir>/clang/<version>/include`
+/// (clang's resource directory); Debian's `libclang1-N` comes without them.
+fn without_resource_headers(libclangs: &[PathBuf]) -> Vec<String> {
+    let mut versions: Vec<(Option<u32>, bool)> = Vec::new();
+    for file in libclangs {
+        let dir = file.parent().unwrap_or(Path::new("/"));
+        let has = read_dir(&dir.join("clang")).any(|v| v.join("include/stddef.h").is_file());
+        let version = llvm_version(file);
+        match versions.iter_mut().find(|(v, _)| *v == version) {
+            Some((_, seen)) => *seen |= has,
+            None => versions.push((version, has)),
+        }
+    }
+    let mut packages: Vec<String> = versions
+        .into_iter()
+        .filter(|(_, has)| !has)
+        .map(|(v, _)| v.map_or("libclang-dev".into(), |v| format!("libclang-common-{v}-dev")))
+        .collect();
+    packages.sort();
+    packages.dedup();
+    packages
+}
+
+/// The LLVM major version of a libclang file: in the name of the file it
+/// leads to (`libclang-14.so.14.0.6`, `libclang.so.18.1`), or of the LLVM
+/// tree it is in (`/usr/lib/llvm-14/lib`).
+fn llvm_version(file: &Path) -> Option<u32> {
+    let digits = |s: &str| -> Option<u32> {
+        let n: String = s.chars().take_while(char::is_ascii_digit).collect();
+        n.parse().ok()
+    };
+    let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let name = real.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let from_name = name
+        .strip_prefix("libclang-")
+        .or_else(|| name.strip_prefix("libclang.so."))
+        .and_then(digits);
+    from_name.or_else(|| {
+        file.components().find_map(|c| digits(c.as_os_str().to_str()?.strip_prefix("llvm-")?))
+    })
+}
+
 /// A toolkit where the build script looks first: its variables, `nvcc`, the
 /// standard place. Headers elsewhere (conda, pip's site-packages) are not
 /// looked for: setup then fetches its own, which only means a download.
@@ -202,4 +267,56 @@ fn find_on_path(program: &str) -> Option<PathBuf> {
 
 fn read_dir(dir: &Path) -> impl Iterator<Item = PathBuf> {
     std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+
+    /// Empty files at `files`, paths under `root`.
+    fn files(root: &Path, files: &[&str]) {
+        for f in files {
+            let path = root.join(f);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "").unwrap();
+        }
+    }
+
+    /// Debian's libclang1-N alone: libclang, no `clang/N/include/stddef.h`
+    /// beside it; libclang-common-N-dev puts it there.
+    #[test]
+    fn libclang_without_its_resource_headers_is_found_missing() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path();
+        files(root, &["x86_64-linux-gnu/libclang-14.so.14.0.6"]);
+        let tree = root.join("llvm-14/lib");
+        fs::create_dir_all(&tree).unwrap();
+        std::os::unix::fs::symlink(
+            "../../x86_64-linux-gnu/libclang-14.so.14.0.6",
+            tree.join("libclang.so.1"),
+        )
+        .unwrap();
+        let libclangs =
+            [root.join("x86_64-linux-gnu/libclang-14.so.14.0.6"), tree.join("libclang.so.1")];
+        assert_eq!(super::without_resource_headers(&libclangs), ["libclang-common-14-dev"]);
+        // The directory alone, or another file there, is not the headers.
+        files(&tree, &["clang/14.0.6/include/stdarg.h"]);
+        assert_eq!(super::without_resource_headers(&libclangs), ["libclang-common-14-dev"]);
+        files(&tree, &["clang/14.0.6/include/stddef.h"]);
+        assert!(super::without_resource_headers(&libclangs).is_empty());
+        // A second LLVM without them, and a libclang of no known version.
+        files(root, &["llvm-15/lib/libclang-15.so.1", "lib64/libclang.so"]);
+        let more = [
+            &libclangs[..],
+            &[root.join("llvm-15/lib/libclang-15.so.1"), root.join("lib64/libclang.so")],
+        ]
+        .concat();
+        assert_eq!(
+            super::without_resource_headers(&more),
+            ["libclang-common-15-dev", "libclang-dev"]
+        );
+        files(root, &["lib64/clang/18/include/stddef.h"]);
+        assert_eq!(super::without_resource_headers(&more), ["libclang-common-15-dev"]);
+    }
 }

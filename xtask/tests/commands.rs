@@ -560,6 +560,64 @@ fn setup_finds_libclang_without_ldconfig_on_path() {
     );
 }
 
+/// libclang without clang's resource headers (Debian's `libclang1-N` alone):
+/// setup installs them. The headers are hidden in a private mount namespace
+/// (`unshare -m`, root), each `clang` directory beside a libclang covered by
+/// an empty one.
+#[test]
+fn setup_installs_clangs_resource_headers_where_libclang_lacks_them() {
+    let Some(libclang) = libclang_installed() else {
+        return skip("no libclang installed here to be found");
+    };
+    let unshare = Command::new("unshare").args(["-m", "true"]).output();
+    if !unshare.is_ok_and(|o| o.status.success()) {
+        return skip(
+            "`unshare -m` is not available (root and util-linux are needed to hide headers)",
+        );
+    }
+    let libdirs = ["/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/local"];
+    let mut hide: Vec<PathBuf> = libdirs
+        .iter()
+        .flat_map(|d| fs::read_dir(d).into_iter().flatten().flatten())
+        .flat_map(|e| [e.path().join("lib/clang"), e.path().join("clang")])
+        .chain(libdirs.iter().map(|d| Path::new(d).join("clang")))
+        .filter(|d| d.is_dir())
+        .collect();
+    hide.sort();
+    hide.dedup();
+    let stubs = temp_dir();
+    recording_stubs_exiting(stubs.path(), &["apt-get", "sudo"], 0);
+    let empty = stubs.path().join("empty");
+    fs::create_dir(&empty).unwrap();
+    let include = stubs.path().join("include");
+    fs::create_dir_all(&include).unwrap();
+    fs::write(include.join("cuda.h"), "#define CUDA_VERSION 13000\n").unwrap();
+    let setup = with_stubs(&["setup"], stubs.path(), &[]);
+    let mut cmd = Command::new("unshare");
+    let script = "empty=$1; shift; for d in \"$@\"; do mount --bind \"$empty\" \"$d\" || exit 99; done; exec \"$XTASK\" setup";
+    cmd.args(["-m", "sh", "-c", script, "sh"]).arg(&empty).args(&hide);
+    cmd.current_dir(root()).env("XTASK", setup.get_program());
+    for (k, v) in setup.get_envs() {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    // Headers of the user's own, so that setup fetches none.
+    cmd.env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+    let out = run(&mut cmd);
+    assert!(out.status.success(), "{}", text(&out));
+    let calls = calls(stubs.path());
+    let install = calls.lines().find(|l| l.contains(" install "));
+    assert!(
+        install.is_some_and(|l| l.contains("libclang-common-") || l.contains("libclang-dev")),
+        "setup installed nothing for {} without its resource headers (hidden: {hide:?}): {calls}\n{}",
+        libclang.display(),
+        text(&out)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stddef.h"), "{}", text(&out));
+}
+
 // ---------------------------------------------------------------------------
 // cargo xtask gpu-bundle, bench-calls-bundle: what a bundle writes and removes
 // ---------------------------------------------------------------------------
