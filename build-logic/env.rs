@@ -334,6 +334,15 @@ pub(crate) fn user_cflags() -> Vec<String> {
         .collect()
 }
 
+/// The Debian/Ubuntu package of the GNU cross compiler `tool`, named as cc
+/// names it (`x86_64-linux-gnu-gcc`, `powerpc64le-linux-gnu-gcc`): `gcc-` and
+/// its prefix, whose underscores package names spell as dashes
+/// (`gcc-x86-64-linux-gnu`).
+pub fn cross_gcc_package(tool: &str) -> Option<String> {
+    let prefix = Path::new(tool).file_name()?.to_str()?.strip_suffix("-gcc")?;
+    Some(format!("gcc-{}", prefix.replace('_', "-")))
+}
+
 /// `program` could not be run (empty where cc found none to name).
 pub fn no_compiler(program: &str, why: &str) -> Error {
     // Cargo sets both for build scripts; a cross build needs the target's compiler.
@@ -346,8 +355,8 @@ pub fn no_compiler(program: &str, why: &str) -> Error {
         // cc names the cross compiler it wants (`riscv64-linux-gnu-gcc` for
         // riscv64gc-...): Debian and Ubuntu package it as `gcc-<its prefix>`.
         let tool = named(program);
-        let package = match tool.strip_suffix("-gcc") {
-            Some(prefix) => format!("gcc-{prefix}"),
+        let package = match cross_gcc_package(&tool) {
+            Some(package) => package,
             None => format!(
                 "gcc-{}-linux-gnu for Linux targets, gcc-mingw-w64-x86-64 for windows-gnu",
                 target.split('-').next().unwrap_or_default()

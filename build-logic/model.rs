@@ -367,9 +367,9 @@ impl Origin {
 pub enum LinkKind {
     /// The installed driver's library.
     Driver,
-    /// The toolkit's link-only stub (copied next to a `libcuda.so.1` name so that
-    /// `cargo test` binaries start and get `CUDA_ERROR_STUB_LIBRARY`).
-    ToolkitStub,
+    /// The toolkit's link-only stub, linked where it is because no stand-in
+    /// could be built (`why`; empty while only told apart from a driver).
+    ToolkitStub { why: String },
     /// Built here: no libcuda at all on this machine.
     GeneratedStub,
     /// Windows: the toolkit's (or pip wheel's) `lib\x64\cuda.lib`, the import

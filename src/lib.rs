@@ -227,22 +227,38 @@
 //! libcuda ships with the NVIDIA driver, not with the toolkit. The build links
 //! `libcuda` from `LIBCUDA_SYS_LIB_DIR`, else the driver's directories
 //! (`ldconfig -p`, `/usr/lib/x86_64-linux-gnu`, `/usr/lib64`,
-//! `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`), else the toolkit's
-//! `lib64/stubs`. A library is taken only if it is an ELF shared object for
-//! the target's architecture (a 32-bit driver is passed over). A stub is
-//! linked as one, with its warning and `DEP_CUDA_LINK_KIND`, however it was
-//! found (also when `LIBCUDA_SYS_LIB_DIR` names it): the toolkit's is told by
-//! its `stubs` directory, the crate's stand-in by a mark it carries. Where
-//! there is none (a CI machine), it builds a stand-in
-//! `libcuda.so.1` in `OUT_DIR` whose every function returns
-//! `CUDA_ERROR_STUB_LIBRARY`, and says so with a warning. Programs built against
-//! a stand-in run against the real driver wherever one is installed: the
-//! stand-in is never copied or put on a run path, only `cargo run`/`cargo test`
-//! find it (Cargo adds `OUT_DIR` directories to their library path), and
-//! there, on x86-64 and aarch64 Linux, it hands every call over to the first
-//! real driver past it (`LD_LIBRARY_PATH`'s other directories, then the
-//! driver's directories above): a driver installed after the build, or mounted
-//! into a container by `docker run --gpus`, answers without a rebuild.
+//! `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`). A library is taken only if
+//! it is an ELF shared object for the target's architecture (a 32-bit driver
+//! is passed over), and a stub is never taken for the driver: the toolkit's is
+//! told by its `stubs` directory (also behind a symlink), the crate's stand-in
+//! by a mark it carries.
+//!
+//! Without a driver (a CI machine, `docker build` from a toolkit image), the
+//! build links a stand-in `libcuda.so.1` that it builds in `OUT_DIR` with the
+//! target's C compiler, and says so with a warning (`DEP_CUDA_LINK_KIND=generated-stub`).
+//! It declares every bound function, also where the bindings are of a newer
+//! release than the toolkit's stub. Programs built against it run against the
+//! real driver wherever one is installed: the stand-in is never copied or put
+//! on a run path; only `cargo run` and `cargo test` find it (Cargo adds
+//! directories in the target directory to their library path), and there, on
+//! x86-64 and aarch64 Linux, it hands every call over to the driver the
+//! loader would have loaded without it. It looks where the loader does, in
+//! the loader's order: the program's RPATH, `LD_LIBRARY_PATH` (as the loader
+//! reads it: `:` and `;`, `$ORIGIN`, `$LIB`, `$PLATFORM`), its RUNPATH, the
+//! loader's cache (`ldconfig`), the default directories (on glibc; elsewhere
+//! `LD_LIBRARY_PATH` and `/lib:/usr/local/lib:/usr/lib`), and passes over
+//! itself, a library whose real path is in a `stubs` directory, one whose
+//! `cuDriverGetVersion` answers `CUDA_ERROR_STUB_LIBRARY`, and other
+//! stand-ins. So a driver installed after the build, or mounted into a
+//! container by `docker run --gpus`, answers without a rebuild; without one,
+//! every call returns `CUDA_ERROR_STUB_LIBRARY`, and a function the driver
+//! lacks `CUDA_ERROR_NOT_FOUND`. [`driver_symbol`] and [`driver_has`] answer
+//! for that driver too.
+//!
+//! The toolkit's stub (`lib64/stubs`) is linked only where no stand-in can be
+//! built (no C compiler for the target, or not Linux), and then where it is,
+//! never under the name `libcuda.so.1` in `OUT_DIR`: a program built so
+//! starts only where a driver is installed.
 //!
 //! # The driver floor
 //!
@@ -558,8 +574,14 @@ pub fn driver_has(name: &str) -> Result<bool, CUresult> {
 /// libcuda loaded with the program (`libcuda.so.1`, `nvcuda.dll`);
 /// with `dynamic-loading`, the library the crate opened.
 ///
+/// Linked against the crate's stand-in (a build made without a driver, see
+/// [Linking](crate#linking)), the library asked is the driver the stand-in
+/// hands calls over to, so that a symbol the bindings do not declare is found
+/// and one the driver lacks is not.
+///
 /// Errors, never a panic: `CUDA_ERROR_NOT_FOUND` for a name the library does
-/// not export; `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` where there is no such
+/// not export; `CUDA_ERROR_STUB_LIBRARY` for the stand-in with no driver
+/// behind it; `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` where there is no such
 /// library (`dynamic-loading` could not open it; linked, on a platform without
 /// a loader to ask).
 ///
@@ -610,14 +632,29 @@ mod loaded {
             if handle.is_null() {
                 return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
             }
-            let f = dlsym(handle, name.as_ptr());
+            // The crate's stand-in (a build without a driver) names the driver
+            // it hands calls over to: the answer is that library's.
+            let behind = dlsym(handle, c"libcuda_sys_stand_in_driver".as_ptr());
+            let library = match behind.is_null() {
+                true => handle,
+                false => {
+                    // It is `void *libcuda_sys_stand_in_driver(void)` there.
+                    let driver =
+                        core::mem::transmute::<*mut c_void, extern "C" fn() -> *mut c_void>(behind);
+                    driver()
+                }
+            };
+            let f = match library.is_null() {
+                true => core::ptr::null_mut(),
+                false => dlsym(library, name.as_ptr()),
+            };
             if !loaded.is_null() {
                 dlclose(loaded);
             }
-            if f.is_null() {
-                Err(CUresult::CUDA_ERROR_NOT_FOUND)
-            } else {
-                Ok(f)
+            match (library.is_null(), f.is_null()) {
+                (true, _) => Err(CUresult::CUDA_ERROR_STUB_LIBRARY),
+                (false, true) => Err(CUresult::CUDA_ERROR_NOT_FOUND),
+                (false, false) => Ok(f),
             }
         }
     }

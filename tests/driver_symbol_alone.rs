@@ -10,6 +10,11 @@ fn driver_symbol_answers_in_a_program_that_calls_no_driver_function() {
         return;
     }
     let f = libcuda_sys::driver_symbol(c"cuInit");
+    if f == Err(libcuda_sys::CUresult::CUDA_ERROR_STUB_LIBRARY) {
+        // The library was found: it is the stand-in, and no driver stands behind it.
+        testkit::skip("linked against the stand-in, with no driver behind it");
+        return;
+    }
     assert!(f.is_ok_and(|p| !p.is_null()), "{f:?}");
     // The same address a second time: the library opened stays open.
     assert_eq!(libcuda_sys::driver_symbol(c"cuInit"), f);

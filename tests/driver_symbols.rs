@@ -102,6 +102,9 @@ fn driver_symbol_finds_what_the_library_exports() {
         {
             return testkit::skip("no driver library to open (libcuda.so.1)");
         }
+        Err(CUresult::CUDA_ERROR_STUB_LIBRARY) if cfg!(not(feature = "dynamic-loading")) => {
+            return testkit::skip("linked against the stand-in, with no driver behind it");
+        }
         other => other.expect("the libcuda this program runs with exports cuInit"),
     };
     assert!(!init.is_null());
@@ -143,5 +146,70 @@ fn a_fake_driver_gets_the_answers_dynamic_loading_gives() {
     assert!(
         out.status.success() && text.contains("1 passed"),
         "the linked run with the fake:\n{text}"
+    );
+}
+
+/// Linked against the stand-in (a build without a driver) and run the way
+/// `cargo test` runs it, with a driver past the stand-in on the library path:
+/// the calls reach that driver, and `driver_symbol` and `driver_has` answer
+/// for it, not for the stand-in, which exports every bound function. This
+/// binary runs again with testkit's fake driver behind the stand-in.
+#[cfg(all(target_os = "linux", not(feature = "dynamic-loading")))]
+#[test]
+fn behind_the_stand_in_the_answers_are_the_drivers() {
+    const TEST: &str = "behind_the_stand_in_the_answers_are_the_drivers";
+    const CHILD: &str = "LIBCUDA_SYS_TEST_BEHIND_STAND_IN";
+    let Some(stand_in) = testkit::loaded_from("libcuda_sys_stand_in") else {
+        return testkit::skip("linked against a driver, not the stand-in");
+    };
+    if std::env::var_os(CHILD).is_some() {
+        let mut v = 0;
+        assert_eq!(unsafe { cuDriverGetVersion(&mut v) }, CUresult::CUDA_SUCCESS);
+        assert_eq!(v, 12345, "not the fake driver");
+        fake_driver::assert_answers();
+        // A symbol the bindings do not declare: the fake's legacy `cuMemAlloc`.
+        let legacy = driver_symbol(c"cuMemAlloc").expect("the driver's own cuMemAlloc");
+        // SAFETY: the fake's `int cuMemAlloc(unsigned *, unsigned)`, which reads neither.
+        let legacy: extern "C" fn(*mut u32, u32) -> i32 = unsafe { std::mem::transmute(legacy) };
+        assert_eq!(legacy(std::ptr::null_mut(), 0), 999);
+        return;
+    }
+    let mut v = 0;
+    match unsafe { cuDriverGetVersion(&mut v) } {
+        // No driver behind it: nothing to name.
+        CUresult::CUDA_ERROR_STUB_LIBRARY => {
+            assert_eq!(driver_symbol(c"cuInit"), Err(CUresult::CUDA_ERROR_STUB_LIBRARY));
+        }
+        // A driver behind it (a GPU machine): its symbols, not the stand-in's entries.
+        r => {
+            assert_eq!(r, CUresult::CUDA_SUCCESS);
+            let legacy = driver_symbol(c"cuMemAlloc");
+            assert!(legacy.is_ok(), "{legacy:?}");
+            let own = driver_symbol(c"cuMemAlloc_v2").unwrap();
+            assert_ne!(own as *const (), testkit::loaded_symbol("cuMemAlloc_v2"));
+            let _ = std::io::stderr().write_all(
+                format!(
+                    "{TEST}: driver {v} behind the stand-in {}: cuMemAlloc at {:?}\n",
+                    stand_in.display(),
+                    legacy.unwrap()
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-driver-behind-stand-in");
+    testkit::fake_driver(&dir, CUDA_VERSION, 1);
+    let path = std::env::join_paths([stand_in.parent().unwrap(), &dir]).unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("LD_LIBRARY_PATH", path)
+        .output()
+        .unwrap();
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "the run with the fake behind the stand-in:\n{text}"
     );
 }

@@ -38,7 +38,7 @@ pub fn emit(
     }
 
     if let Some(link) = link {
-        emit_link(link);
+        emit_link(link, &target.out_dir);
     }
 
     // cfgs for this crate, declared for check-cfg.
@@ -163,21 +163,25 @@ fn pregenerated_warning(bindings: &Bindings, origin: &Origin) -> Option<String> 
     })
 }
 
-fn emit_link(link: &Link) {
+fn emit_link(link: &Link, out_dir: &std::path::Path) {
     println!("cargo::rustc-link-search=native={}", link.dir.display());
     if link.lib == "cuda" {
         println!("cargo::rustc-link-lib=dylib=cuda");
     } else {
         println!("cargo::rustc-link-lib=dylib:+verbatim={}", link.lib);
     }
-    match link.kind {
+    match &link.kind {
         LinkKind::Driver | LinkKind::ImportLibrary => {}
-        LinkKind::ToolkitStub => println!(
-            "cargo::warning=linking the CUDA toolkit's stub libcuda ({}): no driver found; programs built here get CUDA_ERROR_STUB_LIBRARY until run where the NVIDIA driver is installed",
+        LinkKind::ToolkitStub { why } => println!(
+            "cargo::warning=no libcuda (NVIDIA driver) found: linking the CUDA toolkit's stub libcuda where it is ({}), as no stand-in could be built ({why}); programs built here start only where the driver is installed, and call it",
             link.dir.display()
         ),
+        LinkKind::GeneratedStub if link.dir.starts_with(out_dir) => println!(
+            "cargo::warning=no libcuda (NVIDIA driver) found: linking a stand-in built in OUT_DIR; programs built here call the driver wherever one is installed (under `cargo run` and `cargo test` the stand-in hands every call over to it) and get CUDA_ERROR_STUB_LIBRARY where there is none (set LIBCUDA_SYS_LIB_DIR to link a real one)"
+        ),
         LinkKind::GeneratedStub => println!(
-            "cargo::warning=no libcuda (NVIDIA driver) found: linking a stand-in built in OUT_DIR; programs built here get CUDA_ERROR_STUB_LIBRARY and need the driver to run (set LIBCUDA_SYS_LIB_DIR to link a real one)"
+            "cargo::warning=LIBCUDA_SYS_LIB_DIR={} holds a stand-in that libcuda-sys built, not the driver: programs built here call the driver wherever one is installed, and get CUDA_ERROR_STUB_LIBRARY where there is none (point LIBCUDA_SYS_LIB_DIR at the driver's directory to link it)",
+            link.dir.display()
         ),
     }
 }
@@ -188,7 +192,7 @@ fn link_kind(target: &Target, link: Option<&Link>) -> &'static str {
     };
     match link.kind {
         LinkKind::Driver => "driver",
-        LinkKind::ToolkitStub => "toolkit-stub",
+        LinkKind::ToolkitStub { .. } => "toolkit-stub",
         LinkKind::GeneratedStub => "generated-stub",
         LinkKind::ImportLibrary => "import-library",
     }

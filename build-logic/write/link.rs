@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::env::{command_line, user_cflags, write_error};
+use crate::env::{command_line, cross_gcc_package, user_cflags, write_error};
 use crate::env::{log, Target};
 use crate::model::{Bindings, Error, Link, LinkKind, Origin, Result};
 
@@ -30,7 +30,9 @@ pub fn choose(
             Some((lib, LinkKind::GeneratedStub)) => {
                 Ok(Link { dir: dir.to_path_buf(), lib, kind: LinkKind::GeneratedStub })
             }
-            Some((lib, LinkKind::ToolkitStub)) => toolkit_stub(target, dir, &lib),
+            Some((lib, LinkKind::ToolkitStub { .. })) => {
+                stand_in_or_stub(target, bindings, origin, Some((dir, lib)))
+            }
             None => Err(Error::new(
                 format!("LIBCUDA_SYS_LIB_DIR={} holds no libcuda", dir.display()),
                 format!(
@@ -67,13 +69,11 @@ pub fn choose(
             });
         }
     }
-    for dir in toolkit_lib_dirs.iter().filter(|d| d.ends_with("stubs")) {
-        if let Some((lib, _)) = library_in(target, dir) {
-            log(format!("libcuda: toolkit stub in {} taken", dir.display()));
-            return toolkit_stub(target, dir, &lib);
-        }
-    }
-    if target.os != "linux" {
+    let stub = toolkit_lib_dirs
+        .iter()
+        .filter(|d| d.ends_with("stubs"))
+        .find_map(|d| library_in(target, d).map(|(lib, _)| (d.as_path(), lib)));
+    if stub.is_none() && target.os != "linux" {
         return Err(Error::new(
             "no libcuda to link",
             "No driver library (cuda.lib / libcuda) was found and a stand-in can only be built for Linux targets.\n\
@@ -84,28 +84,43 @@ pub fn choose(
              - or link nothing: the dynamic-loading feature opens nvcuda.dll at run time",
         ));
     }
-    build_stub(target, bindings, origin)
+    stand_in_or_stub(target, bindings, origin, stub)
 }
 
-/// The toolkit's stub in `dir`, linked under the driver's runtime name on
-/// Linux (copied to `OUT_DIR/stub` as `libcuda.so.1` too), so that test
-/// binaries start and get `CUDA_ERROR_STUB_LIBRARY`.
-fn toolkit_stub(target: &Target, dir: &Path, lib: &str) -> Result<Link> {
-    if target.os != "linux" {
-        return Ok(Link {
-            dir: dir.to_path_buf(),
-            lib: lib.to_string(),
-            kind: LinkKind::ToolkitStub,
-        });
+/// Without a driver: the stand-in built here, which declares every bound
+/// function (also those of a release newer than the toolkit's stub) and hands
+/// calls over to a driver wherever there is one. The toolkit's `stub` (its
+/// directory and the name to link) only where no stand-in can be built, and
+/// then linked where it is: Cargo puts only directories inside the target
+/// directory on the library path of `cargo run` and `cargo test`, so it never
+/// comes between a program and the driver under the name `libcuda.so.1`.
+fn stand_in_or_stub(
+    target: &Target,
+    bindings: &Bindings,
+    origin: &Origin,
+    stub: Option<(&Path, String)>,
+) -> Result<Link> {
+    let built = match target.os.as_str() {
+        "linux" => build_stub(target, bindings, origin),
+        _ => Err(Error::new("a stand-in is built for Linux targets only", "")),
+    };
+    match (built, stub) {
+        (Ok(link), stub) => {
+            if let Some((dir, _)) = stub {
+                log(format!(
+                    "libcuda: the toolkit's stub in {} passed over for the stand-in",
+                    dir.display()
+                ));
+            }
+            Ok(link)
+        }
+        (Err(e), Some((dir, lib))) => {
+            log(format!("libcuda: toolkit stub in {} taken: {}", dir.display(), e.summary));
+            let why = e.summary;
+            Ok(Link { dir: dir.to_path_buf(), lib, kind: LinkKind::ToolkitStub { why } })
+        }
+        (Err(e), None) => Err(e),
     }
-    let stub_dir = target.out_dir.join("stub");
-    std::fs::create_dir_all(&stub_dir).map_err(|e| write_error(&stub_dir, e))?;
-    let source = dir.join(if lib == "cuda" { "libcuda.so" } else { "libcuda.so.1" });
-    for name in ["libcuda.so.1", "libcuda.so"] {
-        let dest = stub_dir.join(name);
-        std::fs::copy(&source, &dest).map_err(|e| write_error(&dest, e))?;
-    }
-    Ok(Link { dir: stub_dir, lib: "cuda".into(), kind: LinkKind::ToolkitStub })
 }
 
 /// The libcuda in `dir`, as the name to link and what it is (`Driver`, or
@@ -142,7 +157,7 @@ fn kind_of(dir: &Path, path: &Path) -> LinkKind {
     let real = std::fs::canonicalize(path).ok();
     let real_dir = real.as_deref().and_then(Path::parent);
     if dir.ends_with("stubs") || real_dir.is_some_and(|d| d.ends_with("stubs")) {
-        return LinkKind::ToolkitStub;
+        return LinkKind::ToolkitStub { why: String::new() };
     }
     let small = std::fs::metadata(path).is_ok_and(|m| m.len() < 16 << 20);
     let marked = small
@@ -251,20 +266,22 @@ fn ldconfig_dirs(target: &Target) -> Vec<PathBuf> {
 
 /// The stand-in's C source: every symbol of the bindings' link list, with C
 /// names whatever compiles it (`CC=g++` too). On x86-64 and aarch64 Linux each
-/// is a jump through a slot that, when the library is loaded, points at the
-/// same function of the first real driver found past it (`LD_LIBRARY_PATH`'s
-/// other directories, then the driver's usual ones): a program built where
-/// there was no driver, run by `cargo run` or `cargo test` (which put the
-/// stand-in first on the library path) where one is now, reaches that driver.
-/// Without one, each returns `CUDA_ERROR_STUB_LIBRARY`; a function that driver
-/// lacks, `CUDA_ERROR_NOT_FOUND`.
+/// is a jump through a slot that `stand_in.c` points, when the library is
+/// loaded, at the same function of the driver the loader would have found
+/// without the stand-in: a program built where there was no driver, run by
+/// `cargo run` or `cargo test` (which put the stand-in first on the library
+/// path) where one is now, reaches that driver. Without one, each returns
+/// `CUDA_ERROR_STUB_LIBRARY`; a function that driver lacks, `CUDA_ERROR_NOT_FOUND`.
 fn stand_in_source(target: &Target, bindings: &Bindings) -> String {
     let names: Vec<&str> = bindings.link_symbols().collect();
+    // aarch64: `hint #34` is `bti c`, the landing pad a branch-protected
+    // library's pages require of every indirect call's target (a no-op
+    // elsewhere, and accepted by assemblers that predate the mnemonic).
     let jump = |i: usize| {
         match target.arch.as_str() {
         "x86_64" => Some(format!("\tjmp *libcuda_sys_slots+{}(%rip)\n", 8 * i)),
         "aarch64" => Some(format!(
-            "\tadrp x16, libcuda_sys_slots+{o}\n\tldr x16, [x16, #:lo12:libcuda_sys_slots+{o}]\n\tbr x16\n",
+            "\thint #34\n\tadrp x16, libcuda_sys_slots+{o}\n\tldr x16, [x16, #:lo12:libcuda_sys_slots+{o}]\n\tbr x16\n",
             o = 8 * i
         )),
         _ => None,
@@ -272,7 +289,8 @@ fn stand_in_source(target: &Target, bindings: &Bindings) -> String {
     };
     let mut c = format!(
         "/* Stand-in for libcuda, generated by libcuda-sys: link only. */\n\
-         #define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/stat.h>\n\
+         #define _GNU_SOURCE\n#include <dlfcn.h>\n#include <fcntl.h>\n#include <limits.h>\n#include <stdint.h>\n\
+         #include <stdlib.h>\n#include <string.h>\n#include <sys/stat.h>\n#include <unistd.h>\n\
          #ifdef __cplusplus\nextern \"C\" {{\n#endif\n\
          __attribute__((used)) const char libcuda_sys_stand_in[] = \"{STAND_IN_MARK}\";\n"
     );
@@ -284,8 +302,7 @@ fn stand_in_source(target: &Target, bindings: &Bindings) -> String {
         return c;
     }
     c.push_str(&format!(
-        "static int libcuda_sys_stub(void) {{ return {STUB_RESULT}; }}\n\
-         static int libcuda_sys_missing(void) {{ return 500; }}\n\
+        "#define LIBCUDA_SYS_COUNT {n}\n\
          __attribute__((visibility(\"hidden\"), used)) void *libcuda_sys_slots[{n}];\n\
          static const char *const libcuda_sys_names[{n}] = {{\n",
         n = names.len()
@@ -295,65 +312,13 @@ fn stand_in_source(target: &Target, bindings: &Bindings) -> String {
     }
     c.push_str("};\n");
     for (i, name) in names.iter().enumerate() {
-        let body = jump(i).unwrap_or_default();
         c.push_str(&format!(
             "__asm__(\".text\\n.globl {name}\\n.type {name},%function\\n{name}:\\n{}.size {name},.-{name}\\n\");\n",
-            body.replace('\t', "\\t").replace('\n', "\\n")
+            jump(i).unwrap_or_default().replace('\t', "\\t").replace('\n', "\\n")
         ));
     }
-    let dirs: Vec<String> =
-        [target.multiarch_lib_dir(), Some("/usr/lib64"), Some("/usr/local/nvidia/lib64")]
-            .into_iter()
-            .chain([Some("/usr/lib/wsl/lib"), Some("/lib64"), Some("/usr/lib")])
-            .flatten()
-            .map(|d| format!("\"{d}\", "))
-            .collect();
-    c.push_str(&format!(
-        r#"/* The driver's libcuda.so.1 in `dir`, if it is one: not this file, not a
-   toolkit stub, not another stand-in. */
-static void *libcuda_sys_driver_in(const char *dir, size_t len, const struct stat *self) {{
-  char path[4096];
-  struct stat st;
-  void *h;
-  if (len == 0 || len + sizeof "/libcuda.so.1" > sizeof path) return 0;
-  memcpy(path, dir, len);
-  strcpy(path + len, "/libcuda.so.1");
-  if (strstr(path, "/stubs/") || stat(path, &st) != 0) return 0;
-  if (st.st_dev == self->st_dev && st.st_ino == self->st_ino) return 0;
-  h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!h) return 0;
-  if (dlsym(h, "libcuda_sys_stand_in") || !dlsym(h, "cuInit")) {{ dlclose(h); return 0; }}
-  return h;
-}}
-__attribute__((constructor)) static void libcuda_sys_hand_over(void) {{
-  static const char *const dirs[] = {{ {dirs}0 }};
-  Dl_info info;
-  struct stat self;
-  void *h = 0;
-  const char *p = getenv("LD_LIBRARY_PATH");
-  size_t i;
-  for (i = 0; i < {n}; i++) libcuda_sys_slots[i] = (void *)libcuda_sys_stub;
-  if (!dladdr((void *)libcuda_sys_stand_in, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0) return;
-  while (!h && p && *p) {{
-    const char *end = strchr(p, ':');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    h = libcuda_sys_driver_in(p, len, &self);
-    p = end ? end + 1 : 0;
-  }}
-  for (i = 0; !h && dirs[i]; i++) h = libcuda_sys_driver_in(dirs[i], strlen(dirs[i]), &self);
-  if (!h) return;
-  for (i = 0; i < {n}; i++) {{
-    void *f = dlsym(h, libcuda_sys_names[i]);
-    libcuda_sys_slots[i] = f ? f : (void *)libcuda_sys_missing;
-  }}
-}}
-#ifdef __cplusplus
-}}
-#endif
-"#,
-        dirs = dirs.concat(),
-        n = names.len()
-    ));
+    c.push_str(include_str!("stand_in.c"));
+    c.push_str("#ifdef __cplusplus\n}\n#endif\n");
     c
 }
 
@@ -391,10 +356,13 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
     }
     log(format!("stand-in libcuda: {}", cmd.join(" ")));
     let out = Command::new(&cmd[0]).args(&cmd[1..]).output().map_err(|e| {
-        let package = match (target.arch.as_str(), target.triple.ends_with("musl")) {
-            (_, true) => "musl-tools (musl-gcc), or a musl cross compiler".to_string(),
-            (arch, false) if !target.is_native() => format!("gcc-{arch}-linux-gnu"),
-            _ => "gcc".to_string(),
+        let package = if target.triple.ends_with("musl") {
+            "musl-tools (musl-gcc), or a musl cross compiler".to_string()
+        } else if target.is_native() {
+            "gcc".to_string()
+        } else {
+            cross_gcc_package(&cmd[0])
+                .unwrap_or_else(|| format!("a C cross compiler for {}", target.triple))
         };
         Error::new(
             format!("cannot run the C compiler {} to build the stand-in libcuda for {}", cmd[0], target.triple),

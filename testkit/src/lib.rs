@@ -89,6 +89,46 @@ pub fn loaded_symbol(name: &str) -> *const () {
     unsafe { dlsym(std::ptr::null_mut(), name.as_ptr()) as *const () }
 }
 
+#[cfg(unix)]
+#[repr(C)]
+struct DlInfo {
+    fname: *const std::ffi::c_char,
+    fbase: *mut std::ffi::c_void,
+    sname: *const std::ffi::c_char,
+    saddr: *mut std::ffi::c_void,
+}
+
+#[cfg(unix)]
+extern "C" {
+    fn dladdr(addr: *const std::ffi::c_void, info: *mut DlInfo) -> std::ffi::c_int;
+}
+
+/// The file of the loaded library that defines `name` ([`loaded_symbol`]):
+/// for a linked libcuda, which one the loader gave the program.
+#[cfg(unix)]
+pub fn loaded_from(name: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let address = loaded_symbol(name);
+    if address.is_null() {
+        return None;
+    }
+    let mut info = DlInfo {
+        fname: std::ptr::null(),
+        fbase: std::ptr::null_mut(),
+        sname: std::ptr::null(),
+        saddr: std::ptr::null_mut(),
+    };
+    // SAFETY: an address inside a loaded object and a zeroed out-struct of
+    // glibc's and musl's layout; the name is copied before anything unloads.
+    let name = unsafe {
+        if dladdr(address.cast(), &mut info) == 0 || info.fname.is_null() {
+            return None;
+        }
+        std::ffi::CStr::from_ptr(info.fname)
+    };
+    Some(std::ffi::OsStr::from_bytes(name.to_bytes()).into())
+}
+
 /// The `CUresult`s that mean "no usable driver or device here", not a failure
 /// of the code under test: `(code, name in cuda.h, why, with what to do)`.
 /// By number, since this crate cannot see libcuda-sys's constants;

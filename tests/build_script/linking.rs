@@ -24,37 +24,236 @@ fn lib_dir_override_links_the_driver_library() {
     assert!(run.warnings().is_empty(), "no warning when the driver is linked\n{}", run.report());
 }
 
+/// A toolkit and no driver (`docker build` from a toolkit image): the
+/// toolkit's stub is passed over for the stand-in, which hands calls over to
+/// the driver that `docker run --gpus` brings; NVIDIA's stub, under the name
+/// `libcuda.so.1` first on `cargo test`'s path, would answer every call with
+/// `CUDA_ERROR_STUB_LIBRARY` instead.
+#[cfg(target_os = "linux")]
 #[test]
-fn toolkit_stub_is_copied_under_the_runtime_name() {
-    if linking_untestable() || generation_unavailable() {
+fn a_toolkit_stub_is_passed_over_for_the_stand_in() {
+    if linking_untestable() {
         return;
     }
     let mut case = Case::new("toolkit_stub");
     let root = case.toolkit("toolkit");
-    let stubs = case.mkdir("toolkit/lib64/stubs");
-    fs::write(stubs.join("libcuda.so"), ELF_STAND_IN).unwrap();
-    let run = case.env("CUDA_PATH", &root).run();
-    run.found(&root.join("include"), "CUDA_PATH");
+    let stubs = nvidia_like_stub(&case);
+    let run = case.env("CUDA_PATH", &root).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
     if run.metadata("link_kind") == "driver" {
         return testkit::skip(&format!(
             "this machine has a libcuda driver library ({}), which comes before toolkit stubs",
             run.metadata("lib_dir")
         ));
     }
-    assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "generated-stub", "{}", run.report());
     let stub_dir = case.out_dir().join("stub");
     assert_eq!(Path::new(run.metadata("lib_dir")), stub_dir);
-    assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
-    for name in ["libcuda.so", "libcuda.so.1"] {
-        assert_eq!(fs::read(stub_dir.join(name)).ok().as_deref(), Some(ELF_STAND_IN), "{name}");
-    }
+    assert_ne!(
+        fs::read(stub_dir.join("libcuda.so.1")).unwrap(),
+        fs::read(stubs.join("libcuda.so")).unwrap()
+    );
     assert!(
-        run.warnings()
-            .iter()
-            .any(|w| w.contains("stub libcuda") && w.contains("CUDA_ERROR_STUB_LIBRARY")),
+        run.stderr.contains("stub in") && run.stderr.contains("passed over for the stand-in"),
         "{}",
         run.report()
     );
+    assert!(run.warnings().iter().any(|w| w.contains("linking a stand-in")), "{}", run.report());
+    let exe = program_against(&case, &stub_dir, &[]);
+    let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
+    assert_eq!(run_with(&exe, &[&stub_dir, driver.parent().unwrap()]), "0 12345 0 1007");
+}
+
+/// Where no stand-in can be built (no C compiler), the toolkit's stub is
+/// linked where it is, and nothing named `libcuda.so.1` goes into `OUT_DIR`.
+#[test]
+fn without_a_c_compiler_the_toolkit_stub_is_linked_where_it_is() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("toolkit_stub_no_cc");
+    let root = case.toolkit("toolkit");
+    let stubs = case.mkdir("toolkit/lib64/stubs");
+    fs::write(stubs.join("libcuda.so"), ELF_STAND_IN).unwrap();
+    let run = case
+        .env("CUDA_PATH", &root)
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CC", "/nonexistent/cc")
+        .run();
+    if run.metadata("link_kind") == "driver" {
+        return testkit::skip(
+            "this machine has a libcuda driver library, which comes before toolkit stubs",
+        );
+    }
+    assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{}", run.report());
+    assert_eq!(Path::new(run.metadata("lib_dir")), stubs);
+    assert_eq!(run.directive("rustc-link-lib"), vec!["dylib=cuda"]);
+    assert!(!case.out_dir().join("stub/libcuda.so.1").exists());
+    assert!(
+        run.warnings().iter().any(|w| w.contains("stub libcuda where it is")
+            && w.contains("/nonexistent/cc")
+            && w.contains("start only where the driver is installed")),
+        "{}",
+        run.report()
+    );
+}
+
+/// A release feature newer than the toolkit's headers and stub: the stand-in
+/// declares that release's functions, where the stub lacks them.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_release_newer_than_the_toolkit_links_its_own_functions() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("release_newer_than_stub");
+    case.header("toolkit/include", "#define CUDA_VERSION 12040\n");
+    nvidia_like_stub(&case);
+    let run = case
+        .env("CUDA_PATH", case.dir.join("toolkit"))
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .feature("cuda-13000")
+        .run();
+    if run.metadata("link_kind") == "driver" {
+        return testkit::skip(
+            "this machine has a libcuda driver library, which comes before toolkit stubs",
+        );
+    }
+    assert_eq!(run.metadata("link_kind"), "generated-stub", "{}", run.report());
+    let exports = case.stand_in_exports();
+    assert!(exports.iter().any(|s| s == "cuMemGetDefaultMemPool"), "{}", run.report());
+}
+
+/// The stand-in looks for the driver where the loader would have found it,
+/// in the loader's order, and never takes a stub for it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("stand_in_search");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    if run.metadata("link_kind") != "generated-stub" {
+        return testkit::skip("this machine has a libcuda: no stand-in is built");
+    }
+    let stub = case.out_dir().join("stub");
+    let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
+    let driver_dir = driver.parent().unwrap();
+    let answer = "0 12345 0 1007";
+    // Each way the loader finds a driver, checked, and the ones missed named together.
+    let mut missed = Vec::new();
+    let mut check = |what: &str, got: String| {
+        if got != answer {
+            missed.push(format!("{what}: {got}"));
+        }
+    };
+    // LD_LIBRARY_PATH split at ';' as at ':'.
+    let exe = program_against(&case, &stub, &[]);
+    let joined = format!("{};{}", stub.display(), driver_dir.display());
+    check("';' in LD_LIBRARY_PATH", run_env(&exe, &[("LD_LIBRARY_PATH", &joined)]));
+    // $PLATFORM, which only the loader expands.
+    let platform = case.dir.join("by-platform").join(std::env::consts::ARCH);
+    fs::create_dir_all(&platform).unwrap();
+    fs::copy(&driver, platform.join("libcuda.so.1")).unwrap();
+    let tokens = format!("{}:{}/$PLATFORM", stub.display(), case.dir.join("by-platform").display());
+    check("$PLATFORM", run_env(&exe, &[("LD_LIBRARY_PATH", &tokens)]));
+    // The program's RUNPATH, after LD_LIBRARY_PATH (which finds the stand-in).
+    let runpath = format!("-Wl,--enable-new-dtags,-rpath,{}", driver_dir.display());
+    let with_runpath = program_against(&case, &stub, &[&runpath]);
+    check("RUNPATH", run_with(&with_runpath, &[&stub]));
+    // NVIDIA's stub in the way, behind a symlink and copied: passed over.
+    let stubs = nvidia_like_stub(&case);
+    let linked = case.mkdir("linked-stub");
+    std::os::unix::fs::symlink(stubs.join("libcuda.so"), linked.join("libcuda.so.1")).unwrap();
+    let copied = case.mkdir("copied-stub");
+    fs::copy(stubs.join("libcuda.so"), copied.join("libcuda.so.1")).unwrap();
+    check("a stub behind a symlink", run_with(&exe, &[&stub, &linked, driver_dir]));
+    check("a copied stub", run_with(&exe, &[&stub, &copied, driver_dir]));
+    // The loader's cache, in a mount namespace of its own with a cache that
+    // names the driver's directory.
+    let conf = case.dir.join("ld.so.conf");
+    fs::write(&conf, format!("{}\n", driver_dir.display())).unwrap();
+    let cache = case.dir.join("ld.so.cache");
+    let ldconfig =
+        Command::new("ldconfig").args(["-X", "-C"]).arg(&cache).arg("-f").arg(&conf).status();
+    let namespace = Command::new("unshare").args(["-m", "true"]).output();
+    if ldconfig.is_ok_and(|s| s.success()) && namespace.is_ok_and(|o| o.status.success()) {
+        let out = Command::new("unshare")
+            .args(["-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ld.so.cache && exec \"$1\""])
+            .arg(&cache)
+            .arg(&exe)
+            .env("LD_LIBRARY_PATH", &stub)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        check("the loader's cache", String::from_utf8_lossy(&out.stdout).trim().to_string());
+    } else {
+        testkit::skip("the loader's cache: `ldconfig -C` or `unshare -m` (root) is not available");
+    }
+    assert!(missed.is_empty(), "the driver was not reached: {missed:#?}");
+}
+
+/// A stub as NVIDIA's toolkit ships it, in the case's `toolkit/lib64/stubs`
+/// (returned): `libcuda.so` with the soname `libcuda.so.1`, every function
+/// answering `CUDA_ERROR_STUB_LIBRARY`.
+fn nvidia_like_stub(case: &Case) -> PathBuf {
+    let stubs = case.mkdir("toolkit/lib64/stubs");
+    let c = stubs.join("stub.c");
+    fs::write(
+        &c,
+        "int cuInit(unsigned f) { (void)f; return 34; }\nint cuDriverGetVersion(int *v) { (void)v; return 34; }\n\
+         int cuMemAlloc_v2(void *p, unsigned long long n) { (void)p; (void)n; return 34; }\n",
+    )
+    .unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = std::process::Command::new(&cc)
+        .args(["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o"])
+        .arg(stubs.join("libcuda.so"))
+        .arg(&c)
+        .status()
+        .unwrap();
+    assert!(built.success(), "{cc} could not build the stub");
+    stubs
+}
+
+/// A C program that calls the driver, linked against the `libcuda.so.1` in
+/// `dir` as the Rust one is (with `args` for the linker): it prints
+/// `cuDriverGetVersion`'s result and version and `cuMemAlloc_v2`'s result and address.
+fn program_against(case: &Case, dir: &Path, args: &[&str]) -> PathBuf {
+    let main = case.dir.join("main.c");
+    fs::write(
+        &main,
+        "#include <stdio.h>\nint cuDriverGetVersion(int *);\nint cuMemAlloc_v2(unsigned long long *, unsigned long long);\n\
+         int main(void) { int v = 0; unsigned long long p = 0; int r = cuDriverGetVersion(&v);\n\
+         int a = cuMemAlloc_v2(&p, 7); printf(\"%d %d %d %llx\\n\", r, v, a, p); return 0; }\n",
+    )
+    .unwrap();
+    let exe = case.dir.join(format!("main{}", args.len()));
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = std::process::Command::new(&cc)
+        .arg(&main)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", dir.display()))
+        .arg("-l:libcuda.so.1")
+        .args(args)
+        .status()
+        .unwrap();
+    assert!(built.success(), "{cc} could not link against {}", dir.display());
+    exe
+}
+
+/// What `exe` prints with `LD_LIBRARY_PATH` the directories `path`.
+fn run_with(exe: &Path, path: &[&Path]) -> String {
+    let joined = std::env::join_paths(path).unwrap();
+    run_env(exe, &[("LD_LIBRARY_PATH", joined.to_str().unwrap())])
+}
+
+/// What `exe` prints in an environment with `env`.
+fn run_env(exe: &Path, env: &[(&str, &str)]) -> String {
+    let out = std::process::Command::new(exe).envs(env.iter().copied()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// A program linked against the stand-in (no driver at build time) and run
@@ -73,42 +272,18 @@ fn the_stand_in_hands_over_to_a_driver_installed_after_the_build() {
         return testkit::skip("this machine has a libcuda: no stand-in is built");
     }
     let stub = case.out_dir().join("stub");
-    // A C program that calls the driver, linked as the Rust one is.
-    let main = case.dir.join("main.c");
-    fs::write(
-        &main,
-        "#include <stdio.h>\nint cuDriverGetVersion(int *);\nint cuMemAlloc_v2(unsigned long long *, unsigned long long);\n\
-         int main(void) { int v = 0; unsigned long long p = 0; int r = cuDriverGetVersion(&v);\n\
-         int a = cuMemAlloc_v2(&p, 7); printf(\"%d %d %d %llx\\n\", r, v, a, p); return 0; }\n",
-    )
-    .unwrap();
-    let exe = case.dir.join("main");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let built = std::process::Command::new(&cc)
-        .arg(&main)
-        .arg("-o")
-        .arg(&exe)
-        .arg(format!("-L{}", stub.display()))
-        .arg("-l:libcuda.so.1")
-        .status()
-        .unwrap();
-    assert!(built.success(), "{cc} could not link against the stand-in");
-    let run_with = |path: &[&Path]| {
-        let joined = std::env::join_paths(path).unwrap();
-        let out = std::process::Command::new(&exe).env("LD_LIBRARY_PATH", joined).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    };
+    let exe = program_against(&case, &stub, &[]);
     // No driver: the stand-in's own answer.
-    assert!(run_with(&[&stub]).starts_with("34 0 34"), "{}", run_with(&[&stub]));
+    assert!(run_with(&exe, &[&stub]).starts_with("34 0 34"), "{}", run_with(&exe, &[&stub]));
     // The driver appears (testkit's fake, CUDA 12.3): it answers, past the stand-in.
     let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
-    let answer = run_with(&[&stub, driver.parent().unwrap()]);
+    let answer = run_with(&exe, &[&stub, driver.parent().unwrap()]);
     assert_eq!(answer, "0 12345 0 1007", "the calls did not reach the driver");
 }
 
 /// The toolkit's stub behind a symlink named like the driver (a CI image's
-/// `ln -s .../stubs/libcuda.so libcuda.so.1`) is linked as the stub it is.
+/// `ln -s .../stubs/libcuda.so libcuda.so.1`) is told for the stub it is,
+/// and passed over for the stand-in.
 #[test]
 fn a_symlinked_toolkit_stub_is_a_stub() {
     if linking_untestable() {
@@ -122,6 +297,6 @@ fn a_symlinked_toolkit_stub_is_a_stub() {
     let run =
         case.env("LIBCUDA_SYS_LIB_DIR", &lib).env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
     assert_eq!(run.code, Some(0), "{}", run.report());
-    assert_eq!(run.metadata("link_kind"), "toolkit-stub", "{}", run.report());
-    assert!(run.warnings().iter().any(|w| w.contains("stub libcuda")), "{}", run.report());
+    assert_eq!(run.metadata("link_kind"), "generated-stub", "{}", run.report());
+    assert!(run.stderr.contains("passed over for the stand-in"), "{}", run.report());
 }

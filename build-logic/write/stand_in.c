@@ -1,0 +1,192 @@
+/* The stand-in's hand-over, compiled after the generated part (the mark,
+   LIBCUDA_SYS_COUNT, libcuda_sys_slots, libcuda_sys_names and one entry point
+   per name that jumps through its slot). When the library is loaded, each slot
+   is pointed at the same function of the libcuda.so.1 the dynamic loader
+   would have loaded had this file not come first on its path; without one, at
+   a function that returns CUDA_ERROR_STUB_LIBRARY. It is C that C++ compilers
+   also accept (CC=g++). */
+
+static int libcuda_sys_stub(void) { return 34; /* CUDA_ERROR_STUB_LIBRARY */ }
+static int libcuda_sys_missing(void) { return 500; /* CUDA_ERROR_NOT_FOUND */ }
+static void *libcuda_sys_driver;
+
+/* The library the calls go to, so that libcuda_sys::driver_symbol looks there
+   and not here; NULL when there is none. */
+__attribute__((visibility("default"))) void *libcuda_sys_stand_in_driver(void) {
+  return libcuda_sys_driver;
+}
+
+/* dir/libcuda.so.1 (dir is len bytes) opened, if it is a driver: not this file
+   under any name, not a toolkit stub (told by its real path, so also behind a
+   symlink, and by its answer, so also when copied), not another stand-in. */
+static void *libcuda_sys_driver_in(const char *dir, size_t len, const struct stat *self) {
+  char path[PATH_MAX], real[PATH_MAX];
+  struct stat st;
+  void *h;
+  int (*version)(int *);
+  int v = 0;
+  if (len == 0 || len + sizeof "/libcuda.so.1" > sizeof path) return 0;
+  memcpy(path, dir, len);
+  strcpy(path + len, "/libcuda.so.1");
+  if (!realpath(path, real) || strstr(real, "/stubs/") || stat(real, &st) != 0) return 0;
+  if (st.st_dev == self->st_dev && st.st_ino == self->st_ino) return 0;
+  h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) return 0; /* also a library of another architecture */
+  version = (int (*)(int *))dlsym(h, "cuDriverGetVersion");
+  if (dlsym(h, "libcuda_sys_stand_in") || !dlsym(h, "cuInit") || !version || version(&v) == 34) {
+    dlclose(h);
+    return 0;
+  }
+  return h;
+}
+
+/* The first driver in a list of directories separated by any of seps. */
+static void *libcuda_sys_driver_in_list(const char *p, const char *seps, const struct stat *self) {
+  void *h = 0;
+  while (!h && p && *p) {
+    size_t len = strcspn(p, seps);
+    h = libcuda_sys_driver_in(p, len, self);
+    p = p[len] ? p + len + 1 : 0;
+  }
+  return h;
+}
+
+#ifdef __GLIBC__
+/* The entry of `len` bytes at `p`, without the trailing slash the loader drops. */
+static size_t libcuda_sys_trimmed(const char *p, size_t len) {
+  return len > 1 && p[len - 1] == '/' ? len - 1 : len;
+}
+
+/* How many directories LD_LIBRARY_PATH puts on the loader's list: it splits
+   the value at ':' and ';', reads an empty entry as the current directory and
+   lists a directory once. (glibc removes the variable from a setuid program's
+   environment, which then gets none from it.) */
+static size_t libcuda_sys_env_dirs(void) {
+  const char *value = getenv("LD_LIBRARY_PATH"), *p = value && *value ? value : 0;
+  size_t n = 0;
+  while (p) {
+    size_t len = libcuda_sys_trimmed(p, strcspn(p, ":;"));
+    const char *q = value;
+    int seen = 0;
+    while (q < p && !seen) {
+      size_t qlen = libcuda_sys_trimmed(q, strcspn(q, ":;"));
+      seen = qlen == len && memcmp(q, p, len) == 0;
+      q += strcspn(q, ":;") + 1;
+    }
+    n += !seen;
+    p = p[strcspn(p, ":;")] ? p + strcspn(p, ":;") + 1 : 0;
+  }
+  return n;
+}
+
+/* The loader's search list for `handle` (with the tokens $ORIGIN, $LIB and
+   $PLATFORM expanded, as only the loader can), or NULL; free() it. */
+static Dl_serinfo *libcuda_sys_search_list(void *handle) {
+  Dl_serinfo size, *list;
+  if (!handle || dlinfo(handle, RTLD_DI_SERINFOSIZE, &size) != 0) return 0;
+  list = (Dl_serinfo *)malloc(size.dls_size);
+  if (!list) return 0;
+  if (dlinfo(handle, RTLD_DI_SERINFOSIZE, list) != 0 || dlinfo(handle, RTLD_DI_SERINFO, list) != 0) {
+    free(list);
+    return 0;
+  }
+  return list;
+}
+
+/* The first driver named libcuda.so.1 in the loader's cache (/etc/ld.so.cache,
+   written by ldconfig from /etc/ld.so.conf{,.d}): the format glibc 2.32 and
+   later write, alone or after the old one. */
+static void *libcuda_sys_driver_in_cache(const struct stat *self) {
+  int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  char *buf = 0;
+  size_t size = 0, off = 0, i, n;
+  void *h = 0;
+  if (fd < 0) return 0;
+  if (fstat(fd, &st) == 0 && st.st_size > 48 && st.st_size < (64 << 20)) {
+    buf = (char *)malloc((size_t)st.st_size + 1);
+    while (buf && size < (size_t)st.st_size) {
+      ssize_t got = read(fd, buf + size, (size_t)st.st_size - size);
+      if (got <= 0) break;
+      size += (size_t)got;
+    }
+  }
+  close(fd);
+  if (!buf) return 0;
+  buf[size] = 0;
+  if (size >= 16 && memcmp(buf, "ld.so-1.7.0", 11) == 0) {
+    uint32_t old;
+    memcpy(&old, buf + 12, 4);
+    off = (16 + (size_t)old * 12 + 7) & ~(size_t)7;
+  }
+  if (off + 48 <= size && memcmp(buf + off, "glibc-ld.so.cache1.1", 20) == 0) {
+    uint32_t count;
+    memcpy(&count, buf + off + 20, 4);
+    n = count;
+    /* Entries of 24 bytes: flags, key (the soname), value (the path), as offsets from the header. */
+    for (i = 0; !h && i < n && off + 48 + (i + 1) * 24 <= size; i++) {
+      const char *e = buf + off + 48 + i * 24;
+      uint32_t key, value;
+      const char *path, *slash;
+      memcpy(&key, e + 4, 4);
+      memcpy(&value, e + 8, 4);
+      if (off + key >= size || off + value >= size) continue;
+      if (strcmp(buf + off + key, "libcuda.so.1") != 0) continue;
+      path = buf + off + value;
+      slash = strrchr(path, '/');
+      if (slash) h = libcuda_sys_driver_in(path, (size_t)(slash - path), self);
+    }
+  }
+  free(buf);
+  return h;
+}
+
+/* In the loader's order for the program's own libcuda.so.1: its RPATH (where it
+   has no RUNPATH), LD_LIBRARY_PATH, its RUNPATH, the cache, the default
+   directories. The loader lists all but the cache; the defaults end every
+   object's list, and this library's own list holds LD_LIBRARY_PATH's
+   directories and the defaults alone, which tells where the cache goes. */
+static void *libcuda_sys_find_driver(const struct stat *self, const char *self_path) {
+  void *program = dlopen(0, RTLD_LAZY), *own = dlopen(self_path, RTLD_LAZY | RTLD_NOLOAD), *h = 0;
+  Dl_serinfo *list = libcuda_sys_search_list(program), *mine = libcuda_sys_search_list(own);
+  size_t defaults = 0, first_default, i, env = libcuda_sys_env_dirs();
+  if (own) dlclose(own);
+  if (!list) {
+    free(mine);
+    h = libcuda_sys_driver_in_list(getenv("LD_LIBRARY_PATH"), ":;", self);
+    return h ? h : libcuda_sys_driver_in_cache(self);
+  }
+  if (mine && mine->dls_cnt >= env) defaults = mine->dls_cnt - env;
+  first_default = list->dls_cnt >= defaults ? list->dls_cnt - defaults : 0;
+  for (i = 0; !h && i < first_default; i++)
+    h = libcuda_sys_driver_in(list->dls_serpath[i].dls_name, strlen(list->dls_serpath[i].dls_name), self);
+  if (!h) h = libcuda_sys_driver_in_cache(self);
+  for (i = first_default; !h && i < list->dls_cnt; i++)
+    h = libcuda_sys_driver_in(list->dls_serpath[i].dls_name, strlen(list->dls_serpath[i].dls_name), self);
+  free(list);
+  free(mine);
+  return h;
+}
+#else
+/* Other C libraries (musl): LD_LIBRARY_PATH, then musl's default directories. */
+static void *libcuda_sys_find_driver(const struct stat *self, const char *self_path) {
+  void *h = libcuda_sys_driver_in_list(getenv("LD_LIBRARY_PATH"), ":\n", self);
+  (void)self_path;
+  return h ? h : libcuda_sys_driver_in_list("/lib:/usr/local/lib:/usr/lib", ":", self);
+}
+#endif
+
+__attribute__((constructor)) static void libcuda_sys_hand_over(void) {
+  Dl_info info;
+  struct stat self;
+  size_t i;
+  for (i = 0; i < LIBCUDA_SYS_COUNT; i++) libcuda_sys_slots[i] = (void *)libcuda_sys_stub;
+  if (!dladdr((void *)libcuda_sys_stand_in, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0)
+    return;
+  libcuda_sys_driver = libcuda_sys_find_driver(&self, info.dli_fname);
+  if (!libcuda_sys_driver) return;
+  for (i = 0; i < LIBCUDA_SYS_COUNT; i++) {
+    void *f = dlsym(libcuda_sys_driver, libcuda_sys_names[i]);
+    libcuda_sys_slots[i] = f ? f : (void *)libcuda_sys_missing;
+  }
+}
