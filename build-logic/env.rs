@@ -334,13 +334,21 @@ pub(crate) fn user_cflags() -> Vec<String> {
         .collect()
 }
 
-/// The Debian/Ubuntu package of the GNU cross compiler `tool`, named as cc
-/// names it (`x86_64-linux-gnu-gcc`, `powerpc64le-linux-gnu-gcc`): `gcc-` and
-/// its prefix, whose underscores package names spell as dashes
-/// (`gcc-x86-64-linux-gnu`).
-pub fn cross_gcc_package(tool: &str) -> Option<String> {
-    let prefix = Path::new(tool).file_name()?.to_str()?.strip_suffix("-gcc")?;
-    Some(format!("gcc-{}", prefix.replace('_', "-")))
+/// The Debian/Ubuntu package of the GNU C cross compiler for `triple`: the
+/// one cc names (`tool`: `powerpc64le-linux-gnu-gcc`) where that is a GNU
+/// Linux one, else the triple's architecture's (`riscv64gc` is `riscv64`).
+/// Package names spell the prefix's underscores as dashes (`gcc-x86-64-linux-gnu`).
+pub fn cross_gcc_package(tool: &str, triple: &str) -> String {
+    let named = Path::new(tool).file_name().and_then(|n| n.to_str());
+    let prefix = match named.and_then(|n| n.strip_suffix("-gcc")).filter(|p| p.contains("-linux-"))
+    {
+        Some(prefix) => prefix.to_string(),
+        None => {
+            let arch = triple.split('-').next().unwrap_or_default();
+            format!("{}-linux-gnu", if arch.starts_with("riscv64") { "riscv64" } else { arch })
+        }
+    };
+    format!("gcc-{}", prefix.replace('_', "-"))
 }
 
 /// `program` could not be run (empty where cc found none to name).
@@ -355,12 +363,9 @@ pub fn no_compiler(program: &str, why: &str) -> Error {
         // cc names the cross compiler it wants (`riscv64-linux-gnu-gcc` for
         // riscv64gc-...): Debian and Ubuntu package it as `gcc-<its prefix>`.
         let tool = named(program);
-        let package = match cross_gcc_package(&tool) {
-            Some(package) => package,
-            None => format!(
-                "gcc-{}-linux-gnu for Linux targets, gcc-mingw-w64-x86-64 for windows-gnu",
-                target.split('-').next().unwrap_or_default()
-            ),
+        let package = match target.contains("windows") {
+            true => "gcc-mingw-w64-x86-64".to_string(),
+            false => cross_gcc_package(&tool, &target),
         };
         let example = if tool.is_empty() { "the compiler" } else { &tool };
         format!(

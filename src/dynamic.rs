@@ -2,7 +2,9 @@
 //!
 //! The library is opened at the first call of any driver function, or by
 //! [`try_load`]: `LIBCUDA_SYS_DRIVER_PATH` if set (a full path), otherwise the
-//! system loader's `libcuda.so.1` (`nvcuda.dll` on Windows). Never `libcuda.so`:
+//! system loader's `libcuda.so.1` (`nvcuda.dll` on Windows), and on Linux, where
+//! the loader finds none, WSL2's `/usr/lib/wsl/lib/libcuda.so.1`; the error
+//! names each. Never `libcuda.so`:
 //! that name is the development link, and in a toolkit's `stubs` folder it is
 //! the stub.
 //!
@@ -186,8 +188,24 @@ fn open(name: &std::ffi::OsStr) -> Result<Driver, LoadError> {
     Ok(Driver { library, proc_address, version })
 }
 
+/// WSL2's driver, which its loader configuration (`/etc/ld.so.conf.d/ld.wsl.conf`)
+/// names, but which a distribution or container without that file does not find.
+const WSL_DRIVER: &str = "/usr/lib/wsl/lib/libcuda.so.1";
+
 fn driver() -> &'static Result<Driver, LoadError> {
-    DRIVER.get_or_init(|| open(&library_name()))
+    DRIVER.get_or_init(|| {
+        let name = library_name();
+        let opened = open(&name);
+        match opened {
+            Err(first) if cfg!(target_os = "linux") && name == "libcuda.so.1" => {
+                open(WSL_DRIVER.as_ref()).map_err(|wsl| LoadError {
+                    tried: std::format!("{}, then {WSL_DRIVER} (WSL2)", first.tried),
+                    message: std::format!("{}; {WSL_DRIVER}: {}", first.message, wsl.message),
+                })
+            }
+            opened => opened,
+        }
+    })
 }
 
 /// Opens the driver library now (it is otherwise opened at the first call) and

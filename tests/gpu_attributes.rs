@@ -435,3 +435,94 @@ fn every_attribute_has_the_width_of_its_value_type() {
     assert!(wrong.is_empty(), "widths that disagree with the table: {wrong:?}");
     assert!(total.measured > 0, "the driver answered no attribute");
 }
+
+/// The coredump file and pipe names with buffers shorter than 1024 bytes: how
+/// many bytes each getter writes when `*size` says less, measured in a heap
+/// buffer of `BUFFER` bytes whose bytes past `*size` are the guard. The crate's
+/// docs of both getters say what was found (driver 580.159.04: the global
+/// getter writes all 1024 bytes, the per-context one `*size + 1`); this test
+/// prints what this driver does and fails if either writes past 1024 bytes,
+/// the buffer the docs tell callers to pass.
+#[cfg(cuda_12_1)]
+#[test]
+fn coredump_names_with_short_buffers() {
+    let Some(_gpu) = gpu::gpu() else { return };
+    let mut driver = 0;
+    ck!(cuDriverGetVersion(&mut driver));
+    for (attr_name, attr) in [
+        ("CU_COREDUMP_FILE", CUcoredumpSettings::CU_COREDUMP_FILE),
+        ("CU_COREDUMP_PIPE", CUcoredumpSettings::CU_COREDUMP_PIPE),
+    ] {
+        for global in [true, false] {
+            let getter =
+                if global { "cuCoredumpGetAttributeGlobal" } else { "cuCoredumpGetAttribute" };
+            let mut widths = Vec::new();
+            for asked in [1usize, 8, 64, 1024] {
+                let measured = measure(|b| {
+                    let mut size = asked;
+                    unsafe {
+                        if global {
+                            cuCoredumpGetAttributeGlobal(attr, b, &mut size)
+                        } else {
+                            cuCoredumpGetAttribute(attr, b, &mut size)
+                        }
+                    }
+                });
+                match measured {
+                    Ok((width, _)) => {
+                        assert!(
+                            width <= 1024,
+                            "{getter}({attr_name}) with *size {asked} wrote {width} bytes"
+                        );
+                        widths.push(format!("*size {asked}: wrote {width}"));
+                    }
+                    Err(r) => widths.push(format!("*size {asked}: {}", name(r))),
+                }
+            }
+            visible(&format!(
+                "coredump_names_with_short_buffers: driver {driver}, {getter}({attr_name}): {}",
+                widths.join(", ")
+            ));
+        }
+    }
+}
+
+/// `CU_GRAPH_MEM_ATTR_USED_MEM_HIGH` and `CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH`,
+/// set to 0 and to another value: what the driver accepts must be what the
+/// value-type table says (`Access::ResetOnly` where only 0 is).
+#[test]
+fn graph_memory_watermarks_are_set_as_the_table_says() {
+    let Some(gpu) = gpu::gpu() else { return };
+    for (attr_name, attr) in [
+        ("CU_GRAPH_MEM_ATTR_USED_MEM_HIGH", CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_USED_MEM_HIGH),
+        (
+            "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH",
+            CUgraphMem_attribute::CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
+        ),
+    ] {
+        let entry = VALUE_TYPES
+            .iter()
+            .find(|e| e.name == attr_name)
+            .expect("the table has the graph-memory attributes");
+        let set = |value: u64| {
+            let mut v = value;
+            unsafe { cuDeviceSetGraphMemAttribute(gpu.dev, attr, (&mut v as *mut u64).cast()) }
+        };
+        let zero = set(0);
+        let other = set(1 << 20);
+        visible(&format!(
+            "graph_memory_watermarks_are_set_as_the_table_says: {attr_name}: set to 0 -> {}, to 1 MiB -> {}; the table says {:?}",
+            name(zero),
+            name(other),
+            entry.access
+        ));
+        assert_eq!(zero, SUCCESS, "{attr_name} set to 0");
+        let measured = if other == SUCCESS { Access::Settable } else { Access::ResetOnly };
+        assert_eq!(
+            entry.access,
+            measured,
+            "{attr_name}: the driver answered {} for 1 MiB",
+            name(other)
+        );
+    }
+}

@@ -361,8 +361,7 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
         } else if target.is_native() {
             "gcc".to_string()
         } else {
-            cross_gcc_package(&cmd[0])
-                .unwrap_or_else(|| format!("a C cross compiler for {}", target.triple))
+            cross_gcc_package(&cmd[0], &target.triple)
         };
         Error::new(
             format!("cannot run the C compiler {} to build the stand-in libcuda for {}", cmd[0], target.triple),

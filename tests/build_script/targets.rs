@@ -176,8 +176,29 @@ fn a_missing_cross_compiler_names_its_package_and_dynamic_loading() {
             "gcc-aarch64-linux-gnu",
         ),
         ("no_musl_cc", "x86_64-unknown-linux-musl", "linux", "x86_64", "musl", "musl-tools"),
+        // Package names spell `x86_64` as `x86-64` (from an aarch64 host here),
+        // and powerpc64le's is its own.
+        (
+            "no_x86_cross_cc",
+            "x86_64-unknown-linux-gnu",
+            "linux",
+            "x86_64",
+            "gnu",
+            "gcc-x86-64-linux-gnu",
+        ),
+        (
+            "no_ppc_cross_cc",
+            "powerpc64le-unknown-linux-gnu",
+            "linux",
+            "powerpc64",
+            "gnu",
+            "gcc-powerpc64le-linux-gnu",
+        ),
     ] {
         let mut case = for_target(name, triple, os, arch, env);
+        if triple == "x86_64-unknown-linux-gnu" {
+            case.env("HOST", "aarch64-unknown-linux-gnu");
+        }
         let cc_var = format!("CC_{}", triple.replace('-', "_"));
         let run = case.env(&cc_var, "/nonexistent/cross-gcc").run();
         run.failure(&format!("cannot run the C compiler /nonexistent/cross-gcc to build the stand-in libcuda for {triple}"));
