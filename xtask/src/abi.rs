@@ -234,8 +234,11 @@ fn run(
         .env_remove("LIBCUDA_SYS_DRIVER_FLOOR");
         let build = cargo::build(cmd)?;
         // Elsewhere than the host, only the want of the target's standard library may stop it.
-        let unexpected: Vec<&(String, String, String)> =
-            build.errors.iter().filter(|(_, code, _)| host || code != "E0463").collect();
+        let unexpected: Vec<(&str, &str)> = build
+            .errors()
+            .map(|e| (e.message.code.as_ref().map_or("", |c| c.code.as_str()), &*e.message.message))
+            .filter(|(code, _)| host || *code != "E0463")
+            .collect();
         if !unexpected.is_empty() || (host && !build.success) {
             let failure = build.failure();
             let lines: Vec<&str> = failure.lines().collect();

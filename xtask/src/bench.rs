@@ -19,6 +19,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use cargo_metadata::Message;
 use serde_json::{json, Value};
 
 use crate::{cargo, headers, Result};
@@ -130,16 +131,11 @@ pub fn build(args: &[String]) -> Result {
             if !b.success {
                 return Err(format!("{}: the build failed:\n{}", configs[i].0, b.stderr));
             }
-            let bindgen_done = b
-                .timed
-                .iter()
-                .rev()
-                .filter(|(_, m)| m["reason"] == "compiler-artifact")
-                .filter(|(_, m)| {
-                    cargo::package_name(m["package_id"].as_str().unwrap_or_default()) == "bindgen"
-                })
-                .map(|(t, _)| *t)
-                .next();
+            // When bindgen's library was compiled, by its target.
+            let bindgen_done = b.timed.iter().rev().find_map(|(t, m)| match m {
+                Message::CompilerArtifact(a) if a.target.name == "bindgen" => Some(*t),
+                _ => None,
+            });
             // The same build again, nothing changed: what every later `cargo build` costs.
             let again = cargo::build(cmd(
                 &projects[i],

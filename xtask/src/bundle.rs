@@ -15,13 +15,6 @@ use crate::{cargo, headers, Result};
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
 const CALLS_RUN: &str = include_str!("../templates/calls-run.sh");
 
-/// The executables of a build: `(package, target name, path)`; test
-/// harnesses only where `tests`.
-fn executables(build: &cargo::Build, tests: bool) -> Vec<(String, String, PathBuf)> {
-    let all = cargo::executables(&build.messages, tests);
-    all.into_iter().map(|e| (e.package, e.name, e.path)).collect()
-}
-
 /// A cargo build for the bundle, with `env`; its errors, where it fails.
 fn build(args: &[&str], env: &[(&str, &Path)]) -> Result<cargo::Build> {
     eprintln!("bundle: cargo {}", args.join(" "));
@@ -220,6 +213,13 @@ fn arguments<'a>(
     Ok((version, dir, given))
 }
 
+/// The test targets `package` declares in `[package.metadata.libcuda-sys]
+/// reads-build-tree`: those that read the build tree while they run.
+fn reads_build_tree(package: &cargo_metadata::Package) -> Vec<String> {
+    let declared = &package.metadata["libcuda-sys"]["reads-build-tree"];
+    serde_json::from_value(declared.clone()).unwrap_or_default()
+}
+
 /// `cargo xtask gpu-bundle [VERSION [DIR]] [--features F] [--driver-floor V]`:
 /// every test binary built against one release's headers (13.0 by default: no
 /// newer than the GPU machine's driver), and the report. The test binaries
@@ -260,21 +260,18 @@ pub fn gpu(args: &[String]) -> Result {
 
     let mut left_out = Vec::new();
     let mut binaries = Vec::new();
-    for (package, target, path) in executables(&tests, true) {
-        let declared = cargo::package_metadata(&package)?["metadata"]["libcuda-sys"]
-            ["reads-build-tree"]
-            .clone();
-        if declared.as_array().is_some_and(|a| a.iter().any(|t| *t == target.as_str())) {
-            left_out.push(format!("{package}/{target}"));
+    for (artifact, path) in cargo::executables(tests.messages(), true) {
+        let (package, target) = (cargo::package_of(artifact)?, &artifact.target.name);
+        if reads_build_tree(package).contains(target) {
+            left_out.push(format!("{}/{target}", package.name));
         } else {
-            binaries.push((target, path));
+            binaries.push((target.clone(), path.into()));
         }
     }
     binaries.extend(
-        executables(&report, false)
-            .into_iter()
-            .filter(|e| e.1 == "mempool-report")
-            .map(|e| ("report".to_string(), e.2)),
+        cargo::executables(report.messages(), false)
+            .filter(|(a, _)| a.target.name == "mempool-report")
+            .map(|(_, path)| ("report".to_string(), path.into())),
     );
     let info = [
         ("headers", version),
@@ -315,8 +312,9 @@ pub fn calls(args: &[String]) -> Result {
         let target = crate::root().join("target/bench-calls").join(name);
         let built =
             build(&args, &[("LIBCUDA_SYS_INCLUDE_DIR", &include), ("CARGO_TARGET_DIR", &target)])?;
-        let found = executables(&built, false).into_iter().find(|e| e.1 == exe);
-        binaries.push((format!("call_overhead-{name}"), found.ok_or(format!("no {exe}"))?.2));
+        let found = cargo::executables(built.messages(), false).find(|(a, _)| a.target.name == exe);
+        binaries
+            .push((format!("call_overhead-{name}"), found.ok_or(format!("no {exe}"))?.1.into()));
     }
     let source = [("call_overhead.c", crate::root().join("benches/call_overhead.c"))];
     fill(&dir, &binaries, &source, &[("headers", version)], CALLS_RUN)

@@ -1,11 +1,14 @@
-//! Running Cargo and reading its JSON messages.
+//! Running Cargo and reading what it says: its JSON messages and `cargo
+//! metadata`, as cargo_metadata's types.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use serde_json::Value;
+use cargo_metadata::camino::Utf8Path;
+use cargo_metadata::diagnostic::DiagnosticLevel;
+use cargo_metadata::{Artifact, CompilerMessage, Message, Metadata, MetadataCommand, Package};
 
 use crate::Result;
 
@@ -38,13 +41,10 @@ pub fn without_toolkit(cmd: &mut Command) {
 /// compiled, the dependencies and the build scripts' nested builds
 /// (`CARGO_TARGET_TMPDIR`), is compiled once for all of them.
 pub fn checks_target_dir() -> PathBuf {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let metadata = workspace_metadata().unwrap_or_default();
-        let dir = metadata["target_directory"].as_str().map(PathBuf::from);
-        dir.unwrap_or_else(|| crate::root().join("target"))
-    });
-    dir.clone()
+    match workspace() {
+        Ok(metadata) => metadata.target_directory.clone().into(),
+        Err(_) => crate::root().join("target"),
+    }
 }
 
 /// A `cargo` command in the workspace root, in this process's environment.
@@ -57,52 +57,58 @@ pub fn in_root(args: &[&str]) -> Command {
 /// What one cargo command with `--message-format=json` said.
 pub struct Build {
     pub success: bool,
-    /// rustc's errors: `(package, error code, message)`.
-    pub errors: Vec<(String, String, String)>,
     /// Cargo's human output (errors, build-script warnings).
     pub stderr: String,
-    /// Every JSON message, with the seconds since the command started.
-    pub timed: Vec<(f64, Value)>,
-    pub messages: Vec<Value>,
+    /// Every message, with the seconds since the command started.
+    pub timed: Vec<(f64, Message)>,
     pub wall: f64,
 }
 
 impl Build {
-    /// `OUT_DIR` of `package`'s build script.
-    pub fn out_dir(&self, package: &str) -> Result<&Path> {
-        self.messages
-            .iter()
-            .filter(|m| m["reason"] == "build-script-executed")
-            .filter(|m| package_name(m["package_id"].as_str().unwrap_or_default()) == package)
-            .find_map(|m| m["out_dir"].as_str().map(Path::new))
-            .ok_or_else(|| format!("no build script of {package} ran:\n{}", self.stderr))
+    pub fn messages(&self) -> impl Iterator<Item = &Message> {
+        self.timed.iter().map(|(_, m)| m)
+    }
+
+    /// rustc's errors.
+    pub fn errors(&self) -> impl Iterator<Item = &CompilerMessage> {
+        self.messages().filter_map(|m| match m {
+            Message::CompilerMessage(c) if c.message.level == DiagnosticLevel::Error => Some(c),
+            _ => None,
+        })
+    }
+
+    /// `OUT_DIR` of the build script of `name`, a package of the workspace
+    /// (or the checkout as a path dependency, which has the same id).
+    pub fn out_dir(&self, name: &str) -> Result<&Path> {
+        let id = &package(name)?.id;
+        let dir = self.messages().find_map(|m| match m {
+            Message::BuildScriptExecuted(s) if s.package_id == *id => Some(s.out_dir.as_std_path()),
+            _ => None,
+        });
+        dir.ok_or_else(|| format!("no build script of {name} ran:\n{}", self.stderr))
     }
 
     /// rustc's errors as it printed them, then Cargo's own output: with
     /// `--message-format=json` the errors are messages, and stderr says only
     /// that a crate could not be compiled.
     pub fn failure(&self) -> String {
-        let rendered = self
-            .messages
-            .iter()
-            .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
-            .filter_map(|m| m["message"]["rendered"].as_str());
+        let rendered = self.errors().filter_map(|e| e.message.rendered.as_deref());
         rendered.chain([self.stderr.as_str()]).collect::<Vec<_>>().join("\n")
     }
 
-    /// Removes the files this build compiled for `packages`, for builds whose
-    /// outputs no later build reuses: each feature set of a matrix is compiled
-    /// once, and would otherwise stay in the target directory until the disk
-    /// is full. Cargo compiles a missing file again; it would not run a build
+    /// Removes the files this build compiled for `packages` (of the
+    /// workspace), for builds whose outputs no later build reuses: each
+    /// feature set of a matrix is compiled once, and would otherwise stay in
+    /// the target directory until the disk is full. Cargo compiles a missing file again; it would not run a build
     /// script again for a missing `OUT_DIR`, so those stay.
     pub fn remove_outputs(&self, packages: &[&str]) {
-        let ours = |m: &&Value| {
-            packages.contains(&package_name(m["package_id"].as_str().unwrap_or_default()).as_str())
-        };
-        for m in self.messages.iter().filter(ours) {
-            let files = m["filenames"].as_array().into_iter().flatten().chain([&m["executable"]]);
-            for file in files.filter_map(Value::as_str) {
-                let _ = std::fs::remove_file(file);
+        let ids: Vec<_> = packages.iter().filter_map(|p| package(p).ok()).map(|p| &p.id).collect();
+        for m in self.messages() {
+            let Message::CompilerArtifact(a) = m else { continue };
+            if ids.contains(&&a.package_id) {
+                for file in a.filenames.iter().chain(&a.executable) {
+                    let _ = std::fs::remove_file(file);
+                }
             }
         }
     }
@@ -117,13 +123,13 @@ pub fn build(cmd: Command) -> Result<Build> {
 /// [`build`], stopped (with every process it started) at the first message
 /// `enough` accepts, as a success: for a build whose outputs up to that
 /// message are all that is wanted.
-pub fn build_until(mut cmd: Command, enough: impl Fn(&Value) -> bool) -> Result<Build> {
+pub fn build_until(mut cmd: Command, enough: impl Fn(&Message) -> bool) -> Result<Build> {
     // A group of its own, to be stopped whole.
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     read_build(cmd, enough)
 }
 
-fn read_build(mut cmd: Command, enough: impl Fn(&Value) -> bool) -> Result<Build> {
+fn read_build(mut cmd: Command, enough: impl Fn(&Message) -> bool) -> Result<Build> {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|e| format!("cargo: {e}"))?;
@@ -136,103 +142,68 @@ fn read_build(mut cmd: Command, enough: impl Fn(&Value) -> bool) -> Result<Build
     });
     let mut timed = Vec::new();
     let mut stopped = false;
-    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
-        let Ok(line) = line else { break };
-        if let Ok(m) = serde_json::from_str::<Value>(&line) {
-            stopped = enough(&m);
-            timed.push((start.elapsed().as_secs_f64(), m));
-            if stopped {
-                // The group: cargo and the rustc it runs. A unit stopped
-                // half-way has no fingerprint, so a later build redoes it.
-                let group = format!("-{}", child.id());
-                let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
-                break;
-            }
+    for m in parse(child.stdout.take().expect("piped")) {
+        stopped = enough(&m);
+        timed.push((start.elapsed().as_secs_f64(), m));
+        if stopped {
+            // The group: cargo and the rustc it runs. A unit stopped
+            // half-way has no fingerprint, so a later build redoes it.
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+            break;
         }
     }
     let status = child.wait().map_err(|e| format!("cargo: {e}"))?;
-    let messages: Vec<Value> = timed.iter().map(|(_, m)| m.clone()).collect();
-    let errors = messages
-        .iter()
-        .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
-        .map(|m| {
-            let field = |v: &Value| v.as_str().unwrap_or_default().to_string();
-            (
-                package_name(m["package_id"].as_str().unwrap_or_default()),
-                field(&m["message"]["code"]["code"]),
-                field(&m["message"]["message"]),
-            )
-        })
-        .collect();
     Ok(Build {
         success: stopped || status.success(),
-        errors,
         stderr: stderr.join().unwrap_or_default(),
         timed,
-        messages,
         wall: start.elapsed().as_secs_f64(),
     })
 }
 
-/// The name in a package id: `path+file:///work/main#libcuda-sys@0.1.0`,
-/// `registry+https://...#syn@3.0.10`, or `path+file:///x/libcuda-sys#0.1.0`.
-/// An executable a build made (a `compiler-artifact` message with one).
-pub struct Executable {
-    pub package: String,
-    /// The target's kind (`lib`, `test`, `bin`, ...) and name.
-    pub kind: String,
-    pub name: String,
-    pub path: PathBuf,
-    /// The directory of its package's manifest.
-    pub package_dir: Option<PathBuf>,
+/// Cargo's messages in `out`, a stream of them a line each; lines that are
+/// none are left out.
+pub fn parse(out: impl Read) -> impl Iterator<Item = Message> {
+    let messages = Message::parse_stream(BufReader::new(out)).map_while(|m| m.ok());
+    messages.filter(|m| !matches!(m, Message::TextLine(_)))
 }
 
-/// The executables of `messages`; test harnesses only where `tests`.
-pub fn executables(messages: &[Value], tests: bool) -> Vec<Executable> {
-    messages
-        .iter()
-        .filter(|m| m["reason"] == "compiler-artifact" && (!tests || m["profile"]["test"] == true))
-        .filter_map(|m| {
-            Some(Executable {
-                package: package_name(m["package_id"].as_str()?),
-                kind: m["target"]["kind"][0].as_str().unwrap_or("?").to_string(),
-                name: m["target"]["name"].as_str()?.to_string(),
-                path: PathBuf::from(m["executable"].as_str()?),
-                package_dir: m["manifest_path"]
-                    .as_str()
-                    .and_then(|p| Path::new(p).parent())
-                    .map(Path::to_path_buf),
-            })
-        })
-        .collect()
+/// The artifacts of `messages` that are executables, with the executable;
+/// test harnesses only where `tests`.
+pub fn executables<'a>(
+    messages: impl IntoIterator<Item = &'a Message>,
+    tests: bool,
+) -> impl Iterator<Item = (&'a Artifact, &'a Utf8Path)> {
+    messages.into_iter().filter_map(move |m| match m {
+        Message::CompilerArtifact(a) if !tests || a.profile.test => {
+            Some((a, a.executable.as_deref()?))
+        }
+        _ => None,
+    })
 }
 
-pub fn package_name(id: &str) -> String {
-    let Some((head, tail)) = id.rsplit_once('#') else {
-        return id.split(' ').next().unwrap_or(id).to_string();
-    };
-    let name = tail.split('@').next().unwrap_or(tail);
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        return head.rsplit('/').next().unwrap_or(head).to_string();
-    }
-    name.to_string()
+/// `cargo metadata --no-deps` of the workspace, read once.
+pub fn workspace() -> Result<&'static Metadata> {
+    static METADATA: std::sync::OnceLock<Result<Metadata>> = std::sync::OnceLock::new();
+    let metadata = METADATA.get_or_init(|| {
+        let mut cmd = MetadataCommand::new();
+        cmd.no_deps().current_dir(crate::root());
+        cmd.exec().map_err(|e| format!("cargo metadata: {e}"))
+    });
+    metadata.as_ref().map_err(Clone::clone)
 }
 
-/// `cargo metadata --no-deps`.
-fn workspace_metadata() -> Result<Value> {
-    let out = command(&["metadata", "--no-deps", "--format-version", "1"])
-        .output()
-        .map_err(|e| format!("cargo metadata: {e}"))?;
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata: {e}"))
+/// The workspace's package `name`.
+pub fn package(name: &str) -> Result<&'static Package> {
+    let found = workspace()?.packages.iter().find(|p| p.name == name);
+    found.ok_or_else(|| format!("cargo metadata lists no {name}"))
 }
 
-/// `package`'s entry in `cargo metadata --no-deps`.
-pub fn package_metadata(package: &str) -> Result<Value> {
-    workspace_metadata()?["packages"]
-        .as_array()
-        .and_then(|p| p.iter().find(|p| p["name"] == package))
-        .cloned()
-        .ok_or_else(|| format!("cargo metadata lists no {package}"))
+/// The workspace's package whose id `artifact` carries.
+pub fn package_of(artifact: &Artifact) -> Result<&'static Package> {
+    let found = workspace()?.packages.iter().find(|p| p.id == artifact.package_id);
+    found.ok_or_else(|| format!("{} is of no package of the workspace", artifact.target.name))
 }
 
 /// The packages published together, the build logic first: `cargo package`
@@ -304,12 +275,98 @@ pub fn unpack_packages(dir: &Path, into: &Path) -> Result<Unpacked> {
 
 /// Runs `cmd` (a cargo command with `--message-format=json-render-diagnostics`),
 /// its human output shown as it comes: whether it succeeded, and its JSON messages.
-pub fn messages(mut cmd: Command) -> Result<(bool, Vec<Value>)> {
+pub fn messages(mut cmd: Command) -> Result<(bool, Vec<Message>)> {
     let shown = crate::shown(&cmd);
     let mut child = cmd.stdout(Stdio::piped()).spawn().map_err(|e| format!("{shown}: {e}"))?;
-    let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
-    let messages = lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok());
-    let messages = messages.collect();
+    let messages = parse(child.stdout.take().expect("piped")).collect();
     let status = child.wait().map_err(|e| format!("{shown}: {e}"))?;
     Ok((status.success(), messages))
+}
+
+#[cfg(test)]
+pub mod tests {
+    use std::path::Path;
+
+    use serde_json::{json, Value};
+
+    /// A target as Cargo describes one, of the package in `dir`.
+    fn target(dir: &str, kind: &str, name: &str) -> Value {
+        json!({
+            "kind": [kind], "crate_types": ["lib"], "name": name,
+            "src_path": format!("{dir}/src/lib.rs"), "edition": "2021",
+            "doc": true, "doctest": true, "test": true
+        })
+    }
+
+    /// A `compiler-artifact` message as Cargo writes it, of the package `id` in `dir`.
+    pub fn artifact(
+        id: &str,
+        dir: &str,
+        kind: &str,
+        name: &str,
+        test: bool,
+        exe: Option<&str>,
+    ) -> Value {
+        json!({
+            "reason": "compiler-artifact",
+            "package_id": id,
+            "manifest_path": format!("{dir}/Cargo.toml"),
+            "target": target(dir, kind, name),
+            "profile": {
+                "opt_level": "0", "debuginfo": 0, "debug_assertions": true,
+                "overflow_checks": true, "test": test
+            },
+            "features": [], "filenames": [], "executable": exe, "fresh": false
+        })
+    }
+
+    /// A `build-script-executed` message as Cargo writes it.
+    pub fn build_script(id: &str, linked_paths: &[&str], out_dir: &str) -> Value {
+        json!({
+            "reason": "build-script-executed", "package_id": id, "linked_libs": [],
+            "linked_paths": linked_paths, "cfgs": [], "env": [], "out_dir": out_dir
+        })
+    }
+
+    /// A `compiler-message` message: rustc's diagnostic at `level`.
+    fn diagnostic(id: &str, level: &str, code: Option<&str>, text: &str) -> Value {
+        json!({
+            "reason": "compiler-message", "package_id": id, "manifest_path": "/w/Cargo.toml",
+            "target": target("/w", "lib", "libcuda_sys"),
+            "message": {
+                "$message_type": "diagnostic", "message": text, "level": level, "spans": [],
+                "children": [], "code": code.map(|c| json!({"code": c, "explanation": null})),
+                "rendered": format!("{level}: {text}\n")
+            }
+        })
+    }
+
+    /// A package is known by its id, not its name: the build script of
+    /// another package of the same name (a packaged copy, a dependency's)
+    /// is not the workspace's.
+    #[test]
+    fn a_build_reads_the_workspace_packages_messages_by_id() {
+        let ours = &super::package("libcuda-sys").unwrap().id.repr;
+        let packaged = "path+file:///tmp/p/libcuda-sys-0.1.0#libcuda-sys@0.1.0";
+        let messages = [
+            build_script(packaged, &[], "/t/build/libcuda-sys-2/out"),
+            build_script(ours, &[], "/t/build/libcuda-sys-1/out"),
+            diagnostic(ours, "warning", None, "unused import"),
+            diagnostic(ours, "error", Some("E0599"), "no associated item"),
+        ];
+        let mut stream: String = messages.iter().map(|m| format!("{m}\n")).collect();
+        stream.push_str("not a message\n");
+        let timed = super::parse(stream.as_bytes()).map(|m| (0.0, m)).collect();
+        let stderr = "error: could not compile `libcuda-sys`".to_string();
+        let build = super::Build { success: false, stderr, timed, wall: 0.0 };
+        assert_eq!(build.messages().count(), 4);
+        assert_eq!(build.out_dir("libcuda-sys").unwrap(), Path::new("/t/build/libcuda-sys-1/out"));
+        assert!(build.out_dir("systest").unwrap_err().starts_with("no build script of systest"));
+        let errors: Vec<_> = build.errors().map(|e| e.message.message.as_str()).collect();
+        assert_eq!(errors, ["no associated item"]);
+        assert_eq!(
+            build.failure(),
+            "error: no associated item\n\nerror: could not compile `libcuda-sys`"
+        );
+    }
 }

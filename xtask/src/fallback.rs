@@ -11,6 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cargo_metadata::{Message, MetadataCommand};
+
 use crate::docs::{docblock, strip_tags};
 use crate::summary::{Failure, Outcome, Report, Tests};
 use crate::targets::{FEATURE_BLIND, OWN_ENVIRONMENT};
@@ -307,9 +309,8 @@ fn no_op_layout(dir: &Path) -> Result<String> {
             ));
         }
         let compiled = first
-            .messages
-            .iter()
-            .filter(|m| m["reason"] == "compiler-artifact" && m["fresh"] == false)
+            .messages()
+            .filter(|m| matches!(m, Message::CompilerArtifact(a) if !a.fresh))
             .count();
         times.push(format!("{mode}: {compiled} units compiled, no-op {:.2} s", noop.wall));
     }
@@ -407,11 +408,11 @@ impl Env {
         let args = ["build", "-p", "libcuda-sys", "--no-default-features", "--message-format=json"];
         let out = output(self.sandboxed(&args)?)?;
         expect_success(&out)?;
-        let compiled: Vec<String> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact")
-            .filter_map(|m| m["target"]["name"].as_str().map(|n| n.replace('_', "-")))
+        let compiled: Vec<String> = cargo::parse(&out.stdout[..])
+            .filter_map(|m| match m {
+                Message::CompilerArtifact(a) => Some(a.target.name.replace('_', "-")),
+                _ => None,
+            })
             .collect();
         let generation: Vec<&String> =
             compiled.iter().filter(|n| GENERATION_ONLY.contains(&n.as_str())).collect();
@@ -565,15 +566,18 @@ impl Env {
         }
         // 13.2 added CU_MEMPOOL_ATTR_MAX_POOL_SIZE: 12.8 has no such item.
         let build = check("cuda-12080,max-pool-size")?;
-        let named = build.errors.iter().any(|(package, code, message)| {
-            package == "releases-user"
-                && code == "E0599"
-                && message.contains("CU_MEMPOOL_ATTR_MAX_POOL_SIZE")
+        // In the dependent's own code.
+        let errors: Vec<(&str, &str)> = build
+            .errors()
+            .filter(|e| e.target.src_path.starts_with(&dir))
+            .map(|e| (e.message.code.as_ref().map_or("", |c| c.code.as_str()), &*e.message.message))
+            .collect();
+        let named = errors.iter().any(|(code, message)| {
+            *code == "E0599" && message.contains("CU_MEMPOOL_ATTR_MAX_POOL_SIZE")
         });
         if build.success || !named {
             return Err(format!(
-                "cuda-12080: expected E0599 on CU_MEMPOOL_ATTR_MAX_POOL_SIZE, got {:?}",
-                build.errors
+                "cuda-12080: expected E0599 on CU_MEMPOOL_ATTR_MAX_POOL_SIZE, got {errors:?}"
             )
             .into());
         }
@@ -603,14 +607,13 @@ impl Env {
             }
             let args = ["metadata", "--format-version", "1", "--manifest-path", &manifest];
             let metadata = output(self.sandboxed(&args)?)?;
-            let metadata: serde_json::Value = serde_json::from_slice(&metadata.stdout)
+            let metadata = MetadataCommand::parse(String::from_utf8_lossy(&metadata.stdout))
                 .map_err(|e| format!("cargo metadata: {e}"))?;
-            let versions: Vec<&str> = metadata["packages"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|p| p["name"] == "libloading")
-                .filter_map(|p| p["version"].as_str())
+            let versions: Vec<String> = metadata
+                .packages
+                .iter()
+                .filter(|p| p.name == "libloading")
+                .map(|p| p.version.to_string())
                 .collect();
             let want = pin.unwrap_or("0.9.");
             if versions.len() != 1 || !versions[0].starts_with(want) {
@@ -618,7 +621,7 @@ impl Env {
             }
             let cmd = self.sandboxed(&["check", "--manifest-path", &manifest])?;
             expect_success(&output(cmd)?)?;
-            found.push(versions[0].to_string());
+            found.push(versions[0].clone());
         }
         Ok(format!(
             "one libloading in each build, {}, and the crate compiles with it",
@@ -631,21 +634,15 @@ impl Env {
     /// default mode, generating from CUDA 13.0 headers, and with
     /// `default-features = false` plus `dynamic-loading`.
     fn rust_version(&self) -> Outcome {
-        let metadata = output({
-            let mut cmd = cargo::command(&["metadata", "--no-deps", "--format-version", "1"]);
-            cmd.current_dir(crate::root());
-            cmd
-        })?;
-        let metadata: serde_json::Value =
-            serde_json::from_slice(&metadata.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
-        let claimed = metadata["packages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|p| p["name"] == "libcuda-sys")
-            .and_then(|p| p["rust_version"].as_str())
-            .ok_or_else(|| "libcuda-sys has no rust-version".to_string())?
-            .to_string();
+        let claimed = cargo::package("libcuda-sys")?
+            .rust_version
+            .as_ref()
+            .ok_or_else(|| "libcuda-sys has no rust-version".to_string())?;
+        // As the manifest writes it: `1.85` names the newest 1.85.x, for rustup too.
+        let claimed = match claimed.patch {
+            0 => format!("{}.{}", claimed.major, claimed.minor),
+            _ => claimed.to_string(),
+        };
         let rustup = |args: &[&str]| {
             let mut cmd = Command::new("rustup");
             cmd.args(args);
@@ -787,11 +784,9 @@ impl Env {
             if !build.success {
                 return Err(format!("the build failed:\n{}", build.failure()).into());
             }
-            let pregenerated = build.messages.iter().any(|m| {
-                m["reason"] == "build-script-executed"
-                    && m["cfgs"]
-                        .as_array()
-                        .is_some_and(|c| c.iter().any(|c| c == "libcuda_sys_pregenerated"))
+            let pregenerated = build.messages().any(|m| {
+                matches!(m, Message::BuildScriptExecuted(s)
+                    if s.cfgs.iter().any(|c| c == "libcuda_sys_pregenerated"))
             });
             let bindings = build.out_dir("libcuda-sys")?.join("bindings.rs");
             Ok((build, pregenerated, bindings))
@@ -996,8 +991,8 @@ fn write_libloading_dependent(dir: &Path, wanted: &str) -> Result {
 
 /// The features docs.rs builds with, from `[package.metadata.docs.rs]`.
 fn docs_rs_features() -> Result<String> {
-    let package = cargo::package_metadata("libcuda-sys")?;
-    let features = package["metadata"]["docs"]["rs"]["features"]
+    let package = cargo::package("libcuda-sys")?;
+    let features = package.metadata["docs"]["rs"]["features"]
         .as_array()
         .ok_or("libcuda-sys has no [package.metadata.docs.rs] features")?;
     Ok(features.iter().filter_map(|f| f.as_str()).collect::<Vec<_>>().join(","))

@@ -17,6 +17,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use cargo_metadata::Message;
 use syn::visit_mut::VisitMut;
 
 use libcuda_sys_build::make::items::{self, Member};
@@ -158,20 +159,23 @@ fn build(include: &Path, release: u32, per_thread: bool) -> Result<cargo::Build>
         .env("CARGO_TARGET_DIR", cargo::checks_target_dir());
     // The build script's outputs are all the regeneration reads: the check
     // of the library after it (a second each) is stopped.
-    let build = cargo::build_until(cmd, |m| {
-        m["reason"] == "build-script-executed"
-            && cargo::package_name(m["package_id"].as_str().unwrap_or_default()) == "libcuda-sys"
-    })?;
+    let ours = &cargo::package("libcuda-sys")?.id;
+    let build = cargo::build_until(
+        cmd,
+        |m| matches!(m, Message::BuildScriptExecuted(s) if s.package_id == *ours),
+    )?;
     if !build.success {
         return Err(format!("the build from {} failed:\n{}", include.display(), build.failure()));
     }
     let newest = build
-        .messages
-        .iter()
-        .filter(|m| m["reason"] == "build-script-executed")
-        .flat_map(|m| m["cfgs"].as_array().into_iter().flatten())
+        .messages()
+        .filter_map(|m| match m {
+            Message::BuildScriptExecuted(s) => Some(&s.cfgs),
+            _ => None,
+        })
+        .flatten()
         .filter_map(|c| {
-            let (major, minor) = c.as_str()?.strip_prefix("cuda_")?.split_once('_')?;
+            let (major, minor) = c.strip_prefix("cuda_")?.split_once('_')?;
             Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
         })
         .max();
@@ -485,14 +489,9 @@ mod tests {
     fn every_release_has_its_feature_and_no_feature_lacks_a_release() {
         let releases: Vec<String> =
             super::releases().unwrap().iter().map(|(n, _)| format!("cuda-{n:05}")).collect();
-        let package = crate::cargo::package_metadata("libcuda-sys").unwrap();
-        let features: Vec<String> = package["features"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .filter(|f| f.starts_with("cuda-"))
-            .cloned()
-            .collect();
+        let package = crate::cargo::package("libcuda-sys").unwrap();
+        let features: Vec<String> =
+            package.features.keys().filter(|f| f.starts_with("cuda-")).cloned().collect();
         let mut sorted = releases.clone();
         sorted.sort();
         assert_eq!(features, sorted, "the cuda-XXXXX features of Cargo.toml and releases.txt");

@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 
+use cargo_metadata::Message;
 use serde_json::Value;
 
 use crate::Result;
@@ -316,25 +317,30 @@ fn add_reason(reasons: &mut String, reason: &str) {
 /// (the `linked_paths` of build scripts, inside the target directory) and
 /// its own first on the library path.
 fn binaries<'a>(
-    messages: &[Value],
+    messages: &[Message],
     wrap: &'a dyn Fn(Command) -> Command,
     except: &[&str],
 ) -> Vec<Program<'a>> {
     const LIBRARY_PATH: &str = if cfg!(windows) { "PATH" } else { "LD_LIBRARY_PATH" };
     let linked: Vec<&str> = messages
         .iter()
-        .filter(|m| m["reason"] == "build-script-executed")
-        .flat_map(|m| m["linked_paths"].as_array().into_iter().flatten())
-        .filter_map(|p| p.as_str().map(|p| p.split_once('=').map_or(p, |(_, dir)| dir)))
+        .filter_map(|m| match m {
+            Message::BuildScriptExecuted(s) => Some(&s.linked_paths),
+            _ => None,
+        })
+        .flatten()
+        .map(|p| p.as_str().split_once('=').map_or(p.as_str(), |(_, dir)| dir))
         .collect();
     let mut programs = Vec::new();
-    for built in crate::cargo::executables(messages, true) {
-        if except.contains(&built.name.as_str()) {
+    for (built, exe) in crate::cargo::executables(messages, true) {
+        if except.contains(&built.target.name.as_str()) {
             continue;
         }
-        let exe = built.path;
-        let name = format!("{} {} {}", built.package, built.kind, built.name);
-        let dir = built.package_dir.unwrap_or_else(|| exe.clone());
+        let exe = exe.as_std_path().to_path_buf();
+        let package = crate::cargo::package_of(built).map_or("?", |p| p.name.as_str());
+        let kind = built.target.kind.first().map_or("?".into(), ToString::to_string);
+        let name = format!("{package} {kind} {}", built.target.name);
+        let dir = built.manifest_path.parent().map_or_else(|| exe.clone(), Into::into);
         // Cargo's library path: the native directories the build made, then its deps directory.
         let deps = exe.parent().unwrap_or(&exe).to_path_buf();
         let profile = deps.parent().unwrap_or(&deps).to_path_buf();
@@ -634,15 +640,30 @@ mod tests {
     /// directories and its deps directory first on the library path.
     #[test]
     fn test_binaries_are_read_from_cargos_messages() {
-        let messages: Vec<serde_json::Value> = [
-            r#"{"reason":"build-script-executed","package_id":"path+file:///w#libcuda-sys@0.1.0","linked_paths":["native=/t/debug/build/libcuda-sys-1/out/stand-in","native=/usr/lib/x86_64-linux-gnu"]}"#,
-            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#libcuda-sys@0.1.0","manifest_path":"/w/Cargo.toml","target":{"kind":["lib"],"name":"libcuda_sys"},"profile":{"test":true},"executable":"/t/debug/deps/libcuda_sys-1"}"#,
-            r#"{"reason":"compiler-artifact","package_id":"path+file:///w/systest#0.0.0","manifest_path":"/w/systest/Cargo.toml","target":{"kind":["test"],"name":"abi"},"profile":{"test":true},"executable":"/t/debug/deps/abi-2"}"#,
-            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#libcuda-sys@0.1.0","manifest_path":"/w/Cargo.toml","target":{"kind":["example"],"name":"pool-attributes"},"profile":{"test":false},"executable":"/t/debug/examples/pool_attributes-3"}"#,
-            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#libcuda-sys@0.1.0","manifest_path":"/w/Cargo.toml","target":{"kind":["lib"],"name":"libcuda_sys"},"profile":{"test":false},"executable":null}"#,
+        // As Cargo writes them, with the workspace's package ids.
+        use crate::cargo::tests::{artifact, build_script};
+        let id = |package: &str| crate::cargo::package(package).unwrap().id.repr.clone();
+        let (sys, systest) = (id("libcuda-sys"), id("systest"));
+        let linked = [
+            "native=/t/debug/build/libcuda-sys-1/out/stand-in",
+            "native=/usr/lib/x86_64-linux-gnu",
+        ];
+        let messages: Vec<cargo_metadata::Message> = [
+            build_script(&sys, &linked, "/t/debug/build/libcuda-sys-1/out"),
+            artifact(&sys, "/w", "lib", "libcuda_sys", true, Some("/t/debug/deps/libcuda_sys-1")),
+            artifact(&systest, "/w/systest", "test", "abi", true, Some("/t/debug/deps/abi-2")),
+            artifact(
+                &sys,
+                "/w",
+                "example",
+                "pool-attributes",
+                false,
+                Some("/t/debug/examples/p-3"),
+            ),
+            artifact(&sys, "/w", "lib", "libcuda_sys", false, None),
         ]
-        .iter()
-        .map(|m| serde_json::from_str(m).unwrap())
+        .into_iter()
+        .map(|m| serde_json::from_value(m).unwrap())
         .collect();
         let wrap = |cmd: Command| cmd;
         let programs = super::binaries(&messages, &wrap, &[]);

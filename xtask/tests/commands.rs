@@ -633,12 +633,39 @@ fn bundle_stubs(stubs: &Path, test_name: &str) {
         stub(&built, name, &format!("echo \"fake {name}\""));
     }
     fs::write(stubs.join("test-name"), test_name).unwrap();
+    // Cargo's messages and metadata, as it writes them, for packages in `/x`.
+    let id = |package: &str| format!("path+file:///x#{package}@0.0.0");
     let artifact = |package: &str, target: &str, test: bool, exe: &str| {
-        format!(
-            r#"{{"reason":"compiler-artifact","package_id":"path+file:///x#{package}@0.0.0","target":{{"name":"{target}"}},"profile":{{"test":{test}}},"executable":"{}/{exe}"}}"#,
-            built.display()
-        )
+        serde_json::json!({
+            "reason": "compiler-artifact",
+            "package_id": id(package),
+            "manifest_path": "/x/Cargo.toml",
+            "target": {
+                "kind": [if test { "test" } else { "bin" }], "crate_types": ["bin"],
+                "name": target, "src_path": "/x/src/main.rs", "edition": "2021",
+                "doc": true, "doctest": false, "test": true
+            },
+            "profile": {
+                "opt_level": "0", "debuginfo": 0, "debug_assertions": true,
+                "overflow_checks": true, "test": test
+            },
+            "features": [], "filenames": [], "fresh": false,
+            "executable": format!("{}/{exe}", built.display())
+        })
+        .to_string()
     };
+    let package = |name: &str| {
+        serde_json::json!({
+            "name": name, "version": "0.0.0", "id": id(name), "source": null,
+            "dependencies": [], "targets": [], "features": {},
+            "manifest_path": "/x/Cargo.toml"
+        })
+    };
+    let metadata = serde_json::json!({
+        "packages": [package("libcuda-sys"), package("mempool-report")],
+        "workspace_members": [id("libcuda-sys"), id("mempool-report")],
+        "resolve": null, "workspace_root": "/x", "target_directory": "/x/target", "version": 1
+    });
     let test = artifact("libcuda-sys", "$test", true, "$test");
     let lines = [
         artifact("mempool-report", "mempool-report", false, "mempool-report"),
@@ -646,7 +673,7 @@ fn bundle_stubs(stubs: &Path, test_name: &str) {
         artifact("cudarc-calls", "cudarc-calls", false, "cudarc-calls"),
     ];
     let body = format!(
-        "if [ \"$1\" = metadata ]; then echo '{{\"packages\":[{{\"name\":\"libcuda-sys\"}}]}}'; exit; fi\n\
+        "if [ \"$1\" = metadata ]; then echo '{metadata}'; exit; fi\n\
          test=$(cat \"{}\")\necho '{test}' | sed \"s/\\$test/$test/g\"\necho '{}'",
         stubs.join("test-name").display(),
         lines.join("'\necho '")
