@@ -145,11 +145,10 @@ impl Target {
             "32" | "16" => Err(crate::model::Error::new(
                 format!("libcuda-sys supports 64-bit targets only, not {}", self.triple),
                 format!(
-                    "{} has {}-bit pointers. CUDA's driver API is 64-bit only (its 32-bit driver ended with
-                     CUDA 12.0), and the bindings' layouts are those of 64-bit targets.
-
-                     Fix: build for a 64-bit target (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu,
-                     x86_64-pc-windows-msvc), or leave libcuda-sys out of this target's dependencies
+                    "{} has {}-bit pointers. CUDA's driver API is 64-bit only (its 32-bit driver ended with\n\
+                     CUDA 12.0), and the bindings' layouts are those of 64-bit targets.\n\n\
+                     Fix: build for a 64-bit target (x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu,\n\
+                     x86_64-pc-windows-msvc), or leave libcuda-sys out of this target's dependencies\n\
                      ([target.'cfg(target_pointer_width = \"64\")'.dependencies]).",
                     self.triple, self.pointer_width
                 ),

@@ -126,13 +126,12 @@ pub fn release_of_headers(
                 toolkit.source()
             ),
             format!(
-                "Without generation (no libclang, the `bindgen` feature off, or LIBCUDA_SYS_BINDINGS=pregenerated)
-                 the bindings are the pregenerated ones of the headers' release, or of the newest release
-                 older than it. The pregenerated releases start at CUDA {oldest}, so none fits CUDA {found}.
-
-                 Fix one of:
-                 - install libclang (apt-get install libclang-dev) to generate the bindings of these headers
-                 - name a release to bind: features = [\"cuda-{:05}\"] for CUDA {oldest}, whatever the headers
+                "Without generation (no libclang, the `bindgen` feature off, or LIBCUDA_SYS_BINDINGS=pregenerated)\n\
+                 the bindings are the pregenerated ones of the headers' release, or of the newest release\n\
+                 older than it. The pregenerated releases start at CUDA {oldest}, so none fits CUDA {found}.\n\n\
+                 Fix one of:\n\
+                 - install libclang (apt-get install libclang-dev) to generate the bindings of these headers\n\
+                 - name a release to bind: features = [\"cuda-{:05}\"] for CUDA {oldest}, whatever the headers\n\
                  - point {} at headers of CUDA {oldest} or newer, or unset it",
                 oldest.number, toolkit.found_by
             ),

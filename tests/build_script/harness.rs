@@ -389,6 +389,21 @@ impl Outcome {
         assert!(self.directive("metadata").is_empty(), "no metadata on failure\n{}", self.report());
     }
 
+    /// The explanation of a failure is lines of its own: none starts with more
+    /// than the few spaces of a list's indentation (the source's indentation of
+    /// a string literal that runs over several lines would).
+    pub fn assert_explanation_unindented(&self) {
+        let warning = self.warnings().first().copied().unwrap_or_default();
+        let start = format!("\nlibcuda-sys: {warning}\n");
+        let at =
+            self.stderr.find(&start).unwrap_or_else(|| panic!("no explanation\n{}", self.report()));
+        let deep: Vec<&str> = self.stderr[at..]
+            .lines()
+            .filter(|l| l.len() - l.trim_start_matches(' ').len() > 4)
+            .collect();
+        assert!(deep.is_empty(), "indented lines {deep:?}\n{}", self.report());
+    }
+
     pub fn assert_stderr_has(&self, phrases: &[&str]) {
         let missing: Vec<&&str> = phrases.iter().filter(|p| !self.stderr.contains(**p)).collect();
         assert!(missing.is_empty(), "stderr lacks {missing:?}\n{}", self.report());

@@ -333,3 +333,18 @@ fn typedefs_of_another_release_are_warned_of() {
         run.report()
     );
 }
+
+/// The refusal of a 32-bit target is lines of its own, not the source's
+/// indentation of its text.
+#[test]
+fn the_32_bit_refusal_is_not_indented() {
+    let mut case = Case::new("i686_refusal_text");
+    let run = case
+        .env("TARGET", "i686-unknown-linux-gnu")
+        .env("CARGO_CFG_TARGET_ARCH", "x86")
+        .env("CARGO_CFG_TARGET_POINTER_WIDTH", "32")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    run.failure("libcuda-sys supports 64-bit targets only, not i686-unknown-linux-gnu");
+    run.assert_explanation_unindented();
+}

@@ -125,6 +125,7 @@ fn headers_older_than_every_pregenerated_release_are_an_error() {
         include.display()
     ));
     run.assert_stderr_has(&["apt-get install libclang-dev", "features = [\"cuda-11070\"]"]);
+    run.assert_explanation_unindented();
 }
 
 // ---------------------------------------------------------------------------
