@@ -75,7 +75,7 @@ fn run() -> model::Result<()> {
     let pregenerated = |mut why: model::Why, toolkit: Option<Toolkit>| {
         let number = match (&toolkit, release.requested) {
             (Some(toolkit), None) => {
-                let found = find::mode::of_headers(&toolkit.include_dir)?;
+                let found = find::mode::of_headers(&target, toolkit)?;
                 let (number, note) = find::mode::release_of_headers(&releases, found, toolkit)?;
                 why.release = Some(note);
                 number

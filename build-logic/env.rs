@@ -244,6 +244,62 @@ impl Compiler {
         cmd.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd
     }
+
+    /// The C preprocessor's output for `source`, with `flags` (`-dM`) before
+    /// `-E`. `Err` where the program cannot be run at all ([`no_compiler`]);
+    /// the inner `Err` where it ran and failed: the command without its
+    /// environment (a CI's secrets stay out of the log), its status and its
+    /// diagnostics. The source goes through stdin: the build writes nothing but
+    /// what the crate includes (MSVC's `cl` reads no stdin: a file in
+    /// `out_dir` there).
+    pub fn preprocess(
+        &self,
+        source: &str,
+        flags: &[&str],
+        out_dir: &Path,
+    ) -> Result<std::result::Result<String, String>> {
+        // Run by hand rather than through cc's `expand`, which drops the
+        // compiler's diagnostics (the missing include, the line) on failure.
+        let mut cmd = self.to_command();
+        cmd.args(flags).arg("-E");
+        let stdin = if self.msvc {
+            let file = out_dir.join("libcuda_sys_preprocess.c");
+            std::fs::write(&file, source).map_err(|e| write_error(&file, e))?;
+            cmd.arg(&file);
+            None
+        } else {
+            cmd.args(["-x", "c", "-"]);
+            Some(source)
+        };
+        // The program that did not run: a wrapper (`CC="ccache gcc"`) or the compiler.
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        let cannot_run = |e: std::io::Error| no_compiler(&program, &e.to_string());
+        let out = match stdin {
+            None => cmd.output().map_err(cannot_run)?,
+            Some(source) => {
+                use std::io::Write;
+                use std::process::Stdio;
+                let mut child = cmd
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .map_err(cannot_run)?;
+                // A compiler that exits without reading (CC=true) closes the pipe: its status says why.
+                let _ = child.stdin.take().map(|mut i| i.write_all(source.as_bytes()));
+                child.wait_with_output().map_err(cannot_run)?
+            }
+        };
+        if !out.status.success() {
+            return Ok(Err(format!(
+                "{} failed ({}):\n{}",
+                shown(&cmd),
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            )));
+        }
+        Ok(Ok(String::from_utf8_lossy(&out.stdout).into_owned()))
+    }
 }
 
 /// Finds the target's C compiler with `include` and `defines` added, or says

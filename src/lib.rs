@@ -151,6 +151,14 @@
 //! `bindgen` feature off: the pregenerated set, without searching. A toolkit
 //! variable that is set but wrong is an error in every mode.
 //!
+//! Headers found but not generated from decide the pregenerated release (see
+//! below) by their `CUDA_VERSION` as the target's C preprocessor reads it. With
+//! no C compiler to run (a cross build without one), it is read from `cuda.h`'s
+//! text, where that is plain: one `#define CUDA_VERSION` outside every
+//! conditional block but the include guard, never `#undef`ined, as NVIDIA's
+//! headers have it. Anything else is an error that shows what was found, never
+//! a guess.
+//!
 //! The pregenerated set covers every CUDA release whose headers NVIDIA publishes as
 //! pip wheels: 11.7, 11.8, 12.0–12.6, 12.8, 12.9 and 13.0–13.5, each in both
 //! variants (default and `per-thread-default-stream`). It has the same items as
@@ -322,7 +330,7 @@
 //! | `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR` | a toolkit root; the first set wins, with a warning when another disagrees |
 //! | `PATH`, `PKG_CONFIG_PATH`, `CONDA_PREFIX`, `VIRTUAL_ENV`, `PYTHONPATH` | where `nvcc`, `cuda-X.Y.pc`, conda's and pip's headers are looked for |
 //! | `LIBCLANG_PATH`, `BINDGEN_EXTRA_CLANG_ARGS[_<target>]` | where libclang is, extra clang flags (a sysroot for a cross build) |
-//! | `CC`, `CFLAGS` (and per target) | the C compiler for the preprocessor and the stand-in library |
+//! | `CC`, `CFLAGS` (and per target) | the C compiler for the preprocessor (also the release of headers not generated from) and the stand-in library |
 //! | `LIBCUDA_SYS_DRIVER_FLOOR` | the oldest driver, `X.Y` ([The driver floor](#the-driver-floor)) |
 //! | `LIBCUDA_SYS_DRIVER_PATH` | at run time, `dynamic-loading` only: the library to open instead of `libcuda.so.1` |
 //!

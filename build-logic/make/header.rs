@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::env::{command_line, no_compiler, shown, user_flags, write_error, Compiler};
+use crate::env::{command_line, user_flags, Compiler};
 use crate::model::{plausible, CudaVersion, Error, Result, MINIMUM};
 
 /// Everything needed to preprocess or compile against the chosen header the way
@@ -50,9 +50,7 @@ impl Header {
         format!("#include \"{}\"\n{}", self.wrapper.display(), self.profiler)
     }
 
-    /// The preprocessor's output for the header followed by `body`. The
-    /// source goes through stdin: the build writes nothing but what the crate
-    /// includes (MSVC's `cl` reads no stdin: a file in `OUT_DIR` there).
+    /// The preprocessor's output for the header followed by `body`.
     fn run(&self, body: &str, flags: &[&str]) -> Result<String> {
         let source = format!("{}\n{body}", self.source());
         let fail = |why: String| {
@@ -76,48 +74,7 @@ impl Header {
                 ),
             )
         };
-        // Run by hand rather than through cc's `expand`, which drops the
-        // compiler's diagnostics (the missing include, the line) on failure.
-        let mut cmd = self.compiler.to_command();
-        cmd.args(flags).arg("-E");
-        let stdin = if self.compiler.msvc {
-            let file = self.out_dir.join("libcuda_sys_preprocess.c");
-            std::fs::write(&file, &source).map_err(|e| write_error(&file, e))?;
-            cmd.arg(&file);
-            None
-        } else {
-            cmd.args(["-x", "c", "-"]);
-            Some(source)
-        };
-        // The program that did not run: a wrapper (`CC="ccache gcc"`) or the compiler.
-        let program = cmd.get_program().to_string_lossy().into_owned();
-        let cannot_run = |e: std::io::Error| no_compiler(&program, &e.to_string());
-        let out = match stdin {
-            None => cmd.output().map_err(cannot_run)?,
-            Some(source) => {
-                use std::io::Write;
-                use std::process::Stdio;
-                let mut child = cmd
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .map_err(cannot_run)?;
-                // A compiler that exits without reading (CC=true) closes the pipe: its status says why.
-                let _ = child.stdin.take().map(|mut i| i.write_all(source.as_bytes()));
-                child.wait_with_output().map_err(cannot_run)?
-            }
-        };
-        if !out.status.success() {
-            // The command without its environment: a CI's secrets stay out of the log.
-            return Err(fail(format!(
-                "{} failed ({}):\n{}",
-                shown(&cmd),
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim_end()
-            )));
-        }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        self.compiler.preprocess(&source, flags, &self.out_dir)?.map_err(fail)
     }
 
     /// The macro dump (`-dM`): every `#define` in force after including the header.

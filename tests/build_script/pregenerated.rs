@@ -349,3 +349,89 @@ fn a_latin1_byte_in_the_header_is_read_past() {
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(run.metadata("version"), "13000");
 }
+
+/// Headers whose `#define CUDA_VERSION` a reading of the text alone takes
+/// wrongly: under `#ifdef` of a macro nobody defines, `#if (0)`, an `#elif 0`
+/// after `#if 0`, or undefined again. Each is CUDA 13.0 to a C compiler,
+/// inside an include guard as NVIDIA's are.
+fn misleading_headers() -> [(&'static str, String); 4] {
+    let guarded = |body: &str| {
+        format!("#ifndef __cuda_cuda_h__\n#define __cuda_cuda_h__\n{body}#endif /* __cuda_cuda_h__ */\n")
+    };
+    [
+        (
+            "#ifdef UNDEFINED",
+            guarded("#ifdef UNDEFINED\n#define CUDA_VERSION 12020\n#else\n#define CUDA_VERSION 13000\n#endif\n"),
+        ),
+        (
+            "#if (0)",
+            guarded("#if (0)\n#define CUDA_VERSION 12020\n#else\n#define CUDA_VERSION 13000\n#endif\n"),
+        ),
+        (
+            "#elif 0",
+            guarded(
+                "#if 0\n#define CUDA_VERSION 11080\n#elif 0\n#define CUDA_VERSION 12020\n#else\n\
+                 #define CUDA_VERSION 13000\n#endif\n",
+            ),
+        ),
+        (
+            "#undef CUDA_VERSION",
+            guarded("#define CUDA_VERSION 12020\n#undef CUDA_VERSION\n#define CUDA_VERSION 13000\n"),
+        ),
+    ]
+}
+
+/// Headers not generated from have their release read by the C preprocessor,
+/// as a C program that includes them sees it.
+#[test]
+fn the_release_of_headers_not_generated_from_is_the_preprocessor_s() {
+    for (spelling, text) in misleading_headers() {
+        let mut case = Case::new("release_through_preprocessor");
+        let include = case.header("include", &text);
+        let run = case
+            .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+            .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+            .run();
+        assert_eq!(run.code, Some(0), "{spelling}: {}", run.report());
+        assert_eq!(run.metadata("version"), "13000", "{spelling}: {}", run.report());
+    }
+}
+
+/// Without a C compiler, a `CUDA_VERSION` that only the preprocessor can tell
+/// is refused with what was found and the fixes; NVIDIA's headers, whose one
+/// define sits in the include guard alone, are read as they are.
+#[test]
+fn without_a_compiler_an_ambiguous_release_is_refused() {
+    // docs.rs mode links nothing, so the build needs no compiler at all.
+    let new_case = |text: &str| {
+        let mut case = Case::new("release_without_compiler");
+        let include = case.header("include", text);
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+            .env("DOCS_RS", "1")
+            .env("LIBCUDA_SYS_BINDINGS", "")
+            .env("CC", "/nonexistent/cc");
+        (case, include)
+    };
+    for (spelling, text) in misleading_headers() {
+        let (case, include) = new_case(&text);
+        let run = case.run();
+        run.failure(&format!(
+            "the CUDA_VERSION of {} cannot be read without a C compiler",
+            include.join("cuda.h").display()
+        ));
+        run.assert_stderr_has(&[spelling, "#define CUDA_VERSION 12020", "/nonexistent/cc", "CC"]);
+        run.assert_explanation_unindented();
+    }
+    let plain = "#ifndef __cuda_cuda_h__\n#define __cuda_cuda_h__\n/* 13.0 */\n#define CUDA_VERSION 13000\n#endif\n";
+    let (case, _) = new_case(plain);
+    let run = case.run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("version"), "13000");
+    if !REAL_INCLUDE.is_empty() {
+        let (mut case, _) = new_case(plain);
+        let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE).run();
+        assert_eq!(run.code, Some(0), "{}", run.report());
+        let own = newest_pregenerated().min(REAL_VERSION.parse().unwrap());
+        assert_eq!(run.metadata("version"), own.to_string(), "{}", run.report());
+    }
+}
