@@ -159,6 +159,8 @@ fn generate(
     let unsigned = generator::unsigned_macros(&macros);
     let file = generator::read(&run_bindgen(&header, &unsigned, &extra_args)?, &unsigned)?;
     let mut items = items::read(file)?;
+    let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
+    header.check_abi(&functions, &macros, &extra_args)?;
     header::check_same(&header, version, items.define("CUDA_VERSION"))?;
     let bitmasks = items::bitmasks(&items);
     items.drop_enum_debug();

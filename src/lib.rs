@@ -339,7 +339,11 @@
 //! `CUDA_API_PER_THREAD_DEFAULT_STREAM` (without the feature) and
 //! `__CUDA_API_VERSION_INTERNAL` change which ABI `cuda.h` declares: defined
 //! through `CFLAGS`/`CC` or `BINDGEN_EXTRA_CLANG_ARGS` (and its per-target
-//! forms), they are an error.
+//! forms, which bindgen splits as a shell does: `-D"NAME"` is `-DNAME`), they
+//! are an error. However they reach bindgen (a file that `-include` or
+//! `-imacros` reads first), bindings that declare `_ptsz`/`_ptds` functions
+//! without the `per-thread-default-stream` feature, none with it, or the legacy
+//! ABI of the plain names, are an error that names the variable bindgen read.
 //!
 //! # When the build runs again
 //!

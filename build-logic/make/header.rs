@@ -127,10 +127,10 @@ impl Header {
                 "remove it: it is cuda.h's own switch to declare the legacy ABIs, not a user setting",
             ),
         ];
+        let used = bindgen_args_used(extra_args);
         for (name, _, fix) in checks.into_iter().filter(|(_, forbidden, _)| *forbidden) {
-            let by_bindgen = extra_args.iter().find_map(|(var, value)| {
-                value.as_deref().filter(|v| defines(v, name)).map(|v| format!("{var}={v}"))
-            });
+            let by_bindgen =
+                used.filter(|(_, v)| defines(v, name)).map(|(var, v)| format!("{var}={v}"));
             let by = match by_bindgen {
                 Some(setting) => setting,
                 None if macros.iter().any(|(n, _)| n == name) => {
@@ -153,6 +153,98 @@ impl Header {
             ));
         }
         Ok(())
+    }
+
+    /// The ABI bindgen's declarations are of, against the one the crate says it
+    /// binds (its features, `DEP_CUDA_PER_THREAD_DEFAULT_STREAM`, the plain-name
+    /// aliases), however the macros that choose it reached libclang: a file that
+    /// `BINDGEN_EXTRA_CLANG_ARGS` has it read first (`-include`, `-imacros`)
+    /// defines them without any `-D` to see. `functions`: every function the
+    /// bindings declare; `macros`: the preprocessor's dump of the header.
+    pub fn check_abi(
+        &self,
+        functions: &[&str],
+        macros: &[(String, String)],
+        extra_args: &[(String, Option<String>)],
+    ) -> Result<()> {
+        let ptds = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
+        let feature = self.defines.contains(&ptds);
+        // The header renames each plain name to a versioned one (`#define
+        // cuMemAlloc cuMemAlloc_v2`, also through `__CUDA_API_PTDS(...)`): a
+        // declaration under the plain name is the legacy ABI, which cuda.h
+        // declares only for `__CUDA_API_VERSION_INTERNAL`.
+        let legacy: Vec<&str> = functions
+            .iter()
+            .copied()
+            .filter(|f| macros.iter().any(|(n, body)| n == f && body.contains(&format!("{f}_v"))))
+            .collect();
+        let per_thread: Vec<&str> = functions
+            .iter()
+            .copied()
+            .filter(|f| f.ends_with("_ptsz") || f.ends_with("_ptds"))
+            .collect();
+        let some = |names: &[&str]| {
+            let shown: Vec<&str> = names.iter().copied().take(4).collect();
+            let more = if names.len() > shown.len() { ", ..." } else { "" };
+            format!("{}: {}{more}", names.len(), shown.join(", "))
+        };
+        // (summary, the macro, why it matters, the fix: `{from}` is where it is set)
+        let (summary, name, why, fix) = if !legacy.is_empty() {
+            (
+                format!("the bindings declare the legacy ABI of plain names ({})", some(&legacy)),
+                "__CUDA_API_VERSION_INTERNAL",
+                "cuda.h declares functions under their plain names, with the ABI libcuda keeps for\n\
+                 programs built before they were renamed, only where __CUDA_API_VERSION_INTERNAL is\n\
+                 defined: cuda.h's own switch, not a user setting (it also turns on the per-thread\n\
+                 default stream). The plain-name aliases would call other functions than C does.",
+                "Fix: remove the define of __CUDA_API_VERSION_INTERNAL{from}.",
+            )
+        } else if !feature && !per_thread.is_empty() {
+            (
+                format!(
+                    "the bindings declare per-thread default-stream functions ({}) without the \
+                     `per-thread-default-stream` feature",
+                    some(&per_thread)
+                ),
+                ptds,
+                "cuda.h declares the `_ptsz`/`_ptds` functions where CUDA_API_PER_THREAD_DEFAULT_STREAM is\n\
+                 defined. Without the `per-thread-default-stream` feature the crate says it binds the\n\
+                 legacy default stream (DEP_CUDA_PER_THREAD_DEFAULT_STREAM=false), and its plain names\n\
+                 would call these instead.",
+                "Fix: remove the define{from}; for the per-thread default stream, enable libcuda-sys's\n\
+                 `per-thread-default-stream` feature instead, which defines it for bindgen and the\n\
+                 preprocessor alike.",
+            )
+        } else if feature && per_thread.is_empty() {
+            (
+                "the bindings declare no per-thread default-stream function, with the \
+                 `per-thread-default-stream` feature on"
+                    .to_string(),
+                ptds,
+                "The feature defines CUDA_API_PER_THREAD_DEFAULT_STREAM for bindgen, and it was\n\
+                 undefined again: the bindings would call the legacy default stream where the crate\n\
+                 says (DEP_CUDA_PER_THREAD_DEFAULT_STREAM=true) they call the per-thread one.",
+                "Fix: remove what undefines it (an -U, or an #undef in a file read first){from}.",
+            )
+        } else {
+            return Ok(());
+        };
+        let by = match bindgen_args_used(extra_args) {
+            Some((var, value)) => format!(
+                "bindgen read cuda.h with\n  {var}={value}\n\
+                 A -D or -U there, a file it has libclang read first (-include, -imacros) or another\n\
+                 cuda.h on one of its -I paths decides {name}.\n\n{}",
+                fix.replace("{from}", &format!(" from {var} (or from the file it names)"))
+            ),
+            None => format!(
+                "None of {} is set: libclang's own environment (CPATH, C_INCLUDE_PATH) or a changed\n\
+                 cuda.h in {} decides {name}.\n\n{}",
+                extra_args.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
+                self.include_dir.display(),
+                fix.replace("{from}", "")
+            ),
+        };
+        Err(Error::new(summary, format!("{why}\n\n{by}")))
     }
 
     /// Expands each of `names` after the header, returning `(name, expansion)`
@@ -210,9 +302,85 @@ pub fn fingerprint(cuda_h: &[u8]) -> String {
     format!("{hash:016x}")
 }
 
-/// Whether clang flags `args` (as bindgen splits them, on whitespace) define `name`.
+/// The one of `extra_args` ([`crate::env::bindgen_extra_clang_args`]) that
+/// bindgen uses, as `(name, value)`: the first set (empty counts) of
+/// `BINDGEN_EXTRA_CLANG_ARGS_<triple>`, the same with the triple's dashes as
+/// underscores, and `BINDGEN_EXTRA_CLANG_ARGS`; it ignores the others.
+fn bindgen_args_used(extra_args: &[(String, Option<String>)]) -> Option<(&str, &str)> {
+    let precedence = |name: &str| match name.strip_prefix("BINDGEN_EXTRA_CLANG_ARGS") {
+        Some("") => 2,
+        Some(triple) if triple.contains('-') => 0,
+        _ => 1,
+    };
+    extra_args
+        .iter()
+        .filter_map(|(name, value)| Some((name.as_str(), value.as_deref()?)))
+        .min_by_key(|(name, _)| precedence(name))
+}
+
+/// A value of `BINDGEN_EXTRA_CLANG_ARGS` as the words bindgen hands clang. It
+/// splits the value as a POSIX shell splits words: blanks (space, tab, line
+/// break) part them; in single quotes every character is itself; in double
+/// quotes a `\` before `$`, `` ` ``, `"` or `\` stands for that character,
+/// before a line break for nothing, and before any other character for
+/// itself; out of quotes a `\` makes the next character plain (a line break:
+/// nothing); a `#` where a word would start comments out the rest of its
+/// line. A value that ends inside quotes or right after a `\` is one word,
+/// all of it.
+fn clang_words(value: &str) -> Vec<String> {
+    shell_words(value).unwrap_or_else(|| vec![value.to_string()])
+}
+
+/// [`clang_words`], or `None` for a value that ends inside quotes or after a `\`.
+fn shell_words(value: &str) -> Option<Vec<String>> {
+    let blank = |c: char| matches!(c, ' ' | '\t' | '\n');
+    let mut chars = value.chars().peekable();
+    let mut words = Vec::new();
+    loop {
+        while chars.next_if(|&c| blank(c)).is_some() {}
+        match chars.peek() {
+            None => return Some(words),
+            Some('#') => {
+                while chars.next().is_some_and(|c| c != '\n') {}
+                continue;
+            }
+            Some(_) => {}
+        }
+        let mut word = String::new();
+        while let Some(c) = chars.next_if(|&c| !blank(c)) {
+            match c {
+                '\'' => loop {
+                    match chars.next()? {
+                        '\'' => break,
+                        c => word.push(c),
+                    }
+                },
+                '"' => loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            '\n' => {}
+                            c @ ('$' | '`' | '"' | '\\') => word.push(c),
+                            c => word.extend(['\\', c]),
+                        },
+                        c => word.push(c),
+                    }
+                },
+                '\\' => match chars.next()? {
+                    '\n' => {}
+                    c => word.push(c),
+                },
+                c => word.push(c),
+            }
+        }
+        words.push(word);
+    }
+}
+
+/// Whether clang flags `args`, split into words as bindgen splits them, define `name`.
 fn defines(args: &str, name: &str) -> bool {
-    let mut words = args.split_whitespace();
+    let words = clang_words(args);
+    let mut words = words.iter().map(String::as_str);
     while let Some(word) = words.next() {
         let defined = match word {
             "-D" | "--define-macro" => words.next(),
@@ -344,4 +512,69 @@ pub fn check_minimum(header: &Header, version: CudaVersion) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clang_flags_are_split_as_bindgen_splits_them() {
+        let words = |v: &str| clang_words(v);
+        assert_eq!(words(" -DA  -I/x\t-DB\n"), ["-DA", "-I/x", "-DB"]);
+        assert_eq!(words(r#"-D"A" -D 'B=1 2' -I"/a b""#), ["-DA", "-D", "B=1 2", "-I/a b"]);
+        assert_eq!(words(r#"-DA=\"x\" "\$\`\"\\\q""#), [r#"-DA="x""#, r#"$`"\\q"#]);
+        assert_eq!(words("-I/x \\\n-DA # -DB\n-DC a#b"), ["-I/x", "-DA", "-DC", "a#b"]);
+        // Unbalanced: one word, as bindgen hands it on.
+        assert_eq!(words("-DA 'B"), ["-DA 'B"]);
+        assert_eq!(words("-DA \\"), ["-DA \\"]);
+        assert!(words("").is_empty());
+    }
+
+    #[test]
+    fn defines_are_found_in_every_spelling() {
+        let name = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
+        for args in [
+            format!("-D{name}"),
+            format!("-D \"{name}\""),
+            format!("-D'{name}=1'"),
+            format!("--define-macro={name}"),
+            format!("-I/x --define-macro \"{name}\""),
+        ] {
+            assert!(defines(&args, name), "{args}");
+        }
+        for args in [format!("-U{name}"), format!("-D{name}X"), format!("'-D{name}")] {
+            assert!(!defines(&args, name), "{args}");
+        }
+    }
+
+    #[test]
+    fn the_variable_bindgen_uses_is_the_most_specific_one_set() {
+        let args = |values: [Option<&str>; 3]| -> Vec<(String, Option<String>)> {
+            [
+                "BINDGEN_EXTRA_CLANG_ARGS",
+                "BINDGEN_EXTRA_CLANG_ARGS_a-b-c",
+                "BINDGEN_EXTRA_CLANG_ARGS_a_b_c",
+            ]
+            .iter()
+            .zip(values)
+            .map(|(n, v)| (n.to_string(), v.map(str::to_string)))
+            .collect()
+        };
+        let used =
+            |values| bindgen_args_used(&args(values)).map(|(n, v)| (n.to_string(), v.to_string()));
+        assert_eq!(
+            used([Some("1"), None, Some("3")]),
+            Some(("BINDGEN_EXTRA_CLANG_ARGS_a_b_c".into(), "3".into()))
+        );
+        assert_eq!(
+            used([Some("1"), Some(""), Some("3")]),
+            Some(("BINDGEN_EXTRA_CLANG_ARGS_a-b-c".into(), "".into()))
+        );
+        assert_eq!(
+            used([Some("1"), None, None]),
+            Some(("BINDGEN_EXTRA_CLANG_ARGS".into(), "1".into()))
+        );
+        assert_eq!(used([None, None, None]), None);
+    }
 }

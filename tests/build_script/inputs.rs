@@ -348,3 +348,79 @@ fn the_32_bit_refusal_is_not_indented() {
     run.failure("libcuda-sys supports 64-bit targets only, not i686-unknown-linux-gnu");
     run.assert_explanation_unindented();
 }
+
+/// `-D` spelled with shell quotes, as bindgen splits `BINDGEN_EXTRA_CLANG_ARGS`
+/// (`-D"NAME"` is `-DNAME` to it), is found like the plain spelling.
+#[test]
+fn quoted_api_macros_for_bindgen_are_errors() {
+    let ptds_on = own_features().contains(&"per-thread-default-stream");
+    let ptds = (!ptds_on).then_some("CUDA_API_PER_THREAD_DEFAULT_STREAM");
+    for name in ptds.into_iter().chain(["__CUDA_API_VERSION_INTERNAL"]) {
+        for flags in [
+            format!("-D\"{name}\""),
+            format!("-D '{name}=1'"),
+            format!("--define-macro=\"{name}\""),
+        ] {
+            let mut case = Case::new("bindgen_quoted_api_macro");
+            let include = case.header("include", "#define CUDA_VERSION 13000\n");
+            let run = case
+                .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+                .env("BINDGEN_EXTRA_CLANG_ARGS", &flags)
+                .run();
+            run.failure(&format!("{name} is defined by BINDGEN_EXTRA_CLANG_ARGS={flags}"));
+        }
+    }
+}
+
+/// However the macros reach bindgen (here from a file that
+/// `BINDGEN_EXTRA_CLANG_ARGS` has it read first), bindings that declare
+/// another ABI than the features say are refused, naming the variable.
+#[test]
+fn bindings_of_another_abi_than_the_features_are_refused() {
+    if generation_unavailable() {
+        return;
+    }
+    let ptds_on = own_features().contains(&"per-thread-default-stream");
+    let mut cases: Vec<(&str, &str, &str, bool)> = vec![(
+        "abi_internal_imacros",
+        "#define __CUDA_API_VERSION_INTERNAL 1\n",
+        "-imacros",
+        false,
+    )];
+    if !ptds_on {
+        cases.push((
+            "abi_ptds_include",
+            "#define CUDA_API_PER_THREAD_DEFAULT_STREAM 1\n",
+            "-include",
+            false,
+        ));
+    }
+    // With the feature, a file that takes the define back.
+    cases.push((
+        "abi_ptds_undone",
+        "#undef CUDA_API_PER_THREAD_DEFAULT_STREAM\n",
+        "-include",
+        true,
+    ));
+    for (name, text, option, feature) in cases {
+        let mut case = Case::new(name);
+        if feature {
+            case.feature("per-thread-default-stream");
+        }
+        let file = case.dir.join("api macros.h");
+        fs::write(&file, text).unwrap();
+        // Quoted: the case's directory has a space in it.
+        let flags = format!("{option} '{}'", file.display());
+        let run = case
+            .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
+            .env("BINDGEN_EXTRA_CLANG_ARGS", &flags)
+            .run();
+        let summary = match (name, feature) {
+            ("abi_internal_imacros", _) => "the bindings declare the legacy ABI",
+            (_, false) => "the bindings declare per-thread default-stream functions",
+            (_, true) => "the bindings declare no per-thread default-stream function",
+        };
+        run.failure(summary);
+        run.assert_stderr_has(&[&format!("BINDGEN_EXTRA_CLANG_ARGS={flags}")]);
+    }
+}
