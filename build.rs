@@ -93,6 +93,7 @@ fn run() -> model::Result<()> {
             Generated::OtherRelease(toolkit, found) => {
                 return Err(find::mode::release_mismatch(&release, found, &toolkit))
             }
+            Generated::WithoutClangHeaders(_, e) => return Err(e),
         },
         (Mode::Auto, Search::NotFound(e)) => {
             pregenerated(find::places::fallback(&e, &target), None)?
@@ -102,6 +103,10 @@ fn run() -> model::Result<()> {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     let why = find::mode::other_release(&release, found, &toolkit);
+                    pregenerated(why, Some(toolkit))?
+                }
+                Generated::WithoutClangHeaders(toolkit, e) => {
+                    let why = find::places::fallback_for(&e, &target, "install that package");
                     pregenerated(why, Some(toolkit))?
                 }
             },
@@ -125,12 +130,14 @@ fn run() -> model::Result<()> {
     Ok(())
 }
 
-/// What generation gives: the bindings, or the headers' own release where a
-/// release feature asks for another one.
+/// What generation gives: the bindings, the headers' own release where a
+/// release feature asks for another one, or why libclang could not parse C at
+/// all (it lacks clang's own headers), which the automatic mode falls back from.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 enum Generated {
     Bindings(Box<(Bindings, Origin)>),
     OtherRelease(Toolkit, model::CudaVersion),
+    WithoutClangHeaders(Toolkit, model::Error),
 }
 
 /// The bindings from the headers found, through bindgen.
@@ -157,8 +164,11 @@ fn generate(
     }
     header::check_minimum(&header, version)?;
     let unsigned = generator::unsigned_macros(&macros);
-    let file = generator::read(&run_bindgen(&header, &unsigned, &extra_args)?, &unsigned)?;
-    let mut items = items::read(file)?;
+    let text = match run_bindgen(&header, &unsigned, &extra_args)? {
+        Parsed::Text(text) => text,
+        Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
+    };
+    let mut items = items::read(generator::read(&text, &unsigned)?)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, &macros, &extra_args)?;
     header::check_same(&header, version, items.define("CUDA_VERSION"))?;
@@ -241,13 +251,22 @@ fn generate(_: &env::Target, _: Toolkit, _: &find::mode::Release) -> model::Resu
     Err(find::mode::needs_bindgen_feature())
 }
 
-/// bindgen over `wrapper.h` with the crate's settings: the bindings as Rust source.
+/// What bindgen made of `wrapper.h`.
+#[cfg(feature = "bindgen")]
+enum Parsed {
+    /// The bindings as Rust source.
+    Text(String),
+    /// libclang lacks clang's own headers (`stddef.h`): no C parses.
+    WithoutClangHeaders(model::Error),
+}
+
+/// bindgen over `wrapper.h` with the crate's settings.
 #[cfg(feature = "bindgen")]
 fn run_bindgen(
     header: &header::Header,
     unsigned: &std::collections::HashMap<String, generator::Unsigned>,
     extra_args: &[(String, Option<String>)],
-) -> model::Result<String> {
+) -> model::Result<Parsed> {
     use bindgen::callbacks::{IntKind, ParseCallbacks};
 
     #[derive(Debug)]
@@ -307,13 +326,20 @@ fn run_bindgen(
     let generated = generator::contained(|| builder.generate()).map_err(|panic| {
         generator::stopped(&header.include_dir, &header.target_triple, &panic, extra_args)
     })?;
-    let bindings = generated.map_err(|e| {
-        generator::unparsable(&header.include_dir, &header.target_triple, &e.to_string())
-    })?;
+    let bindings = match generated {
+        Ok(bindings) => bindings,
+        Err(e) => {
+            let e = e.to_string();
+            return match generator::without_clang_headers(&header.include_dir, &e) {
+                Some(missing) => Ok(Parsed::WithoutClangHeaders(missing)),
+                None => Err(generator::unparsable(&header.include_dir, &header.target_triple, &e)),
+            };
+        }
+    };
     let text = bindings.to_string();
     // The callbacks, and with them the converter's input, end with the bindings.
     drop(bindings);
-    converter.fill(&text)
+    converter.fill(&text).map(Parsed::Text)
 }
 
 /// Whether bindgen can run: libclang loads.

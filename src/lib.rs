@@ -146,10 +146,12 @@
 //! `LIBCUDA_SYS_BINDINGS` unset (the default): generated from the headers found
 //! (below) when libclang loads too, otherwise the pregenerated bindings of the
 //! crate, with one `cargo:warning` that says why and how to get generated ones.
-//! `LIBCUDA_SYS_BINDINGS=generate`: generated, or an error that says what is
-//! missing. `LIBCUDA_SYS_BINDINGS=pregenerated`, `DOCS_RS` set, or the
-//! `bindgen` feature off: the pregenerated set, without searching. A toolkit
-//! variable that is set but wrong is an error in every mode.
+//! A libclang without clang's own headers (`stddef.h`: Debian's `libclang1-N`
+//! without `libclang-common-N-dev`) parses no C, and is a fallback too, whose
+//! warning names the package. `LIBCUDA_SYS_BINDINGS=generate`: generated, or an
+//! error that says what is missing. `LIBCUDA_SYS_BINDINGS=pregenerated`,
+//! `DOCS_RS` set, or the `bindgen` feature off: the pregenerated set, without
+//! searching. A toolkit variable that is set but wrong is an error in every mode.
 //!
 //! Headers found but not generated from decide the pregenerated release (see
 //! below) by their `CUDA_VERSION` as the target's C preprocessor reads it. With

@@ -326,28 +326,23 @@ fn cross_hint(target: &str) -> String {
     )
 }
 
-/// Clang's own headers (`stddef.h`, `mm_malloc.h`, ...) for the libclang that
-/// was loaded. libclang looks for them in `clang/<version>` beside its own
-/// file, and distributions that keep libclang in the multiarch directory
-/// (Debian's `libclang-dev`: `/usr/lib/x86_64-linux-gnu`) put them elsewhere
-/// (`/usr/lib/clang/14.0.6`). A Linux target parses without them (GCC's
-/// installation has the same headers), a MinGW one (`x86_64-pc-windows-gnu`)
-/// stops at `mm_malloc.h`. Only an unambiguous match is used: with several
-/// installed versions and no way to tell which is the loaded one, libclang
-/// keeps its own choice.
+/// Clang's own headers (`stddef.h`, `stdarg.h`, `mm_malloc.h`, ...), which
+/// libclang reads from its resource directory (`clang/<version>/include`) and
+/// which no target parses without: glibc's `stdlib.h` includes `stddef.h`,
+/// which libclang takes from there alone (GCC's copy is in GCC's own
+/// directory, which clang does not search), and a MinGW target
+/// (`x86_64-pc-windows-gnu`) also needs `mm_malloc.h`. libclang looks for the
+/// directory relative to its own file (`<dir>/../lib/clang/<major>`), which
+/// misses where a distribution keeps libclang in the multiarch directory
+/// (Debian: `/usr/lib/x86_64-linux-gnu`) and the headers elsewhere
+/// (`/usr/lib/llvm-14/lib/clang/14.0.6`): this finds it for the libclang that
+/// was loaded. Only an unambiguous match is used: with several installed
+/// versions and no way to tell which is the loaded one, libclang keeps its own
+/// choice.
 pub fn resource_dir() -> Option<std::path::PathBuf> {
     let library = clang_sys::get_library()?;
-    let dir = library.path().parent()?;
-    // `libclang-14.so`, `libclang.so.17`: the major version, where the name has it.
-    let name = library.path().file_name()?.to_string_lossy().into_owned();
-    let major: String = name
-        .trim_start_matches("libclang")
-        .trim_start_matches(['-', '.'])
-        .trim_start_matches("so.")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    let mut found: Vec<std::path::PathBuf> = [dir.join("clang"), dir.join("../clang")]
+    let major = major_version(library.path());
+    let mut found: Vec<std::path::PathBuf> = clang_dirs(library.path())
         .iter()
         .filter_map(|versions| std::fs::read_dir(versions).ok())
         .flatten()
@@ -362,6 +357,99 @@ pub fn resource_dir() -> Option<std::path::PathBuf> {
     found.sort();
     found.dedup();
     (found.len() == 1).then(|| found.remove(0))
+}
+
+/// The directories near `library` (a libclang) that hold clang's headers by
+/// version (`clang/14`, `clang/14.0.6`): beside it, one level up, and in the
+/// `lib` beside its directory (libclang's own rule; on Windows it is in
+/// `bin`), for its path and for the one past its symlinks.
+fn clang_dirs(library: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs = Vec::new();
+    for file in [library.to_path_buf(), library.canonicalize().unwrap_or_default()] {
+        let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) else {
+            continue;
+        };
+        let up = dir.parent().unwrap_or(dir);
+        for candidate in [dir.join("clang"), up.join("clang"), up.join("lib").join("clang")] {
+            if !dirs.contains(&candidate) {
+                dirs.push(candidate);
+            }
+        }
+    }
+    dirs
+}
+
+/// The major version of a libclang, as its file names say it, past symlinks
+/// (`libclang-14.so.1`, `libclang.so.17`, `/usr/lib/llvm-14/lib/libclang.so`);
+/// empty where they do not (Debian's `libclang.so.1` numbers the ABI, not the release).
+fn major_version(library: &Path) -> String {
+    let digits = |s: &str| -> String { s.chars().take_while(char::is_ascii_digit).collect() };
+    let paths = [library.to_path_buf(), library.canonicalize().unwrap_or_default()];
+    let names: Vec<String> = paths
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    let dashed = names.iter().filter_map(|n| n.strip_prefix("libclang-")).map(digits);
+    let numbered = names
+        .iter()
+        .filter_map(|n| n.split_once(".so.").map(|(_, v)| digits(v)))
+        .filter(|v| v.parse::<u32>().is_ok_and(|n| n >= 3));
+    let llvm = paths
+        .iter()
+        .flat_map(|p| p.ancestors())
+        .filter_map(|a| a.file_name()?.to_str()?.strip_prefix("llvm-").map(digits));
+    dashed.chain(numbered).chain(llvm).find(|v| !v.is_empty()).unwrap_or_default()
+}
+
+/// Clang's headers that no C library has: one of them "not found" means
+/// libclang came without its resource directory.
+const CLANG_ONLY_HEADERS: [&str; 4] = ["stddef.h", "stdarg.h", "stdbool.h", "mm_malloc.h"];
+
+/// bindgen's error `e` (for `include`'s `cuda.h`) where libclang lacks clang's
+/// own headers, as the error that names the package that has them; `None`
+/// for any other error.
+pub fn without_clang_headers(include: &Path, e: &str) -> Option<Error> {
+    let header =
+        CLANG_ONLY_HEADERS.iter().find(|h| e.contains(&format!("'{h}' file not found")))?;
+    let library = clang_sys::get_library().map(|l| l.path().to_path_buf()).unwrap_or_default();
+    let major = major_version(&library);
+    let (version, package) = match major.as_str() {
+        "" => ("<version>".to_string(), "libclang-common-<version>-dev".to_string()),
+        n => (n.to_string(), format!("libclang-common-{n}-dev")),
+    };
+    let looked: Vec<String> =
+        clang_dirs(&library).iter().map(|d| format!("  {}", d.display())).collect();
+    let versions = match major.as_str() {
+        "" => "any version".to_string(),
+        n => format!("{n} or {n}.*"),
+    };
+    Some(Error::new(
+        format!(
+            "libclang has no {header} of its own: clang's headers for it are not installed \
+             (Debian/Ubuntu: {package}, or libclang-dev)"
+        ),
+        format!(
+            "bindgen could not parse {}:\n{}\n\n\
+             libclang ({})\n\
+             reads clang's own headers (stddef.h, stdarg.h, mm_malloc.h, ...) from its resource\n\
+             directory, and has none: no <version>/include/{header} ({versions}) in\n{}\n\
+             No C library has these headers, and GCC's copies are not on libclang's path. Debian and\n\
+             Ubuntu package libclang alone (libclang1-{version}) and its headers apart ({package},\n\
+             which libclang-dev brings in).\n\n\
+             Fix one of:\n\
+             - Debian/Ubuntu: apt-get install {package} (or libclang-dev)\n\
+             - elsewhere: install clang of libclang's version, whose package has these headers\n\
+             - name a resource directory of that version, e.g.\n  \
+               BINDGEN_EXTRA_CLANG_ARGS=\"-resource-dir=/usr/lib/llvm-{version}/lib/clang/{version}\"\n\
+             - point LIBCLANG_PATH at the lib directory of a complete LLVM installation\n\
+             - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
+            include.join("cuda.h").display(),
+            e.trim_end(),
+            library.display(),
+            looked.join("\n"),
+        ),
+    ))
 }
 
 /// bindgen panicked (`panic`, its message) on `include`'s `cuda.h` for `target`.

@@ -23,6 +23,8 @@ pub struct Case {
     /// Run the script as this user, from a copy of what it reads (see [`Case::as_user`]).
     pub uid: Option<u32>,
     pub out_dir: Option<PathBuf>,
+    /// Directories an empty one is mounted over for the run (see [`Case::hide`]).
+    pub hidden: Vec<PathBuf>,
 }
 
 impl Drop for Case {
@@ -72,6 +74,7 @@ impl Case {
             features: Vec::new(),
             uid: None,
             out_dir: None,
+            hidden: Vec::new(),
         };
         for tool in tools {
             if let Some(path) = which(tool) {
@@ -202,6 +205,19 @@ impl Case {
         symbols.lines().filter_map(|l| l.split_whitespace().nth(2)).map(String::from).collect()
     }
 
+    /// Runs the script with an empty directory mounted over `dir`, in a mount
+    /// namespace of its own (`unshare -m`: root only), so that the rest of the
+    /// machine never sees it gone. `false` (said as `skipped`) where that cannot be done.
+    pub fn hide(&mut self, dir: &Path) -> bool {
+        let unshare = Command::new("unshare").args(["-m", "true"]).output();
+        if !unshare.is_ok_and(|o| o.status.success()) {
+            testkit::skip("`unshare -m` is not available here (it needs root)");
+            return false;
+        }
+        self.hidden.push(dir.to_path_buf());
+        true
+    }
+
     /// `OUT_DIR` elsewhere than Cargo's layout.
     pub fn out_dir_at(&mut self, dir: PathBuf) -> &mut Case {
         self.out_dir = Some(dir);
@@ -226,7 +242,10 @@ impl Case {
             Some(_) => self.dir.join("build-script-build"),
             None => build_script(&self.features),
         };
-        let mut cmd = Command::new(&script);
+        let mut cmd = match self.hidden.is_empty() {
+            true => Command::new(&script),
+            false => self.hiding(&script),
+        };
         cmd.env_clear()
             .current_dir(self.manifest_dir())
             .env("OUT_DIR", &out_dir)
@@ -268,6 +287,25 @@ impl Case {
         outcome.assert_no_panic();
         outcome.assert_consulted_vars_rerun();
         outcome
+    }
+}
+
+impl Case {
+    /// `script` run by a shell in a mount namespace of its own, after an empty
+    /// directory is mounted over each hidden one. By full paths: the case's
+    /// `PATH` has neither `mount` nor `sh`.
+    fn hiding(&self, script: &Path) -> Command {
+        let empty = self.mkdir("hidden-by-an-empty-directory");
+        let word = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
+        let mount = which("mount").expect("mount on PATH");
+        let mut line = String::from("set -e; ");
+        for dir in &self.hidden {
+            line.push_str(&format!("{} --bind {} {}; ", word(&mount), word(&empty), word(dir)));
+        }
+        line.push_str("exec \"$0\"");
+        let mut cmd = Command::new(which("unshare").expect("unshare on PATH"));
+        cmd.args(["-m", "/bin/sh", "-c", &line]).arg(script);
+        cmd
     }
 }
 

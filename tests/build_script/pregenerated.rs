@@ -435,3 +435,72 @@ fn without_a_compiler_an_ambiguous_release_is_refused() {
         assert_eq!(run.metadata("version"), own.to_string(), "{}", run.report());
     }
 }
+
+/// The directories of clang's own headers (`stddef.h`) on this machine, as
+/// libclang's packages install them.
+fn clang_resource_headers() -> Vec<PathBuf> {
+    let mut parents: Vec<PathBuf> =
+        ["/usr/lib/clang", "/usr/lib64/clang", "/usr/local/lib/clang"].map(PathBuf::from).to_vec();
+    for base in ["/usr/lib", "/usr/lib64"] {
+        for entry in fs::read_dir(base).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("llvm") {
+                parents.push(entry.path().join("lib/clang"));
+            }
+        }
+    }
+    let mut dirs: Vec<PathBuf> = parents
+        .iter()
+        .flat_map(|p| fs::read_dir(p).into_iter().flatten().flatten())
+        .filter_map(|version| version.path().join("include").canonicalize().ok())
+        .filter(|include| include.join("stddef.h").is_file())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// libclang without clang's own headers (Debian's `libclang1-N` without
+/// `libclang-common-N-dev`) cannot parse `cuda.h`: the automatic mode falls
+/// back, naming the package, and `LIBCUDA_SYS_BINDINGS=generate` stops.
+#[test]
+fn libclang_without_its_own_headers_names_the_package() {
+    if generation_unavailable() {
+        return;
+    }
+    let resource = clang_resource_headers();
+    if resource.is_empty() {
+        return testkit::skip("no clang resource headers (stddef.h) found on this machine");
+    }
+    for mode in ["", "generate"] {
+        let mut case = Case::new("libclang_without_headers");
+        for dir in &resource {
+            if !case.hide(dir) {
+                return;
+            }
+        }
+        let run = case
+            .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
+            .env("LIBCUDA_SYS_BINDINGS", mode)
+            .run();
+        let said = ["libclang has no stddef.h of its own", "libclang-common-", "libclang-dev"];
+        if mode.is_empty() {
+            assert_pregenerated(
+                &run,
+                &case,
+                newest_pregenerated().min(REAL_VERSION.parse().unwrap()),
+            );
+            let warnings = run.warnings();
+            let fallback = warnings.iter().find(|w| w.contains("using the pregenerated bindings"));
+            let fallback =
+                fallback.unwrap_or_else(|| panic!("no fallback warning\n{}", run.report()));
+            for phrase in said {
+                assert!(fallback.contains(phrase), "`{phrase}` not in {fallback}");
+            }
+        } else {
+            run.failure(said[0]);
+            run.assert_stderr_has(&said[1..]);
+            run.assert_stderr_has(&["'stddef.h' file not found", "include/stddef.h"]);
+            run.assert_explanation_unindented();
+        }
+    }
+}
