@@ -217,7 +217,10 @@
 //!    `pip install nvidia-cuda-runtime`, `nvidia/cuda_runtime/include` from the
 //!    `-cu12`/`-cu11` packages);
 //! 7. `/usr/local/cuda`, `/usr/local/cuda-X.Y` (newest first), `/opt/cuda`,
-//!    `/usr/lib/cuda`, `/usr` (and their `targets/<triple>` directories).
+//!    `/usr/lib/cuda`, `/usr` (and their `targets/<triple>` directories); for a
+//!    Windows target, NVIDIA's installer's
+//!    `%ProgramFiles%\NVIDIA GPU Computing Toolkit\CUDA\vX.Y` instead (newest
+//!    first: `v13.0` before `v12.9`).
 //!
 //! Features are read as the build script was compiled with them, never from
 //! `CARGO_FEATURE_*` variables in the environment (an outer build's leak).
@@ -332,6 +335,7 @@
 //! | `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR` | a toolkit root; the first set wins, with a warning when another disagrees |
 //! | `PATH`, `PKG_CONFIG_PATH`, `CONDA_PREFIX`, `VIRTUAL_ENV`, `PYTHONPATH` | where `nvcc`, `cuda-X.Y.pc`, conda's and pip's headers are looked for |
 //! | `LIBCLANG_PATH`, `BINDGEN_EXTRA_CLANG_ARGS[_<target>]` | where libclang is, extra clang flags (a sysroot for a cross build) |
+//! | `ProgramFiles` | Windows targets: where the toolkit's default install directory is (on a Windows host, `C:\Program Files` where it is unset) |
 //! | `CC`, `CFLAGS` (and per target) | the C compiler for the preprocessor (also the release of headers not generated from) and the stand-in library |
 //! | `LIBCUDA_SYS_DRIVER_FLOOR` | the oldest driver, `X.Y` ([The driver floor](#the-driver-floor)) |
 //! | `LIBCUDA_SYS_DRIVER_PATH` | at run time, `dynamic-loading` only: the library to open instead of `libcuda.so.1` |

@@ -220,23 +220,48 @@ fn python() -> &'static Python {
 
 fn standard_roots(target: &Target) -> Vec<PathBuf> {
     if target.is_windows() {
-        return Vec::new();
+        return windows_roots(target);
     }
     let mut roots = vec![PathBuf::from("/usr/local/cuda")];
-    let mut versioned: Vec<((u32, u32), PathBuf)> = std::fs::read_dir("/usr/local")
+    roots.extend(versioned(Path::new("/usr/local"), "cuda-"));
+    roots.extend(["/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from));
+    roots
+}
+
+/// NVIDIA's installer puts each toolkit in
+/// `%ProgramFiles%\NVIDIA GPU Computing Toolkit\CUDA\vX.Y` and sets
+/// `CUDA_PATH`, which a shell or service started before the install lacks.
+/// `ProgramFiles` is the Windows host's; a build on another host (a cross
+/// build) looks there only where the variable names a directory.
+fn windows_roots(target: &Target) -> Vec<PathBuf> {
+    let program_files = env::var("ProgramFiles")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| target.host.contains("windows").then(|| PathBuf::from(r"C:\Program Files")));
+    let Some(program_files) = program_files else {
+        log(
+            "no ProgramFiles on this host: the toolkit's default Windows directory is not searched",
+        );
+        return Vec::new();
+    };
+    versioned(&program_files.join("NVIDIA GPU Computing Toolkit").join("CUDA"), "v")
+}
+
+/// The entries of `dir` named `<prefix>X.Y` (`cuda-12.8`, `v13.0`), newest
+/// release first, by number: 13.0 before 12.9 and 9.2.
+fn versioned(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut found: Vec<((u32, u32), PathBuf)> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
-            let (a, b) = name.strip_prefix("cuda-")?.split_once('.')?;
+            let (a, b) = name.strip_prefix(prefix)?.split_once('.')?;
             Some(((a.parse().ok()?, b.parse().ok()?), e.path()))
         })
         .collect();
-    versioned.sort_by_key(|v| std::cmp::Reverse(v.0));
-    roots.extend(versioned.into_iter().map(|(_, p)| p));
-    roots.extend(["/opt/cuda", "/usr/lib/cuda", "/usr"].map(PathBuf::from));
-    roots
+    found.sort_by_key(|v| std::cmp::Reverse(v.0));
+    found.into_iter().map(|(_, p)| p).collect()
 }
 
 /// The most entries a watched directory's tree may have: Cargo walks it on

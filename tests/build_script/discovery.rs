@@ -519,3 +519,50 @@ fn cflags_are_named_when_the_preprocessor_fails() {
     ));
     run.assert_stderr_has(&["check the compiler and flags: CFLAGS=", "/nonexistent/forced.h"]);
 }
+
+// ---------------------------------------------------------------------------
+// Windows: the toolkit's default install directory.
+
+/// Without `CUDA_PATH`, a Windows build looks where NVIDIA's installer puts
+/// the toolkit, `%ProgramFiles%\NVIDIA GPU Computing Toolkit\CUDA\vX.Y`,
+/// newest release first (13.0 over 12.9 and 9.2, by number, not by text).
+/// No libclang: the headers found decide the pregenerated release, and the
+/// import library beside them is linked.
+#[test]
+fn windows_default_install_directory_is_searched_newest_first() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("windows_program_files");
+    let program_files = case.mkdir("Program Files");
+    let cuda = "NVIDIA GPU Computing Toolkit/CUDA";
+    for (dir, number) in [("v9.2", 9020), ("v12.9", 12090), ("v13.0", 13000), ("vnext", 14000)] {
+        case.header(
+            &format!("Program Files/{cuda}/{dir}/include"),
+            &format!("#define CUDA_VERSION {number}\n"),
+        );
+        let lib = case.mkdir(&format!("Program Files/{cuda}/{dir}/lib/x64"));
+        fs::write(lib.join("cuda.lib"), "!<arch>\n").unwrap();
+    }
+    let empty = case.mkdir("no-libclang-here");
+    let run = case
+        .env("TARGET", "x86_64-pc-windows-gnu")
+        .env("CARGO_CFG_TARGET_OS", "windows")
+        .env("CARGO_CFG_TARGET_ARCH", "x86_64")
+        .env("CARGO_CFG_TARGET_ENV", "gnu")
+        .env("LIBCUDA_SYS_BINDINGS", "")
+        .env("LIBCLANG_PATH", &empty)
+        .env("ProgramFiles", &program_files)
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    let taken = program_files.join(cuda).join("v13.0");
+    assert_eq!(run.metadata("version"), "13000", "{}", run.report());
+    assert_eq!(Path::new(run.metadata("lib_dir")), taken.join("lib/x64"), "{}", run.report());
+    let found = format!("standard location {}", taken.join("include").display());
+    assert!(run.warnings().iter().any(|w| w.contains(&found)), "no `{found}`\n{}", run.report());
+    run.assert_stderr_has(&[&format!(
+        "candidate standard location: {} (taken: holds cuda.h)",
+        taken.join("include").display()
+    )]);
+    run.assert_reruns(&["ProgramFiles"]);
+}
