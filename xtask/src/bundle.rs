@@ -213,6 +213,10 @@ fn arguments<'a>(
     Ok((version, dir, given))
 }
 
+/// The packages whose test binaries a GPU bundle leaves out: xtask runs
+/// where Rust is, and the call harness is the call benchmark's.
+const NOT_BUNDLED: [&str; 2] = ["xtask", "call-harness"];
+
 /// The test targets `package` declares in `[package.metadata.libcuda-sys]
 /// reads-build-tree`: those that read the build tree while they run.
 fn reads_build_tree(package: &cargo_metadata::Package) -> Vec<String> {
@@ -248,7 +252,8 @@ pub fn gpu(args: &[String]) -> Result {
         Some(f) => test_args.extend(["-p", "libcuda-sys", "-p", "mempool-report", "--features", f]),
         // The dependent links C that calls libcuda: linked mode only.
         None => {
-            test_args.extend(["--workspace", "--exclude", "xtask", "--exclude", "call-harness"])
+            test_args.push("--workspace");
+            test_args.extend(NOT_BUNDLED.iter().flat_map(|p| ["--exclude", p]));
         }
     }
     let tests = build(&test_args, &env)?;
@@ -318,4 +323,156 @@ pub fn calls(args: &[String]) -> Result {
     }
     let source = [("call_overhead.c", crate::root().join("benches/call_overhead.c"))];
     fill(&dir, &binaries, &source, &[("headers", version)], CALLS_RUN)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    /// The value of a `#[path = "..."]` among `attrs`.
+    fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+        attrs.iter().find_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    /// The files of the modules `items` declare (`mod m;`), found as rustc
+    /// finds them: in `dir`, or where a `#[path]` in `file` points; each with
+    /// the directory of its own modules.
+    fn modules(items: &[syn::Item], file: &Path, dir: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
+        for item in items {
+            let syn::Item::Mod(m) = item else { continue };
+            let name = m.ident.to_string();
+            if let Some((_, inline)) = &m.content {
+                modules(inline, file, &dir.join(&name), out);
+                continue;
+            }
+            let found = match path_attribute(&m.attrs) {
+                Some(p) => file.parent().unwrap_or(dir).join(p),
+                None if dir.join(format!("{name}.rs")).is_file() => dir.join(format!("{name}.rs")),
+                None => dir.join(&name).join("mod.rs"),
+            };
+            let own = match found.file_name().is_some_and(|n| n == "mod.rs") {
+                true => found.parent().unwrap_or(dir).to_path_buf(),
+                false => found.with_extension(""),
+            };
+            out.push((found, own));
+        }
+    }
+
+    /// The source files of the crate whose root is `root`.
+    fn crate_files(root: &Path) -> Vec<(PathBuf, String)> {
+        let mut todo = vec![(root.to_path_buf(), root.parent().unwrap().to_path_buf())];
+        let mut files = Vec::new();
+        while let Some((file, dir)) = todo.pop() {
+            let Ok(text) = std::fs::read_to_string(&file) else { continue };
+            if let Ok(ast) = syn::parse_file(&text) {
+                modules(&ast.items, &file, &dir, &mut todo);
+            }
+            files.push((file, text));
+        }
+        files
+    }
+
+    /// What a test program does that reads the build tree where it runs:
+    /// files and directories looked at, a program started in one.
+    const TOUCHES: [&str; 9] = [
+        "fs::",
+        "File::open",
+        "read_dir",
+        "read_to_string",
+        "canonicalize",
+        ".exists()",
+        ".is_file()",
+        ".is_dir()",
+        ".current_dir(",
+    ];
+
+    /// A test binary copied to a GPU machine has no checkout beside it: one
+    /// whose sources name the manifest directory at compile time
+    /// (`env!("CARGO_MANIFEST_DIR")`) and touch the file system fails there,
+    /// so its package must declare it in `reads-build-tree` (the bundle
+    /// leaves it out). A crude reading: a target counts where any of its
+    /// files names the directory and any touches files, and `fs::` alone
+    /// counts. Each declared name must be a test target of its package.
+    #[test]
+    fn test_targets_that_read_the_manifest_directory_are_declared() {
+        let metadata = crate::cargo::workspace().unwrap();
+        let mut undeclared = Vec::new();
+        let mut checked = 0;
+        for package in metadata.workspace_packages() {
+            if super::NOT_BUNDLED.contains(&package.name.as_str()) {
+                continue;
+            }
+            let declared = super::reads_build_tree(package);
+            let tests: Vec<_> = package.targets.iter().filter(|t| t.test).collect();
+            for name in &declared {
+                assert!(
+                    tests.iter().any(|t| t.name == *name),
+                    "{}: reads-build-tree names {name}, which is none of its test targets",
+                    package.name
+                );
+            }
+            for target in tests {
+                let files = crate_files(target.src_path.as_std_path());
+                assert!(!files.is_empty(), "{}: no sources", target.src_path);
+                let flat = |t: &str| t.split_whitespace().collect::<String>();
+                let names =
+                    files.iter().any(|(_, t)| flat(t).contains(r#"env!("CARGO_MANIFEST_DIR")"#));
+                let touches = files.iter().any(|(_, t)| TOUCHES.iter().any(|w| t.contains(w)));
+                if names && touches && !declared.contains(&target.name) {
+                    undeclared.push(format!("{}/{}", package.name, target.name));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked} test targets");
+        assert!(
+            undeclared.is_empty(),
+            "these test targets read the manifest directory at run time; add them to their \
+             package's [package.metadata.libcuda-sys] reads-build-tree: {undeclared:?}"
+        );
+    }
+
+    /// The files of a crate are its root and the modules it declares,
+    /// `#[path]` and inline modules included, and no other file beside them.
+    #[test]
+    fn a_crates_files_are_its_modules() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(
+            "t/main.rs",
+            "mod a;\nmod b;\n#[path = \"../shared/c.rs\"]\nmod c;\nmod d { mod e; }\n",
+        );
+        write("t/a.rs", "mod inner;\n");
+        write("t/a/inner.rs", "");
+        write("t/b/mod.rs", "mod f;\n");
+        write("t/b/f.rs", "");
+        write("shared/c.rs", "");
+        write("t/d/e.rs", "");
+        write("t/unrelated.rs", "env!(\"CARGO_MANIFEST_DIR\")");
+        let mut files: Vec<String> = crate_files(&dir.path().join("t/main.rs"))
+            .into_iter()
+            .map(|(f, _)| f.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        files.sort();
+        let want = [
+            "shared/c.rs",
+            "t/a.rs",
+            "t/a/inner.rs",
+            "t/b/f.rs",
+            "t/b/mod.rs",
+            "t/d/e.rs",
+            "t/main.rs",
+        ];
+        assert_eq!(files.iter().map(|f| f.replace("t/../", "")).collect::<Vec<_>>(), want);
+    }
 }
