@@ -158,6 +158,9 @@ fn fill(
         .collect();
     make_room(dir, &written)?;
     for (to, from) in &copies {
+        if let Some(parent) = dir.join(to).parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
         std::fs::copy(from, dir.join(to))
             .map_err(|e| format!("copying {}: {e}", from.display()))?;
     }
@@ -284,7 +287,15 @@ pub fn gpu(args: &[String]) -> Result {
         ("driver_floor", floor.map_or("none".into(), |f| f.display().to_string())),
         ("left_out", left_out.join(" ")),
     ];
-    fill(&dir, &binaries, &[], &info, GPU_RUN)
+    // A build made without a driver links the crate's stand-in: run.sh runs
+    // the binaries once more with it first on the library path, as `cargo
+    // test` runs them, where it must hand every call over to the driver.
+    let stand_in = tests.out_dir("libcuda-sys").map(|d| d.join("stub/libcuda.so.1"));
+    let files: Vec<(&str, PathBuf)> = match stand_in {
+        Ok(path) if path.is_file() => vec![("stand-in/libcuda.so.1", path)],
+        _ => Vec::new(),
+    };
+    fill(&dir, &binaries, &files, &info, GPU_RUN)
 }
 
 /// `cargo xtask bench-calls-bundle [VERSION [DIR]]`: the call benchmark's
