@@ -244,7 +244,7 @@ pub fn driver_floor() -> Result<Option<u32>> {
 /// C preprocessor. Where it cannot be run (no C compiler for the target, which
 /// the pregenerated bindings need no more than a driver to link; or the
 /// target's C library headers missing), from the text of `cuda.h`, as long as
-/// its one `#define CUDA_VERSION` needs no preprocessor to read (see [`from_text`]).
+/// its one `#define CUDA_VERSION` needs no preprocessor to read (`from_text`).
 pub fn of_headers(target: &Target, toolkit: &Toolkit) -> Result<CudaVersion> {
     let path = toolkit.include_dir.join("cuda.h");
     let unread = match preprocessed(target, &toolkit.include_dir, &path) {
