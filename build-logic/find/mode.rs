@@ -241,10 +241,11 @@ pub fn driver_floor() -> Result<Option<u32>> {
 
 /// `CUDA_VERSION` of the headers of `toolkit`, which are not generated from,
 /// as a C program that includes their `cuda.h` sees it: through the target's
-/// C preprocessor. Where it cannot be run (no C compiler for the target, which
-/// the pregenerated bindings need no more than a driver to link; or the
-/// target's C library headers missing), from the text of `cuda.h`, as long as
-/// its one `#define CUDA_VERSION` needs no preprocessor to read (`from_text`).
+/// C preprocessor. Where that cannot be run (a cross build without the
+/// target's C compiler or C library headers: a build that links a driver's
+/// libcuda or loads it at run time needs neither), from the text of `cuda.h`,
+/// as long as its one `#define CUDA_VERSION` needs no preprocessor to read
+/// (`from_text`).
 pub fn of_headers(target: &Target, toolkit: &Toolkit) -> Result<CudaVersion> {
     let path = toolkit.include_dir.join("cuda.h");
     let unread = match preprocessed(target, &toolkit.include_dir, &path) {
@@ -265,7 +266,7 @@ pub fn of_headers(target: &Target, toolkit: &Toolkit) -> Result<CudaVersion> {
         .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display()), ""))?;
     let number = from_text(&String::from_utf8_lossy(&bytes)).map_err(|found| {
         Error::new(
-            format!("the CUDA_VERSION of {} cannot be read without a C compiler", path.display()),
+            format!("the CUDA_VERSION of {} cannot be read without the C preprocessor", path.display()),
             format!(
                 "These headers are not generated from, so their CUDA_VERSION picks the pregenerated\n\
                  bindings. The C preprocessor would read it as a C program does, and could not:\n\
@@ -273,7 +274,7 @@ pub fn of_headers(target: &Target, toolkit: &Toolkit) -> Result<CudaVersion> {
                  Read as text, cuda.h does not say it plainly:\n{}\n\
                  Which of these counts is for a preprocessor to decide, and the build does not guess.\n\n\
                  Fix one of:\n\
-                 - install a C compiler for {} (or name it in CC_{} or CC)\n\
+                 - install a C compiler for {}, with its C library headers (or name it in CC_{} or CC)\n\
                  - name the release to bind with a feature (features = [\"cuda-13000\"] for CUDA 13.0)\n\
                  - point {} at headers as NVIDIA ships them (one #define CUDA_VERSION, outside every #if)",
                 found.iter().map(|d| format!("  {d}")).collect::<Vec<_>>().join("\n"),
@@ -403,22 +404,11 @@ fn directives(text: &str) -> Vec<Directive> {
     let all = lines_of_directives(text);
     let opens = |name: &str| matches!(name, "if" | "ifdef" | "ifndef");
     let first_word = |rest: &str| rest.split_whitespace().next().unwrap_or_default().to_string();
-    // The guard's macro, where the first two directives open one.
-    let guard = match all.as_slice() {
-        [(_, a, g), (_, b, d), ..] if b == "define" && first_word(d) == first_word(g) => {
-            let g = first_word(g);
-            let negated = g
-                .strip_prefix("!defined")
-                .map(|d| d.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace()));
-            match (a.as_str(), negated) {
-                ("ifndef", _) => Some(g),
-                _ => None,
-            }
-        }
-        _ => None,
-    };
-    // The guard's `#endif` must close the file: the depth returns to zero there first.
-    let guarded = guard.is_some() && {
+    // An include guard opens the file (`#ifndef G` then `#define G`) and its
+    // `#endif` closes it: the depth first returns to zero at the last directive.
+    let opens_guard = matches!(all.as_slice(),
+        [(_, a, g), (_, b, d), ..] if a == "ifndef" && b == "define" && first_word(d) == first_word(g));
+    let guarded = opens_guard && {
         let mut depth = 0usize;
         let closes = all.iter().position(|(_, name, _)| {
             if opens(name) {

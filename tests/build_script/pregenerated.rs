@@ -416,7 +416,7 @@ fn without_a_compiler_an_ambiguous_release_is_refused() {
         let (case, include) = new_case(&text);
         let run = case.run();
         run.failure(&format!(
-            "the CUDA_VERSION of {} cannot be read without a C compiler",
+            "the CUDA_VERSION of {} cannot be read without the C preprocessor",
             include.join("cuda.h").display()
         ));
         run.assert_stderr_has(&[spelling, "#define CUDA_VERSION 12020", "/nonexistent/cc", "CC"]);
