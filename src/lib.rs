@@ -181,8 +181,8 @@
 //! - **No feature:** the headers found decide. Generated from them where
 //!   libclang loads; where they cannot be generated from (no libclang, the
 //!   `bindgen` feature off, `LIBCUDA_SYS_BINDINGS=pregenerated`), the
-//!   pregenerated set of their `CUDA_VERSION` (read from `cuda.h`'s `#define`
-//!   line), or where that release has none, of the newest release older than
+//!   pregenerated set of their `CUDA_VERSION` (as the target's C preprocessor
+//!   reads it: [Where the bindings come from](#where-the-bindings-come-from)), or where that release has none, of the newest release older than
 //!   theirs (13.5 for 13.6 headers), said in the warning. Headers older than
 //!   every pregenerated release (11.2–11.6) are an error that names the fixes.
 //!   Without headers, the newest pregenerated release.

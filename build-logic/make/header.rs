@@ -318,63 +318,11 @@ fn bindgen_args_used(extra_args: &[(String, Option<String>)]) -> Option<(&str, &
         .min_by_key(|(name, _)| precedence(name))
 }
 
-/// A value of `BINDGEN_EXTRA_CLANG_ARGS` as the words bindgen hands clang. It
-/// splits the value as a POSIX shell splits words: blanks (space, tab, line
-/// break) part them; in single quotes every character is itself; in double
-/// quotes a `\` before `$`, `` ` ``, `"` or `\` stands for that character,
-/// before a line break for nothing, and before any other character for
-/// itself; out of quotes a `\` makes the next character plain (a line break:
-/// nothing); a `#` where a word would start comments out the rest of its
-/// line. A value that ends inside quotes or right after a `\` is one word,
-/// all of it.
+/// A value of `BINDGEN_EXTRA_CLANG_ARGS` as the words bindgen hands clang:
+/// split by the crate bindgen splits it with, and one word where that finds
+/// unbalanced quotes, as bindgen then takes it.
 fn clang_words(value: &str) -> Vec<String> {
-    shell_words(value).unwrap_or_else(|| vec![value.to_string()])
-}
-
-/// [`clang_words`], or `None` for a value that ends inside quotes or after a `\`.
-fn shell_words(value: &str) -> Option<Vec<String>> {
-    let blank = |c: char| matches!(c, ' ' | '\t' | '\n');
-    let mut chars = value.chars().peekable();
-    let mut words = Vec::new();
-    loop {
-        while chars.next_if(|&c| blank(c)).is_some() {}
-        match chars.peek() {
-            None => return Some(words),
-            Some('#') => {
-                while chars.next().is_some_and(|c| c != '\n') {}
-                continue;
-            }
-            Some(_) => {}
-        }
-        let mut word = String::new();
-        while let Some(c) = chars.next_if(|&c| !blank(c)) {
-            match c {
-                '\'' => loop {
-                    match chars.next()? {
-                        '\'' => break,
-                        c => word.push(c),
-                    }
-                },
-                '"' => loop {
-                    match chars.next()? {
-                        '"' => break,
-                        '\\' => match chars.next()? {
-                            '\n' => {}
-                            c @ ('$' | '`' | '"' | '\\') => word.push(c),
-                            c => word.extend(['\\', c]),
-                        },
-                        c => word.push(c),
-                    }
-                },
-                '\\' => match chars.next()? {
-                    '\n' => {}
-                    c => word.push(c),
-                },
-                c => word.push(c),
-            }
-        }
-        words.push(word);
-    }
+    shlex::split(value).unwrap_or_else(|| vec![value.to_string()])
 }
 
 /// Whether clang flags `args`, split into words as bindgen splits them, define `name`.
