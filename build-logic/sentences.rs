@@ -121,6 +121,12 @@ pub(crate) const REFUSED_BY_13_0: [&str; 7] = [
     "CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID",
 ];
 
+/// Enumerators whose setter takes 0 alone, though no header says so: driver
+/// 580.159.04 (CUDA 13.0, on an H200) answers any other value with
+/// `CUDA_ERROR_INVALID_VALUE`, as measured by `tests/gpu_attributes.rs`,
+/// `graph_memory_watermarks_are_set_as_the_table_says`.
+pub(crate) const RESET_ONLY_MEASURED: [&str; 1] = ["CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH"];
+
 /// One sentence per `CU_POINTER_ATTRIBUTE_*`, in the order of their values.
 /// What they say a driver answered was measured on an H200 with driver
 /// 580.159.04 (CUDA 13.0), for 1 MiB from `cuMemAlloc`, the default pool,

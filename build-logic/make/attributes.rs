@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use crate::make::c_types::{text, Field, Types};
 use crate::make::items::Items;
 use crate::model::Typed;
-use crate::sentences::{facts, Fact};
+use crate::sentences::{facts, Fact, RESET_ONLY_MEASURED};
 
 /// A function that reads or writes attributes of an enum, and how it takes them.
 struct Accessor<'a> {
@@ -129,9 +129,10 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
                 writers.extend(launches.iter().map(|n| n.to_string()));
             }
             let lower = value.description.to_ascii_lowercase();
-            let reset_only = !writers.is_empty()
-                && lower.contains("reset")
-                && (lower.contains("to zero") || lower.contains("to 0"));
+            let said =
+                lower.contains("reset") && (lower.contains("to zero") || lower.contains("to 0"));
+            let reset_only =
+                !writers.is_empty() && (said || RESET_ONLY_MEASURED.contains(&k.name.as_str()));
             let rust_type = types.rust_of_value(&value);
             let layout = rust_type.as_deref().and_then(|r| types.layout(r));
             typed.push(Typed {
