@@ -139,18 +139,22 @@ fn a_fake_driver_gets_the_answers_dynamic_loading_gives() {
     }
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-driver-linked");
     testkit::fake_driver(&dir, CUDA_VERSION, 1);
+    run_again(TEST, CHILD, dir.as_os_str(), "the linked run with the fake");
+}
+
+/// This binary's test `test` run again alone, with `child` set and
+/// `LD_LIBRARY_PATH` `path`; it must pass (`what` names the run when not).
+#[cfg(not(feature = "dynamic-loading"))]
+fn run_again(test: &str, child: &str, path: &std::ffi::OsStr, what: &str) {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .env("LD_LIBRARY_PATH", &dir)
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(child, "1")
+        .env("LD_LIBRARY_PATH", path)
         .output()
         .unwrap();
     let text =
         format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(
-        out.status.success() && text.contains("1 passed"),
-        "the linked run with the fake:\n{text}"
-    );
+    assert!(out.status.success() && text.contains("1 passed"), "{what}:\n{text}");
 }
 
 /// Linked against the stand-in (a build without a driver) and run the way
@@ -204,16 +208,5 @@ fn behind_the_stand_in_the_answers_are_the_drivers() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-driver-behind-stand-in");
     testkit::fake_driver(&dir, CUDA_VERSION, 1);
     let path = std::env::join_paths([stand_in.parent().unwrap(), &dir]).unwrap();
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .env("LD_LIBRARY_PATH", path)
-        .output()
-        .unwrap();
-    let text =
-        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(
-        out.status.success() && text.contains("1 passed"),
-        "the run with the fake behind the stand-in:\n{text}"
-    );
+    run_again(TEST, CHILD, &path, "the run with the fake behind the stand-in");
 }
