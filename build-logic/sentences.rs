@@ -125,6 +125,7 @@ pub(crate) const REFUSED_BY_13_0: [&str; 7] = [
 /// 580.159.04 (CUDA 13.0, on an H200) answers any other value with
 /// `CUDA_ERROR_INVALID_VALUE`, as measured by `tests/gpu_attributes.rs`,
 /// `graph_memory_watermarks_are_set_as_the_table_says`.
+#[cfg(feature = "generate")]
 pub(crate) const RESET_ONLY_MEASURED: [&str; 1] = ["CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH"];
 
 /// One sentence per `CU_POINTER_ATTRIBUTE_*`, in the order of their values.
