@@ -200,7 +200,7 @@ fn driver() -> &'static Result<Driver, LoadError> {
             Err(first) if cfg!(target_os = "linux") && name == "libcuda.so.1" => {
                 open(WSL_DRIVER.as_ref()).map_err(|wsl| LoadError {
                     tried: std::format!("{}, then {WSL_DRIVER} (WSL2)", first.tried),
-                    message: std::format!("{}; {WSL_DRIVER}: {}", first.message, wsl.message),
+                    message: std::format!("{}; {}", first.message, wsl.message),
                 })
             }
             opened => opened,

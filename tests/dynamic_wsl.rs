@@ -12,5 +12,6 @@ fn the_loaders_libcuda_then_wsl2s_are_tried() {
         Err(err) => err,
     };
     assert_eq!(err.tried, "libcuda.so.1, then /usr/lib/wsl/lib/libcuda.so.1 (WSL2)");
+    // The loader names each file it could not open.
     assert!(err.message.contains("; /usr/lib/wsl/lib/libcuda.so.1: "), "{err}");
 }

@@ -42,7 +42,7 @@ pub fn text(r: &Report) -> String {
             "libcuda-sys's stand-in; the driver's replaces it at run time where installed"
         }
         "dynamic-loading" => {
-            "no link-time libcuda: LIBCUDA_SYS_DRIVER_PATH, else libcuda.so.1, is opened at the first call"
+            "no link-time libcuda: LIBCUDA_SYS_DRIVER_PATH, else libcuda.so.1 (on WSL2 /usr/lib/wsl/lib's), is opened at the first call"
         }
         _ => "see libcuda-sys's documentation",
     };
