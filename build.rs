@@ -14,7 +14,7 @@ use libcuda_sys_build::find::{self, mode::Mode, toolkit::Search};
 #[cfg(feature = "bindgen")]
 use libcuda_sys_build::make::{attributes, generator, header, items, names, reference, since};
 use libcuda_sys_build::model::{self, Bindings, Origin, Toolkit};
-use libcuda_sys_build::{make, pregenerated, write};
+use libcuda_sys_build::{interop, make, pregenerated, write};
 
 /// This crate's features, as the script was compiled with them.
 const FEATURES: env::Features = env::Features {
@@ -40,6 +40,11 @@ const FEATURES: env::Features = env::Features {
         (13040, cfg!(feature = "cuda-13040")),
         (13050, cfg!(feature = "cuda-13050")),
     ],
+    interop: &[
+        ("gl", cfg!(feature = "gl")),
+        ("egl", cfg!(feature = "egl")),
+        ("vdpau", cfg!(feature = "vdpau")),
+    ],
 };
 
 fn main() {
@@ -61,6 +66,7 @@ fn run() -> model::Result<()> {
     // Passed on as DEP_CUDA_BINDINGS_DIR in every mode: whole, or not at all.
     env::directive_path("OUT_DIR", &target.out_dir)?;
 
+    let modules = interop::enabled(FEATURES.interop, &target.os)?;
     let releases = pregenerated::releases(&target)?;
     let release = find::mode::release(&releases, FEATURES.releases)?;
     let mode = find::mode::choose(FEATURES.bindgen)?;
@@ -88,18 +94,20 @@ fn run() -> model::Result<()> {
     let (mut bindings, origin) = match (mode, search) {
         (Mode::Pregenerated(why), search) => pregenerated(why, search.found())?,
         (Mode::Generate, Search::NotFound(e)) => return Err(e),
-        (Mode::Generate, Search::Found(toolkit)) => match generate(&target, toolkit, &release)? {
-            Generated::Bindings(b) => *b,
-            Generated::OtherRelease(toolkit, found) => {
-                return Err(find::mode::release_mismatch(&release, found, &toolkit))
+        (Mode::Generate, Search::Found(toolkit)) => {
+            match generate(&target, toolkit, &release, &modules)? {
+                Generated::Bindings(b) => *b,
+                Generated::OtherRelease(toolkit, found) => {
+                    return Err(find::mode::release_mismatch(&release, found, &toolkit))
+                }
+                Generated::WithoutClangHeaders(_, e) => return Err(e),
             }
-            Generated::WithoutClangHeaders(_, e) => return Err(e),
-        },
+        }
         (Mode::Auto, Search::NotFound(e)) => {
             pregenerated(find::places::fallback(&e, &target), None)?
         }
         (Mode::Auto, Search::Found(toolkit)) => match libclang() {
-            Ok(()) => match generate(&target, toolkit, &release)? {
+            Ok(()) => match generate(&target, toolkit, &release, &modules)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     let why = find::mode::other_release(&release, found, &toolkit);
@@ -113,6 +121,7 @@ fn run() -> model::Result<()> {
             Err(e) => pregenerated(find::places::fallback(&e, &target), Some(toolkit))?,
         },
     };
+    interop::check_origin(&modules, &origin)?;
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
     write::files::all(&bindings, &origin, &target.out_dir)?;
 
@@ -146,6 +155,7 @@ fn generate(
     target: &env::Target,
     toolkit: Toolkit,
     release: &find::mode::Release,
+    modules: &[&interop::Interop],
 ) -> model::Result<Generated> {
     let header = header::Header::new(
         target.manifest_dir.join("wrapper.h"),
@@ -164,7 +174,7 @@ fn generate(
     }
     header::check_minimum(&header, version)?;
     let unsigned = generator::unsigned_macros(&macros);
-    let text = match run_bindgen(&header, &unsigned, &extra_args)? {
+    let text = match run_bindgen(&header, &unsigned, &extra_args, None)? {
         Parsed::Text(text) => text,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
@@ -189,7 +199,26 @@ fn generate(
         }
     }
     let constants = names::constants(&expansions, &macros, &items);
-    let since = since::find(&toolkit.include_dir, &items)?;
+    let mut since = since::find(&toolkit.include_dir, &items, &[])?;
+    let mut reference = scanned.reference;
+    let mut bound = Vec::new();
+    if !modules.is_empty() {
+        let stand_ins = interop::write_stand_ins(modules, &target.out_dir)?;
+        for m in modules {
+            let (module, dated, documented) =
+                generate_module(&header, m, &items, &extra_args, &stand_ins)?;
+            if let (Some(since), Some(dated)) = (since.as_mut(), dated) {
+                since.extend(dated);
+            }
+            for (id, title) in documented.groups {
+                if !reference.groups.iter().any(|(g, _)| *g == id) {
+                    reference.groups.push((id, title));
+                }
+            }
+            reference.functions.extend(documented.functions);
+            bound.push(module);
+        }
+    }
     let origin = Origin::Generated {
         compiler: header.compiler_command(),
         fingerprint: header::fingerprint(&cuda_h),
@@ -225,10 +254,79 @@ fn generate(
             bitmasks,
             moved: moved_members(&items, target)?,
             history: pregenerated::history(target)?,
-            reference: scanned.reference,
+            reference,
+            modules: bound,
         },
         origin,
     ))))
+}
+
+/// What one interop module's pass gives: the module, its functions' versions
+/// (`None` without `cudaTypedefs.h`), and NVIDIA's documentation of them as facts.
+#[cfg(feature = "bindgen")]
+type ModulePass =
+    (model::Module, Option<std::collections::BTreeMap<String, u32>>, model::Reference);
+
+/// One interop module's pass: bindgen over `wrapper.h` and the module's
+/// header, only the items that header declares (and what they use), less what
+/// `bound` (the bindings of `cuda.h`) has; its plain names from the same
+/// preprocessor steps as `cuda.h`'s, dated from its own `*Typedefs.h`.
+#[cfg(feature = "bindgen")]
+fn generate_module(
+    header: &header::Header,
+    m: &interop::Interop,
+    bound: &items::Items,
+    extra_args: &[(String, Option<String>)],
+    stand_ins: &std::path::Path,
+) -> model::Result<ModulePass> {
+    let mut flags: Vec<String> = interop::DEFINES.iter().map(|d| format!("-D{d}")).collect();
+    // After every other include directory: a header the system has wins.
+    flags.extend(["-idirafter".to_string(), stand_ins.display().to_string()]);
+    let header = header.with_module(m.source(), flags);
+    let macros = header.macros()?;
+    let unsigned = generator::unsigned_macros(&macros);
+    let text = match run_bindgen(&header, &unsigned, extra_args, Some(m))? {
+        Parsed::Text(text) => text,
+        // cuda.h's own pass has parsed: libclang has its headers.
+        Parsed::WithoutClangHeaders(e) => return Err(e),
+    };
+    let file = items::without(generator::read(&text, &unsigned)?, bound);
+    let mut items = items::read(file)?;
+    let names: Vec<&str> = names::rename_candidates(&macros).collect();
+    let (expansions, _) = header.expand(&names)?;
+    let renames = names::renames(&expansions, &items);
+    let scanned = reference::scan(&header.module_text(m.header));
+    for r in &renames {
+        if let Some(comment) = scanned.comment(&r.plain) {
+            items.document(&r.target, &generator::markdown(comment));
+        }
+    }
+    let since = since::find(&header.include_dir, &items, &[m.typedefs])?;
+    let module = model::Module {
+        name: m.feature,
+        header: m.header,
+        typedefs: m.typedefs,
+        types: items.render_types(),
+        functions: items
+            .functions
+            .iter()
+            .map(|f| model::Function { name: f.name.clone(), decl: f.decl() })
+            .collect(),
+        renames,
+        enumerators: items
+            .constants
+            .iter()
+            .filter_map(|k| {
+                Some(model::Enumerator {
+                    owner: k.owner.clone()?,
+                    name: k.name.clone(),
+                    value: k.value,
+                })
+            })
+            .collect(),
+        aliases: items.aliases.clone(),
+    };
+    Ok((module, since, scanned.reference))
 }
 
 /// Where the generated bindings have each member that moved between releases;
@@ -247,7 +345,12 @@ fn moved_members(items: &items::Items, target: &env::Target) -> model::Result<Ve
 /// Without the `bindgen` feature `find::mode::choose` never asks for generation;
 /// should it ever, the build says so instead of panicking.
 #[cfg(not(feature = "bindgen"))]
-fn generate(_: &env::Target, _: Toolkit, _: &find::mode::Release) -> model::Result<Generated> {
+fn generate(
+    _: &env::Target,
+    _: Toolkit,
+    _: &find::mode::Release,
+    _: &[&interop::Interop],
+) -> model::Result<Generated> {
     Err(find::mode::needs_bindgen_feature())
 }
 
@@ -260,12 +363,14 @@ enum Parsed {
     WithoutClangHeaders(model::Error),
 }
 
-/// bindgen over `wrapper.h` with the crate's settings.
+/// bindgen over `wrapper.h` with the crate's settings; for an interop
+/// `module`, over its header too, keeping only what that header declares.
 #[cfg(feature = "bindgen")]
 fn run_bindgen(
     header: &header::Header,
     unsigned: &std::collections::HashMap<String, generator::Unsigned>,
     extra_args: &[(String, Option<String>)],
+    module: Option<&interop::Interop>,
 ) -> model::Result<Parsed> {
     use bindgen::callbacks::{IntKind, ParseCallbacks};
 
@@ -289,13 +394,23 @@ fn run_bindgen(
     generator::load_libclang()?;
     let (comments, converter) = generator::Comments::start();
     let (major, minor) = generator::RUST_TARGET;
-    let mut builder =
-        bindgen::Builder::default()
-            .header_contents("libcuda_sys.h", &header.source())
-            .clang_arg(format!("-I{}", header.include_dir.display()))
+    let builder = bindgen::Builder::default()
+        .header_contents("libcuda_sys.h", &header.source())
+        .clang_arg(format!("-I{}", header.include_dir.display()));
+    let builder = match module {
+        None => builder
             .allowlist_function("cu.*")
             .allowlist_type("CU.*|cuuint(32|64)_t|cudaError_enum")
-            .allowlist_var("CU.*|CUDA_.*")
+            .allowlist_var("CU.*|CUDA_.*"),
+        // The header's items and what they use (`MAX_PLANES` is no `CU*`
+        // name); the window system's types are the crate's own.
+        Some(m) => builder
+            .allowlist_file(m.allowlist_file())
+            .blocklist_type(interop::blocklist())
+            .clang_args(&header.module_flags),
+    };
+    let mut builder =
+        builder
             // A C enum value the Rust enum does not list would be undefined
             // behaviour, and newer drivers do return new values.
             .default_enum_style(bindgen::EnumVariation::NewType {

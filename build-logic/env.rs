@@ -96,6 +96,8 @@ pub struct Features {
     pub dynamic_loading: bool,
     /// Every `cuda-XXXXX` feature, with whether it is on.
     pub releases: &'static [(u32, bool)],
+    /// Every interop feature (`gl`, `egl`, `vdpau`), with whether it is on.
+    pub interop: &'static [(&'static str, bool)],
 }
 
 /// A place the toolkit search asks (`find::places::AUTOMATIC`): the candidate
@@ -216,6 +218,7 @@ impl Target {
 /// `CC`/`CFLAGS`: a wrapper (`ccache`) or the compiler, its arguments and
 /// environment. The build script makes it, as it links `cc` and this crate
 /// does not (so that this crate compiles beside `cc`, not after it).
+#[derive(Clone)]
 pub struct Compiler {
     /// The program run: the compiler, or the wrapper in front of it.
     pub program: std::ffi::OsString,

@@ -10,7 +10,8 @@
 //! the error), [`env`](mod@env) (every variable read, with its
 //! `rerun-if-env-changed`; the C compiler), [`tables`] (the derived tables'
 //! rows), [`sentences`] (the docs' own sentences and the attribute facts
-//! table), and [`pregenerated`], the one reader of `pregenerated/`. The
+//! table), [`interop`] (the graphics-interop modules as data), and
+//! [`pregenerated`], the one reader of `pregenerated/`. The
 //! stages, in the order `build.rs` runs them:
 //! - [`find`]: where the bindings come from, which release, the headers, the
 //!   driver floor's value, what a fallback watches;
@@ -22,10 +23,11 @@
 //! A stage imports the spine and its own modules, never another stage: only
 //! `build.rs` goes from one stage to the next, handing on plain values. No
 //! chain of imports is longer than three modules: [`model`] and [`sentences`]
-//! import nothing of this crate, [`env`](mod@env) and [`tables`] only [`model`],
+//! import nothing of this crate, [`env`](mod@env), [`interop`] and [`tables`] only [`model`],
 //! and a stage's module imports none of its own stage that imports more.
 
 pub mod env;
+pub mod interop;
 pub mod model;
 pub mod pregenerated;
 pub mod sentences;

@@ -255,6 +255,27 @@ pub struct Bindings {
     pub history: History,
     /// NVIDIA's documentation of the functions, as facts.
     pub reference: Reference,
+    /// The graphics-interop modules bound (`gl`, `egl`, `vdpau`), each only
+    /// with what its header adds to `cuda.h`'s; empty without their features.
+    pub modules: Vec<Module>,
+}
+
+/// One graphics-interop module of the bindings (`OUT_DIR/<name>.rs`).
+pub struct Module {
+    /// Its feature and module name: `gl`.
+    pub name: &'static str,
+    /// The header it is generated from: `cudaGL.h`.
+    pub header: &'static str,
+    /// The header its functions are dated from: `cudaGLTypedefs.h`.
+    pub typedefs: &'static str,
+    /// Its types, constants and enumerators, as Rust text.
+    pub types: String,
+    pub functions: Vec<Function>,
+    pub renames: Vec<Rename>,
+    /// Its C enums' enumerators, which it also has under their C names.
+    pub enumerators: Vec<Enumerator>,
+    /// `(enum, typedef)`, as in [`Bindings::aliases`].
+    pub aliases: Vec<(String, String)>,
 }
 
 impl Bindings {
@@ -266,13 +287,27 @@ impl Bindings {
             .iter()
             .map(|f| f.name.as_str())
             .chain(self.renames.iter().map(|r| r.plain.as_str()))
+            .chain(self.modules.iter().flat_map(|m| {
+                let functions = m.functions.iter().map(|f| f.name.as_str());
+                functions.chain(m.renames.iter().map(|r| r.plain.as_str()))
+            }))
+    }
+
+    /// Every bound function, the interop modules' too.
+    pub(crate) fn all_functions(&self) -> impl Iterator<Item = &Function> {
+        self.functions.iter().chain(self.modules.iter().flat_map(|m| &m.functions))
+    }
+
+    /// Every plain name, the interop modules' too.
+    pub(crate) fn all_renames(&self) -> impl Iterator<Item = &Rename> {
+        self.renames.iter().chain(self.modules.iter().flat_map(|m| &m.renames))
     }
 
     /// The bound functions the `since` table has no release for (`cudaTypedefs.h`
     /// of another release than `cuda.h`); `None` without the table.
     pub(crate) fn undated(&self) -> Option<Vec<&str>> {
         let since = self.since.as_ref()?;
-        let names = self.functions.iter().map(|f| f.name.as_str());
+        let names = self.all_functions().map(|f| f.name.as_str());
         Some(names.filter(|name| !since.contains_key(*name)).collect())
     }
 

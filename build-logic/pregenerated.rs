@@ -130,6 +130,8 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
         since: Some(since),
         typed,
         reference,
+        // The interop modules are generated only (`interop::enabled`).
+        modules: Vec::new(),
     })
 }
 

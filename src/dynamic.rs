@@ -230,9 +230,26 @@ pub(crate) fn symbol(name: &core::ffi::CStr) -> Result<*mut c_void, CUresult> {
 /// if no such function is bound.
 pub fn is_available(symbol: &str) -> Option<bool> {
     let target = crate::alias_target(symbol);
-    let slot =
-        crate::generated::SLOTS.iter().find(|s| s.symbol.strip_suffix('\0') == Some(target))?;
+    let slot = slots().find(|s| s.symbol.strip_suffix('\0') == Some(target))?;
     Some(slot.get().is_ok())
+}
+
+/// The slots of the interop module `$module`, none without its feature.
+macro_rules! module_slots {
+    ($feature:literal, $module:ident) => {{
+        #[cfg(feature = $feature)]
+        let slots: &'static [&'static Slot] = crate::$module::SLOTS;
+        #[cfg(not(feature = $feature))]
+        let slots: &'static [&'static Slot] = &[];
+        slots
+    }};
+}
+
+/// Every bound function's slot, the interop modules' too.
+fn slots() -> impl Iterator<Item = &'static &'static Slot> {
+    let modules =
+        [module_slots!("gl", gl), module_slots!("egl", egl), module_slots!("vdpau", vdpau)];
+    crate::generated::SLOTS.iter().chain(modules.into_iter().flatten())
 }
 
 /// The address of `symbol` (NUL-terminated) in the driver, or null.

@@ -319,6 +319,42 @@
 //! | `cuda-11070` ... `cuda-13050` | the CUDA release to bind, at most one ([Choosing a CUDA release](#choosing-a-cuda-release)) |
 //! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
 //! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |
+//! | `gl`, `egl`, `vdpau` | Linux: the module `gl` (`cudaGL.h`), `egl` (`cudaEGL.h`) or `vdpau` (`cudaVDPAU.h`) ([Graphics interop](#graphics-interop)); generated bindings only for now |
+//!
+//! # Graphics interop
+//!
+//! The features `gl`, `egl` and `vdpau` (Linux targets) add the modules
+//! `libcuda_sys::gl`, `libcuda_sys::egl` and `libcuda_sys::vdpau`: what
+//! `cudaGL.h`, `cudaEGL.h` and `cudaVDPAU.h` add to `cuda.h` (their functions,
+//! enums, `CUeglFrame`, `MAX_PLANES`), each generated from that header in a
+//! bindgen pass of its own. `cuda.h`'s items stay at the crate root (each
+//! module imports them). The plain names are bound to the versioned symbols as
+//! for `cuda.h` (`gl::cuGLGetDevices` is `cuGLGetDevices_v2`, `vdpau::cuVDPAUCtxCreate`
+//! `cuVDPAUCtxCreate_v2`; with `per-thread-default-stream`, `cuGLMapBufferObject`
+//! and `cuGLMapBufferObjectAsync` are the `_v2_ptds`/`_v2_ptsz` ones). The
+//! functions are in [`FUNCTIONS`], [`since`] (dated from `cudaGLTypedefs.h`,
+//! `cudaEGLTypedefs.h`, `cudaVDPAUTypedefs.h`), [`driver_has`] and the
+//! dynamic-loading table; `DEP_CUDA_INTEROP` names the modules bound.
+//!
+//! The window system's types (`GLuint`, `GLenum`, `EGLint`, `EGLImageKHR`,
+//! `EGLStreamKHR`, `EGLSyncKHR`, `VdpDevice`, `VdpVideoSurface`,
+//! `VdpOutputSurface`, `VdpFuncId`, `VdpStatus`, `VdpGetProcAddress`) are the
+//! crate's own, as the C types they are, in the module that uses them: the
+//! bindings do not depend on which of `libgl-dev`, `libegl-dev`,
+//! `libvdpau-dev` the build machine has. Their headers are read where they
+//! are installed; where one is missing, a stand-in in `OUT_DIR` that declares
+//! only those types is found after every other include directory.
+//!
+//! For now the modules come only from bindings generated from headers: where
+//! the bindings are pregenerated (no headers or no libclang, `DOCS_RS`,
+//! `LIBCUDA_SYS_BINDINGS=pregenerated`, no `bindgen` feature), one of these
+//! features stops the build with an error that says how to generate, rather
+//! than giving an empty module; on a target other than Linux it is an error too.
+//!
+//! `egl::cuEventCreateFromEGLSync` is declared by every `cudaEGL.h`, but the
+//! x86-64 desktop driver does not export it (measured with driver 580.159.04,
+//! CUDA 13.0; `cuGetProcAddress` does not find it either): a linked program
+//! that calls it does not start there, and `driver_has` answers `false`.
 //!
 //! # Environment variables
 //!
@@ -409,6 +445,7 @@
 //! | `DEP_CUDA_BINDINGS_DIR` | the directory of the Rust files the crate includes |
 //! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
 //! | `DEP_CUDA_DRIVER_FLOOR` | `LIBCUDA_SYS_DRIVER_FLOOR` as applied (`13000`), empty without one |
+//! | `DEP_CUDA_INTEROP` | the graphics-interop modules bound, comma-separated (`gl,egl`), empty without them |
 //!
 //! With the pregenerated bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
 //! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a
@@ -511,6 +548,41 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/accessors.rs"));
 }
 pub use generated::*;
+
+#[cfg(any(feature = "gl", feature = "egl", feature = "vdpau"))]
+mod interop_types;
+
+/// OpenGL interoperability (`cudaGL.h`): what that header adds to `cuda.h`,
+/// with the `gl` feature. Its functions are also in [`FUNCTIONS`], [`since`]
+/// and [`driver_has`].
+#[cfg(feature = "gl")]
+#[allow(clippy::all, clippy::pedantic)]
+pub mod gl {
+    pub use crate::interop_types::gl::*;
+    use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/gl.rs"));
+}
+
+/// EGL interoperability (`cudaEGL.h`): what that header adds to `cuda.h`,
+/// with the `egl` feature. `cuEventCreateFromEGLSync` is declared, but the
+/// x86-64 desktop driver does not export it.
+#[cfg(feature = "egl")]
+#[allow(clippy::all, clippy::pedantic)]
+pub mod egl {
+    pub use crate::interop_types::egl::*;
+    use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/egl.rs"));
+}
+
+/// VDPAU interoperability (`cudaVDPAU.h`): what that header adds to
+/// `cuda.h`, with the `vdpau` feature.
+#[cfg(feature = "vdpau")]
+#[allow(clippy::all, clippy::pedantic)]
+pub mod vdpau {
+    pub use crate::interop_types::vdpau::*;
+    use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/vdpau.rs"));
+}
 
 /// The `CUDA_VERSION` of the header the bindings were generated from.
 pub const HEADER_VERSION: u32 = CUDA_VERSION;

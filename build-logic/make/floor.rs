@@ -28,13 +28,16 @@ pub fn apply(
         return Err(undated_functions(&where_, floor, &undated));
     }
     let newer: Vec<String> = bindings
-        .functions
-        .iter()
+        .all_functions()
         .filter(|f| since[&f.name] > floor)
         .map(|f| f.name.clone())
         .collect();
     bindings.functions.retain(|f| !newer.contains(&f.name));
     bindings.renames.retain(|r| !newer.contains(&r.target));
+    for m in &mut bindings.modules {
+        m.functions.retain(|f| !newer.contains(&f.name));
+        m.renames.retain(|r| !newer.contains(&r.target));
+    }
     for t in &mut bindings.typed {
         t.getters.retain(|f| !newer.contains(f));
         t.setters.retain(|f| !newer.contains(f));

@@ -18,6 +18,12 @@ pub struct Header {
     pub target_triple: String,
     /// The profiler API's declarations, which `cuda.h` leaves out (see `profiler`).
     pub profiler: String,
+    /// An interop module's includes after all that (`Header::with_module`);
+    /// empty for `cuda.h`'s own pass.
+    pub module: String,
+    /// The preprocessor and clang flags of that module's pass: its defines and
+    /// the stand-ins' directory (`-idirafter`).
+    pub module_flags: Vec<String>,
     /// The compiler cc selects, with the include directory and defines; asked
     /// for once, since cc probes the compiler (three runs) every time.
     compiler: Compiler,
@@ -35,6 +41,8 @@ impl Header {
         let compiler = find(Some(&include_dir), &defines)?;
         Ok(Header {
             profiler: profiler(&include_dir),
+            module: String::new(),
+            module_flags: Vec::new(),
             wrapper,
             include_dir,
             defines,
@@ -47,7 +55,31 @@ impl Header {
     /// The C source that declares everything bound: `wrapper.h` and the
     /// profiler's declarations.
     pub fn source(&self) -> String {
-        format!("#include \"{}\"\n{}", self.wrapper.display(), self.profiler)
+        format!("#include \"{}\"\n{}{}", self.wrapper.display(), self.profiler, self.module)
+    }
+
+    /// The same header with an interop module's includes after it, read with
+    /// `flags` (its defines, `-idirafter` of the stand-ins), for the module's
+    /// own bindgen and preprocessor passes.
+    pub fn with_module(&self, source: String, flags: Vec<String>) -> Header {
+        Header {
+            wrapper: self.wrapper.clone(),
+            include_dir: self.include_dir.clone(),
+            defines: self.defines.clone(),
+            out_dir: self.out_dir.clone(),
+            target_triple: self.target_triple.clone(),
+            profiler: self.profiler.clone(),
+            module: source,
+            module_flags: flags,
+            compiler: self.compiler.clone(),
+        }
+    }
+
+    /// The text of the interop header `name` beside `cuda.h` (empty where it
+    /// cannot be read: then bindgen has already failed on it).
+    pub fn module_text(&self, name: &str) -> String {
+        let bytes = std::fs::read(self.include_dir.join(name)).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 
     /// The preprocessor's output for the header followed by `body`.
@@ -74,7 +106,9 @@ impl Header {
                 ),
             )
         };
-        self.compiler.preprocess(&source, flags, &self.out_dir)?.map_err(fail)
+        let flags: Vec<&str> =
+            self.module_flags.iter().map(String::as_str).chain(flags.iter().copied()).collect();
+        self.compiler.preprocess(&source, &flags, &self.out_dir)?.map_err(fail)
     }
 
     /// The macro dump (`-dM`): every `#define` in force after including the header.

@@ -118,6 +118,44 @@ pub fn read(file: syn::File) -> Result<Items> {
     Ok(items)
 }
 
+/// `file` (an interop module's bindgen output, which also holds what its
+/// declarations use of `cuda.h`) without every item `bound` (`cuda.h`'s own
+/// bindings) already has, by name: what is left is what the module's header
+/// adds. Subtracting by name, rather than keeping `cuda.h`'s items out of the
+/// run, lets bindgen see them whole (a union of `CUarray`s stays `Copy`).
+pub fn without(mut file: syn::File, bound: &Items) -> syn::File {
+    let known = |name: &str| bound.has_item(name) || bound.enums.iter().any(|e| e == name);
+    let path_name = |ty: &syn::Type| match ty {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    };
+    file.items.retain_mut(|item| match item {
+        syn::Item::Struct(s) => !known(&s.ident.to_string()),
+        syn::Item::Union(u) => !known(&u.ident.to_string()),
+        syn::Item::Type(t) => !known(&t.ident.to_string()),
+        syn::Item::Use(u) => renamed(u).is_none_or(|r| !known(&r.rename.to_string())),
+        syn::Item::Impl(imp) => path_name(&imp.self_ty).is_none_or(|n| !known(&n)),
+        // bindgen's layout tests (`const _: () = { size_of::<X>() ... }`) go with their type.
+        syn::Item::Const(c) if c.ident == "_" => {
+            let text = c.expr.to_token_stream().to_string();
+            !text
+                .split(":: < ")
+                .skip(1)
+                .any(|rest| known(rest.split(' ').next().unwrap_or_default()))
+        }
+        syn::Item::Const(c) => !known(&c.ident.to_string()),
+        syn::Item::ForeignMod(block) => {
+            block.items.retain(|f| match f {
+                syn::ForeignItem::Fn(f) => bound.function(&f.sig.ident.to_string()).is_none(),
+                _ => true,
+            });
+            !block.items.is_empty()
+        }
+        _ => true,
+    });
+    file
+}
+
 impl Items {
     /// Gives the function `name` the documentation `text` where bindgen gave
     /// it none (see `make::reference`).

@@ -16,10 +16,12 @@ use crate::model::Error;
 type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
 
 /// `(bound function, version)` of every function matched to a `PFN_` variant,
-/// or `None` where the header set has no `cudaTypedefs.h`.
+/// or `None` where the header set has no `cudaTypedefs.h`. `typedefs`: more
+/// files of `PFN_` types beside it (an interop module's `cudaGLTypedefs.h`).
 pub fn find(
     include_dir: &std::path::Path,
     items: &crate::make::items::Items,
+    typedefs: &[&str],
 ) -> crate::model::Result<Option<BTreeMap<String, u32>>> {
     // Absent is a header set without the table; present but unreadable is an error.
     let read = |name: &str| {
@@ -46,8 +48,12 @@ pub fn find(
         return Ok(None);
     };
     // The profiler's functions are typed apart, in the same form.
-    let profiler = read("cudaProfilerTypedefs.h")?.unwrap_or_default();
-    let variants = variants(&(text + &profiler));
+    let mut text = text + &read("cudaProfilerTypedefs.h")?.unwrap_or_default();
+    // The interop modules' functions are typed apart too, each in its own file.
+    for name in typedefs {
+        text += &read(name)?.unwrap_or_default();
+    }
+    let variants = variants(&text);
     let mut versions = BTreeMap::new();
     let mut unmatched = Vec::new();
     for f in &items.functions {

@@ -21,13 +21,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::model::dotted;
 use crate::model::CudaVersion;
-use crate::model::{Bindings, Documented, Enumerator, Function, Origin, Typed};
+use crate::model::{Bindings, Documented, Enumerator, Function, Module, Origin, Typed};
 use crate::sentences::{abi_note, family, result, sentence, summary, ENUMS, REFUSED_BY_13_0};
 
-/// The line each function's documentation gets.
-pub(crate) fn since(version: u32) -> String {
+/// The line each function's documentation gets: the driver it needs, as the
+/// header `typedefs` (`cudaTypedefs.h`, or an interop module's) dates it.
+pub(crate) fn since(version: u32, typedefs: &str) -> String {
     let version = CudaVersion { number: version };
-    format!("Needs a driver of CUDA {version} or newer (`cudaTypedefs.h`).")
+    format!("Needs a driver of CUDA {version} or newer (`{typedefs}`).")
 }
 
 /// The crate root's paragraph on the release these docs show.
@@ -84,9 +85,15 @@ pub(crate) struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    pub(crate) fn new(b: &'a Bindings) -> Index<'a> {
+    /// The index of `b`'s own functions, or of those of its interop module
+    /// `module`, which also links to the crate root's (it imports them).
+    pub(crate) fn new(b: &'a Bindings, module: Option<&'a Module>) -> Index<'a> {
+        let (functions, renames) = match module {
+            Some(m) => (&m.functions[..], &m.renames[..]),
+            None => (&[][..], &[][..]),
+        };
         let mut plain: HashMap<&str, Vec<&str>> = HashMap::new();
-        for r in &b.renames {
+        for r in b.renames.iter().chain(renames) {
             plain.entry(&r.target).or_default().push(&r.plain);
         }
         let mut accessors: HashMap<&str, Vec<(&str, bool)>> = HashMap::new();
@@ -105,8 +112,9 @@ impl<'a> Index<'a> {
             bound: b
                 .functions
                 .iter()
+                .chain(functions)
                 .map(|f| f.name.as_str())
-                .chain(b.renames.iter().map(|r| r.plain.as_str()))
+                .chain(b.renames.iter().chain(renames).map(|r| r.plain.as_str()))
                 .collect(),
             documented: b.reference.functions.iter().map(|d| (d.name.as_str(), d)).collect(),
             plain,
@@ -155,11 +163,13 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
         true => "the legacy default stream's variant",
         false => "an older ABI",
     };
+    let module = b.modules.iter().find(|m| m.functions.iter().any(|g| g.name == f.name));
+    let header = module.map_or("cuda.h", |m| m.header);
     for p in plain {
         paragraph(
             &mut before,
             format!(
-                "C calls it `{p}`: `cuda.h` has `#define {p} ... {t}`, and [`{p}`] here is this \
+                "C calls it `{p}`: `{header}` has `#define {p} ... {t}`, and [`{p}`] here is this \
                  function. libcuda's own `{p}` symbol is {own}, never bound.",
                 t = f.name
             ),
@@ -194,7 +204,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
         }
     }
     if let Some(v) = b.since.as_ref().and_then(|s| s.get(&f.name)) {
-        after.push(format!("- {}", since(*v)));
+        after.push(format!("- {}", since(*v, module.map_or("cudaTypedefs.h", |m| m.typedefs))));
     }
     if let Some(h) = history(b, &f.name) {
         paragraph(&mut after, h);

@@ -90,6 +90,7 @@ pub fn emit(
         ("bindings_dir", target.out_dir.display().to_string()),
         ("cuda_h_fnv1a64", fingerprint),
         ("driver_floor", floor.map(|f| f.to_string()).unwrap_or_default()),
+        ("interop", bindings.modules.iter().map(|m| m.name).collect::<Vec<_>>().join(",")),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");

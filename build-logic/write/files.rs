@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
-use crate::model::{Bindings, Origin, Rename, Result};
+use crate::model::{Bindings, Function, Module, Origin, Rename, Result};
 use crate::sentences::result;
 use crate::tables;
 use crate::write::docs;
@@ -24,7 +24,9 @@ pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path) -> Result<()> {
         ("enumerators.rs", enumerators(b)),
         ("accessors.rs", accessors(b)),
     ];
-    for (name, text) in files {
+    // The interop modules bound (their features on), each in a file of its own.
+    let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m)));
+    for (name, text) in files.into_iter().map(|(n, t)| (n.to_string(), t)).chain(modules) {
         let path = out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
     }
@@ -99,13 +101,37 @@ fn accessors(b: &Bindings) -> String {
     out
 }
 
+/// `<module>.rs` of an interop module: its types, its functions (one
+/// `functions!` invocation, as `functions.rs`), its plain names, and its
+/// enumerators under their C names.
+fn module(b: &Bindings, m: &Module) -> String {
+    let mut out = format!("// The {} interop module: what its header adds to cuda.h's.\n", m.name);
+    out.push_str(&m.types);
+    out.push_str(&functions_of(b, &m.functions, Some(m)));
+    out.push_str(&renames(&m.renames));
+    for e in &m.enumerators {
+        let ty = m.aliases.iter().find(|(en, _)| *en == e.owner).map_or(&e.owner, |(_, a)| a);
+        let _ = writeln!(
+            out,
+            "/// [`{ty}::{n}`] under its C name.\npub const {n}: {ty} = {ty}::{n};",
+            n = e.name
+        );
+    }
+    out
+}
+
 /// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands
 /// to `extern "C"` declarations or to the dynamic-loading wrappers; each
 /// declaration with this crate's lines around the header's text (`docs::function`).
 fn functions(b: &Bindings) -> String {
+    functions_of(b, &b.functions, None)
+}
+
+/// One `functions!` invocation of `list`, functions of `b` or of its interop `module`.
+fn functions_of(b: &Bindings, list: &[Function], module: Option<&Module>) -> String {
     let mut out = String::from("functions! {\n");
-    let index = docs::Index::new(b);
-    for f in &b.functions {
+    let index = docs::Index::new(b, module);
+    for f in list {
         let (mut before, after) = docs::function(b, &index, f);
         // A paragraph of its own, before the header's text.
         if !before.is_empty() {
@@ -131,7 +157,7 @@ fn since(bindings: &Bindings) -> String {
         "/// Whether the headers had `cudaTypedefs.h`, the source of [`SINCE`].\npub const SINCE_AVAILABLE: bool = ",
     );
     let _ = writeln!(out, "{};", bindings.since.is_some());
-    let mut names: Vec<&str> = bindings.functions.iter().map(|f| f.name.as_str()).collect();
+    let mut names: Vec<&str> = bindings.all_functions().map(|f| f.name.as_str()).collect();
     names.sort_unstable();
     out.push_str("/// Every bound function, sorted.\npub const FUNCTIONS: &[&str] = &[\n");
     for name in &names {
@@ -146,7 +172,7 @@ fn since(bindings: &Bindings) -> String {
         }
     }
     out.push_str("];\n/// `(plain name, the bound function it is an alias of)`, sorted by name.\npub const PLAIN_NAMES: &[(&str, &str)] = &[\n");
-    let mut plain: Vec<_> = bindings.renames.iter().collect();
+    let mut plain: Vec<_> = bindings.all_renames().collect();
     plain.sort_by(|a, b| a.plain.cmp(&b.plain));
     for r in plain {
         let _ = writeln!(out, "    (\"{}\", \"{}\"),", r.plain, r.target);

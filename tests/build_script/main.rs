@@ -24,6 +24,7 @@ mod compilers;
 mod discovery;
 mod floor;
 mod inputs;
+mod interop;
 mod libclang;
 mod linking;
 mod order;

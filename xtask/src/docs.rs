@@ -221,6 +221,32 @@ mod tests {
                 assert!(abi_note(name).is_some(), "{name}: no note on its ABI");
             }
         }
+        // The interop modules' functions, as the newest cached release's headers declare them.
+        let newest = crate::pregenerate::releases()
+            .unwrap()
+            .into_iter()
+            .map(|(release, _)| crate::pregenerate::dotted(release))
+            .rfind(|dotted| !crate::headers::needs_fetch(dotted));
+        if let Some(dotted) = newest {
+            let dir = crate::headers::include_dir(&dotted).unwrap();
+            for header in ["cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"] {
+                let text = std::fs::read_to_string(dir.join(header)).unwrap();
+                let scanned = libcuda_sys_build::make::reference::scan(&text);
+                assert!(!scanned.reference.functions.is_empty(), "{header}");
+                for f in &scanned.reference.functions {
+                    assert!(summary(&f.name).is_some(), "{header}: {}: no summary", f.name);
+                }
+            }
+            for abi in [
+                "cuGLCtxCreate_v2",
+                "cuGLGetDevices_v2",
+                "cuGLMapBufferObject_v2_ptds",
+                "cuGLMapBufferObjectAsync_v2_ptsz",
+                "cuVDPAUCtxCreate_v2",
+            ] {
+                assert!(abi_note(abi).is_some(), "{abi}: no note on its ABI");
+            }
+        }
         let types = read("types.rs");
         let codes: Vec<&str> = types
             .split("pub const ")
@@ -263,7 +289,11 @@ mod tests {
                 continue;
             }
             let dir = crate::headers::include_dir(&dotted).unwrap();
-            let text = std::fs::read_to_string(dir.join("cuda.h")).unwrap();
+            // cuda.h, and the interop headers beside it (the `gl`, `egl`, `vdpau` modules).
+            let text: String = ["cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"]
+                .iter()
+                .filter_map(|h| std::fs::read_to_string(dir.join(h)).ok())
+                .collect();
             let scanned = scan(&text);
             for f in &scanned.reference.functions {
                 if let Some(c) = scanned.comment(&f.name) {

@@ -1,0 +1,225 @@
+//! The graphics-interop modules (`gl`, `egl`, `vdpau`), as data: which
+//! header each binds, the `*Typedefs.h` that dates its functions, what it
+//! includes before that header, the window-system types it uses, and the
+//! stand-ins for the window system's headers. Part of the spine: `find`
+//! checks the features against the target and the bindings' origin, `make`
+//! runs one bindgen pass per module over [`Interop::source`], `write` renders
+//! `OUT_DIR/<module>.rs`.
+//!
+//! The window-system types (`GLuint`, `EGLImageKHR`, `VdpDevice`, ...) are
+//! written by hand in the crate (`src/interop_types.rs`) and kept out of
+//! bindgen's output: with the system's headers bindgen would emit
+//! `khronos_int32_t`, a `VdpStatus` newtype and its 26 constants, without them
+//! nothing, so the API would depend on which -dev packages the build machine
+//! has. The system's headers are still read where they are installed; where
+//! one is missing, a stand-in that declares only those types is found after
+//! every other include directory (`-idirafter`), so an installed header wins.
+
+use crate::model::{Error, Origin, Result};
+
+/// One interop module.
+pub struct Interop {
+    /// The Cargo feature and the module's name (`libcuda_sys::gl`).
+    pub feature: &'static str,
+    /// The driver API header that declares it, beside `cuda.h`.
+    pub header: &'static str,
+    /// Its `PFN_` typedefs, which date its functions (`make::since`).
+    pub typedefs: &'static str,
+    /// What the header needs included before it (cudaVDPAU.h includes
+    /// neither `cuda.h` nor `vdpau/vdpau.h` itself).
+    pub before: &'static [&'static str],
+    /// The window-system types its declarations use, each written by hand
+    /// in the crate; bindgen is told to leave them out.
+    pub types: &'static [&'static str],
+    /// `(path, text)` of the window system's headers it includes, each as a
+    /// stand-in that declares only the types above.
+    pub stand_ins: &'static [(&'static str, &'static str)],
+    /// The Debian package that has the real headers, for the error text.
+    pub package: &'static str,
+}
+
+/// Every interop module, in the order the features are listed.
+pub const MODULES: [Interop; 3] = [
+    Interop {
+        feature: "gl",
+        header: "cudaGL.h",
+        typedefs: "cudaGLTypedefs.h",
+        before: &[],
+        types: &["GLuint", "GLenum"],
+        stand_ins: &[(
+            "GL/gl.h",
+            "/* libcuda-sys: used only where the system has no <GL/gl.h>. */\n\
+             typedef unsigned int GLenum;\ntypedef unsigned int GLuint;\n",
+        )],
+        package: "libgl-dev",
+    },
+    Interop {
+        feature: "egl",
+        header: "cudaEGL.h",
+        typedefs: "cudaEGLTypedefs.h",
+        before: &[],
+        types: &["EGLint", "EGLImageKHR", "EGLStreamKHR", "EGLSyncKHR"],
+        stand_ins: &[
+            (
+                "EGL/egl.h",
+                "/* libcuda-sys: used only where the system has no <EGL/egl.h>. */\n\
+                 #include <stdint.h>\ntypedef int32_t EGLint;\n",
+            ),
+            (
+                "EGL/eglext.h",
+                "/* libcuda-sys: used only where the system has no <EGL/eglext.h>. */\n\
+                 typedef void *EGLImageKHR;\ntypedef void *EGLStreamKHR;\ntypedef void *EGLSyncKHR;\n",
+            ),
+        ],
+        package: "libegl-dev",
+    },
+    Interop {
+        feature: "vdpau",
+        header: "cudaVDPAU.h",
+        typedefs: "cudaVDPAUTypedefs.h",
+        before: &["vdpau/vdpau.h"],
+        types: &[
+            "VdpDevice",
+            "VdpVideoSurface",
+            "VdpOutputSurface",
+            "VdpFuncId",
+            "VdpStatus",
+            "VdpGetProcAddress",
+        ],
+        stand_ins: &[(
+            "vdpau/vdpau.h",
+            "/* libcuda-sys: used only where the system has no <vdpau/vdpau.h>. */\n\
+             #include <stdint.h>\n\
+             typedef uint32_t VdpDevice;\ntypedef uint32_t VdpVideoSurface;\n\
+             typedef uint32_t VdpOutputSurface;\ntypedef uint32_t VdpFuncId;\n\
+             typedef unsigned int VdpStatus;\n\
+             typedef VdpStatus VdpGetProcAddress(VdpDevice, VdpFuncId, void **);\n",
+        )],
+        package: "libvdpau-dev",
+    },
+];
+
+/// Defines every interop pass reads the headers with: no X11 or `windows.h`
+/// from `EGL/eglplatform.h`, whose platform types no interop header uses.
+pub const DEFINES: [&str; 2] = ["EGL_NO_X11", "EGL_NO_PLATFORM_SPECIFIC_TYPES"];
+
+/// Where the stand-ins are written, under `OUT_DIR`.
+pub const STAND_IN_DIR: &str = "interop-headers";
+
+impl Interop {
+    /// What the module's pass includes after `wrapper.h` (and the profiler's
+    /// declarations): the headers it needs first, then its own.
+    pub fn source(&self) -> String {
+        self.before.iter().chain([&self.header]).map(|h| format!("#include <{h}>\n")).collect()
+    }
+
+    /// bindgen's `allowlist_file`: the module's header, as clang spells its
+    /// path on any host.
+    pub fn allowlist_file(&self) -> String {
+        format!(r".*[/\\]{}", self.header.replace('.', r"\."))
+    }
+}
+
+/// The window-system types of every module, as one bindgen `blocklist_type`
+/// (with `khronos_*`, which `EGLint` is defined through).
+pub fn blocklist() -> String {
+    let types: Vec<&str> = MODULES.iter().flat_map(|m| m.types.iter().copied()).collect();
+    format!("{}|khronos_.*", types.join("|"))
+}
+
+/// The modules whose features are on; only Linux targets have these
+/// headers' functions, so a feature on for another target is an error.
+pub fn enabled(features: &[(&'static str, bool)], os: &str) -> Result<Vec<&'static Interop>> {
+    let on: Vec<&'static Interop> = MODULES
+        .iter()
+        .filter(|m| features.iter().any(|(f, enabled)| *f == m.feature && *enabled))
+        .collect();
+    match on.first() {
+        Some(first) if os != "linux" => Err(Error::new(
+            format!("the {} feature is for Linux targets; this build is for {os}", names(&on)),
+            format!(
+                "{} declares its functions for Linux; the crate binds it only there.\n\n\
+                 Fix: enable {} only for Linux targets \
+                 ([target.'cfg(target_os = \"linux\")'.dependencies] in Cargo.toml).",
+                first.header,
+                names(&on)
+            ),
+        )),
+        _ => Ok(on),
+    }
+}
+
+/// `` `gl`, `egl` ``.
+fn names(modules: &[&Interop]) -> String {
+    modules.iter().map(|m| format!("`{}`", m.feature)).collect::<Vec<_>>().join(", ")
+}
+
+/// The interop modules are generated from the headers only, for now: with
+/// pregenerated bindings a feature that asks for one is an error that says
+/// how to generate, never an empty module.
+pub fn check_origin(modules: &[&Interop], origin: &Origin) -> Result<()> {
+    let Origin::Pregenerated { why, .. } = origin else {
+        return Ok(());
+    };
+    if modules.is_empty() {
+        return Ok(());
+    }
+    let names = names(modules);
+    let headers: Vec<&str> = modules.iter().map(|m| m.header).collect();
+    Err(Error::new(
+        format!(
+            "the {names} feature needs bindings generated from the CUDA headers, and these are pregenerated"
+        ),
+        format!(
+            "The interop modules are generated from {} for now: the pregenerated\n\
+             set has none. These bindings are pregenerated: {}.\n\n\
+             Fix one of:\n\
+             - generate: keep the `bindgen` feature (the default), install CUDA headers (a toolkit, or\n  \
+               pip install nvidia-cuda-runtime) and libclang (Debian/Ubuntu: apt-get install libclang-dev)\n\
+             - turn {names} off where there are no headers (docs.rs, machines without a toolkit)",
+            headers.join(", "),
+            why.reason,
+        ),
+    ))
+}
+
+/// Writes the stand-ins of `modules` under `out_dir` and returns their
+/// directory, for `-idirafter`.
+pub fn write_stand_ins(
+    modules: &[&Interop],
+    out_dir: &std::path::Path,
+) -> Result<std::path::PathBuf> {
+    let dir = out_dir.join(STAND_IN_DIR);
+    let failed = |path: &std::path::Path, e: std::io::Error| {
+        Error::new(format!("cannot write {}", path.display()), e.to_string())
+    };
+    for (path, text) in modules.iter().flat_map(|m| m.stand_ins) {
+        let file = dir.join(path);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| failed(parent, e))?;
+        }
+        std::fs::write(&file, text).map_err(|e| failed(&file, e))?;
+    }
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_hand_written_type_is_blocklisted_and_stood_in() {
+        let blocklist = blocklist();
+        let alternatives: Vec<&str> = blocklist.split('|').collect();
+        for m in &MODULES {
+            let stand_ins: String = m.stand_ins.iter().map(|(_, t)| *t).collect();
+            for t in m.types {
+                assert!(alternatives.contains(t), "{t}");
+                let declared = [format!(" {t};"), format!("*{t};"), format!(" {t}(")];
+                assert!(declared.iter().any(|d| stand_ins.contains(d)), "{t}");
+            }
+        }
+        assert_eq!(MODULES[2].source(), "#include <vdpau/vdpau.h>\n#include <cudaVDPAU.h>\n");
+        assert_eq!(MODULES[0].allowlist_file(), r".*[/\\]cudaGL\.h");
+    }
+}

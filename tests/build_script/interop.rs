@@ -1,0 +1,192 @@
+//! The graphics-interop modules (`gl`, `egl`, `vdpau`): one bindgen pass per
+//! module over its header, with only what that header adds to `cuda.h`'s.
+
+use crate::harness::*;
+
+/// The 13.0 headers of the cache (`cargo xtask headers 13.0`), which have
+/// `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h` and their `*Typedefs.h`; `None`
+/// (said as `skipped`) where they are not fetched or nothing can be generated.
+fn headers_13_0() -> Option<PathBuf> {
+    if generation_unavailable() {
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".cuda-headers/13.0/nvidia/cu13/include");
+    if !dir.join("cudaGL.h").is_file() {
+        testkit::skip("the 13.0 headers are not in the cache: `cargo xtask headers 13.0`");
+        return None;
+    }
+    Some(dir)
+}
+
+const ALL: [&str; 3] = ["gl", "egl", "vdpau"];
+
+fn read(case: &Case, name: &str) -> String {
+    fs::read_to_string(case.out_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Each module's file holds its header's functions, bound under the plain
+/// names the header's macros give them; `cuda.h`'s items stay where they were
+/// and the window system's types are left to the crate.
+#[test]
+fn each_interop_module_binds_what_its_header_adds() {
+    let Some(include) = headers_13_0() else { return };
+    let mut case = Case::new("interop_all");
+    for f in ALL {
+        case.feature(f);
+    }
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("interop"), "gl,egl,vdpau");
+
+    let gl = read(&case, "gl.rs");
+    for needle in [
+        "pub fn cuGraphicsGLRegisterBuffer",
+        "pub fn cuGraphicsGLRegisterImage",
+        "pub fn cuGLGetDevices_v2",
+        "pub use self::cuGLGetDevices_v2 as cuGLGetDevices;",
+        "pub use self::cuGLCtxCreate_v2 as cuGLCtxCreate;",
+        "pub use self::cuGLMapBufferObject_v2 as cuGLMapBufferObject;",
+        "pub use self::cuGLMapBufferObjectAsync_v2 as cuGLMapBufferObjectAsync;",
+        "pub struct CUGLDeviceList_enum",
+        "pub const CU_GL_DEVICE_LIST_ALL: CUGLDeviceList",
+    ] {
+        assert!(gl.contains(needle), "gl.rs lacks `{needle}`");
+    }
+    let egl = read(&case, "egl.rs");
+    for needle in [
+        "pub fn cuEGLStreamConsumerConnect",
+        "pub fn cuGraphicsEGLRegisterImage",
+        "pub fn cuEventCreateFromEGLSync",
+        "pub struct CUeglFrame_st",
+        "pub union CUeglFrame_st__bindgen_ty_1",
+        "pub const MAX_PLANES",
+        "pub const CUDA_EGL_INFINITE_TIMEOUT",
+    ] {
+        assert!(egl.contains(needle), "egl.rs lacks `{needle}`");
+    }
+    let vdpau = read(&case, "vdpau.rs");
+    for needle in [
+        "pub fn cuVDPAUCtxCreate_v2",
+        "pub use self::cuVDPAUCtxCreate_v2 as cuVDPAUCtxCreate;",
+        "pub fn cuGraphicsVDPAURegisterVideoSurface",
+    ] {
+        assert!(vdpau.contains(needle), "vdpau.rs lacks `{needle}`");
+    }
+    // What cuda.h declares is bound once, at the crate root, and the window
+    // system's types are the crate's own, whatever headers this machine has.
+    for (name, text) in [("gl.rs", &gl), ("egl.rs", &egl), ("vdpau.rs", &vdpau)] {
+        for absent in [
+            "pub struct CUarray_st",
+            "pub struct cudaError_enum",
+            "pub type CUstream",
+            "pub fn cuGraphicsMapResources",
+            "pub type GLuint",
+            "pub type EGLint",
+            "pub type khronos_int32_t",
+            "pub type VdpDevice",
+            "VDP_STATUS_OK",
+        ] {
+            assert!(!text.contains(absent), "{name} has `{absent}`");
+        }
+    }
+    let functions = read(&case, "functions.rs");
+    assert!(!functions.contains("cuGLGetDevices"), "cuda.h's functions.rs has a module's function");
+    // The tables know them: FUNCTIONS, SINCE (from cudaGLTypedefs.h ...), PLAIN_NAMES.
+    let since = read(&case, "since.rs");
+    for row in [
+        "(\"cuGLGetDevices_v2\", 6050)",
+        "(\"cuGraphicsGLRegisterBuffer\", 3000)",
+        "(\"cuEGLStreamConsumerConnectWithFlags\", 8000)",
+        "(\"cuEventCreateFromEGLSync\", 9000)",
+        "(\"cuVDPAUCtxCreate_v2\", 3020)",
+        "(\"cuGLGetDevices\", \"cuGLGetDevices_v2\")",
+        "(\"cuVDPAUCtxCreate\", \"cuVDPAUCtxCreate_v2\")",
+    ] {
+        assert!(since.contains(row), "since.rs lacks {row}");
+    }
+    // The stand-in exports them (bound symbols and plain names), so they link.
+    if !linking_untestable() {
+        let exports = case.stand_in_exports();
+        for symbol in [
+            "cuGraphicsGLRegisterBuffer",
+            "cuGLGetDevices_v2",
+            "cuGLGetDevices",
+            "cuEGLStreamConsumerConnect",
+            "cuEventCreateFromEGLSync",
+            "cuVDPAUCtxCreate_v2",
+            "cuVDPAUCtxCreate",
+            "cuGraphicsVDPAURegisterOutputSurface",
+        ] {
+            assert!(exports.iter().any(|e| e == symbol), "the stand-in lacks {symbol}");
+        }
+    }
+    // vdpau/vdpau.h, where the system has none, is the crate's stand-in.
+    assert!(case.out_dir().join("interop-headers/vdpau/vdpau.h").is_file());
+}
+
+/// With the per-thread default stream, the two GL calls that have a variant
+/// for it are bound to that one under their plain names.
+#[test]
+fn per_thread_default_stream_binds_the_gl_variants() {
+    let Some(include) = headers_13_0() else { return };
+    let mut case = Case::new("interop_ptds");
+    case.feature("gl").feature("per-thread-default-stream");
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    let gl = read(&case, "gl.rs");
+    assert!(gl.contains("pub use self::cuGLMapBufferObject_v2_ptds as cuGLMapBufferObject;"));
+    assert!(
+        gl.contains("pub use self::cuGLMapBufferObjectAsync_v2_ptsz as cuGLMapBufferObjectAsync;")
+    );
+    // No per-thread variant of its own: bound as it is.
+    assert!(gl.contains("pub fn cuGLUnmapBufferObjectAsync"));
+    assert!(!gl.contains("cuGLUnmapBufferObjectAsync_ptsz"));
+}
+
+/// Without the features nothing of them is made, and `cuda.h`'s files are
+/// the same as with them.
+#[test]
+fn without_the_features_the_bindings_are_unchanged() {
+    let Some(include) = headers_13_0() else { return };
+    let mut with = Case::new("interop_with");
+    for f in ALL {
+        with.feature(f);
+    }
+    let with_run = with.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(with_run.code, Some(0), "{}", with_run.report());
+    let mut without = Case::new("interop_without");
+    let run = without.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata_or_empty("interop"), "");
+    for name in ALL.map(|m| format!("{m}.rs")).iter().map(String::as_str).chain(["interop-headers"])
+    {
+        assert!(!without.out_dir().join(name).exists(), "{name} made without its feature");
+    }
+    for name in [
+        "bindings.rs",
+        "functions.rs",
+        "renames.rs",
+        "macro_constants.rs",
+        "value_types.rs",
+        "enumerators.rs",
+        "accessors.rs",
+        "crate_docs.md",
+    ] {
+        assert!(read(&with, name) == read(&without, name), "{name} differs with the features");
+    }
+}
+
+/// Pregenerated bindings have no interop modules yet: a feature that asks for
+/// one stops the build and says how to generate, never an empty module.
+#[test]
+fn pregenerated_bindings_refuse_an_interop_feature() {
+    let mut case = Case::new("interop_pregenerated");
+    for f in ALL {
+        case.feature(f);
+    }
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    run.failure("the `gl`, `egl`, `vdpau` feature needs bindings generated from the CUDA headers");
+    run.assert_stderr_has(&["libclang", "nvidia-cuda-runtime", "turn `gl`, `egl`, `vdpau` off"]);
+    run.assert_explanation_unindented();
+    assert!(!case.out_dir().join("gl.rs").exists());
+}
