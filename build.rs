@@ -292,6 +292,11 @@ fn generate_module(
     };
     let file = items::without(generator::read(&text, &unsigned)?, bound);
     let mut items = items::read(file)?;
+    // The ABI check over cuda.h's functions and the module's together: a module
+    // of no per-thread function (EGL) is no sign that the define was lost.
+    let functions: Vec<&str> =
+        bound.functions.iter().chain(&items.functions).map(|f| f.name.as_str()).collect();
+    header.check_abi(&functions, &macros, extra_args)?;
     let names: Vec<&str> = names::rename_candidates(&macros).collect();
     let (expansions, _) = header.expand(&names)?;
     let renames = names::renames(&expansions, &items);

@@ -131,3 +131,26 @@ fn dynamic_loading_finds_the_modules_slots() {
     }
     assert_eq!(is_available("cuNoSuchFunction"), None);
 }
+
+/// Against a driver: the interop functions these bindings call are there,
+/// and on x86-64 `cuEventCreateFromEGLSync` is not (driver 580.159.04 lacks
+/// it). Without a driver (the stand-in alone) it says `skipped`.
+#[cfg(all(feature = "gl", feature = "egl", feature = "vdpau"))]
+#[test]
+fn the_driver_has_the_interop_functions() {
+    let has = |name: &str| libcuda_sys::driver_has(name);
+    match has("cuGLGetDevices") {
+        Err(e) => testkit::skip(&format!("no driver to ask: driver_has gave {e:?}")),
+        Ok(gl) => {
+            assert!(gl, "cuGLGetDevices");
+            for name in
+                ["cuGraphicsGLRegisterImage", "cuEGLStreamConsumerConnect", "cuVDPAUCtxCreate"]
+            {
+                assert_eq!(has(name), Ok(true), "{name}");
+            }
+            if cfg!(target_arch = "x86_64") {
+                assert_eq!(has("cuEventCreateFromEGLSync"), Ok(false));
+            }
+        }
+    }
+}
