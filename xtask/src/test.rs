@@ -33,7 +33,7 @@ use crate::{fallback, setup, Result};
 
 /// The suites, `(label, cargo test arguments, what runs, test targets left
 /// out)`: the workspace, its doctests, then the crates whose code a feature
-/// changes, once per feature.
+/// changes, once per feature, and the interop modules' test.
 fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static str])> {
     let mut suites = vec![
         ("workspace", vec!["--workspace", "--all-targets"], Tests::Binaries, &[][..]),
@@ -57,6 +57,14 @@ fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static s
             FEATURE_BLIND,
         ));
     }
+    // The graphics-interop modules' test: every function of each module
+    // links (the features need generated bindings, as this command's are).
+    suites.push((
+        "interop",
+        vec!["-p", "libcuda-sys", "--test", "interop", "--features", "gl,egl,vdpau"],
+        Tests::Binaries,
+        &[],
+    ));
     suites
 }
 
