@@ -190,3 +190,17 @@ fn pregenerated_bindings_refuse_an_interop_feature() {
     run.assert_explanation_unindented();
     assert!(!case.out_dir().join("gl.rs").exists());
 }
+
+/// The interop headers' functions are Linux's here: a feature on for another
+/// target stops the build first, with the fix.
+#[test]
+fn an_interop_feature_for_another_target_is_an_error() {
+    let mut case = Case::new("interop_windows");
+    for f in ALL {
+        case.feature(f);
+    }
+    let run = case.env("CARGO_CFG_TARGET_OS", "windows").run();
+    run.failure("the `gl`, `egl`, `vdpau` feature is for Linux targets; this build is for windows");
+    run.assert_stderr_has(&["target_os = \"linux\""]);
+    run.assert_explanation_unindented();
+}
