@@ -355,6 +355,9 @@
 //! x86-64 desktop driver does not export it (measured with driver 580.159.04,
 //! CUDA 13.0; `cuGetProcAddress` does not find it either): a linked program
 //! that calls it does not start there, and `driver_has` answers `false`.
+//! Every other interop function resolves against that driver when the
+//! program starts (`tests/interop.rs` with `LD_BIND_NOW=1`, linked and with
+//! `dynamic-loading`, on an H200 with driver 580.159.04).
 //!
 //! # Environment variables
 //!
