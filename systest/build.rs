@@ -2,11 +2,13 @@
 //! pregenerated), read from `DEP_CUDA_BINDINGS_DIR`, against the headers in
 //! `DEP_CUDA_INCLUDE`, or, for pregenerated bindings, `SYSTEST_CUDA_INCLUDE_DIR`
 //! (the headers of the version they were made from). Without headers the
-//! tests say `skipped` and why.
+//! tests say `skipped` and why. The interop modules the bindings have
+//! (`DEP_CUDA_INTEROP`, systest's features `gl`, `egl`, `vdpau`) are checked
+//! too, against their headers read after `cuda.h`.
 
 // libcuda-sys's build logic, which reads the bindings and headers as systest must.
 use libcuda_sys_build::make::{header, items, names};
-use libcuda_sys_build::{env, model, tables as rows};
+use libcuda_sys_build::{env, interop, model, tables as rows};
 
 mod abi;
 mod layout;
@@ -34,7 +36,7 @@ fn run() -> model::Result<()> {
     println!("cargo::rerun-if-changed=layout.rs");
     println!("cargo::rerun-if-changed=tables.rs");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
-    let bindings = PathBuf::from(var("DEP_CUDA_BINDINGS_DIR"));
+    let bindings_dir = PathBuf::from(var("DEP_CUDA_BINDINGS_DIR"));
     let found_by = var("DEP_CUDA_FOUND_BY");
     let include = match var("DEP_CUDA_INCLUDE") {
         dir if !dir.is_empty() => dir,
@@ -52,16 +54,27 @@ fn run() -> model::Result<()> {
     let per_thread_default_stream = var("DEP_CUDA_PER_THREAD_DEFAULT_STREAM") == "true";
     let defines = env::api_defines(per_thread_default_stream);
     let read = |name: &str| {
-        let path = bindings.join(name);
+        let path = bindings_dir.join(name);
         println!("cargo::rerun-if-changed={}", path.display());
         std::fs::read_to_string(&path).map_err(|e| {
             model::Error::new(format!("cannot read {}", path.display()), e.to_string())
         })
     };
-    let code = read("bindings.rs")? + &read("functions.rs")?;
+    let mut code = read("bindings.rs")? + &read("functions.rs")?;
+    let mut renames = tables::renames(&items::parse(&read("renames.rs")?)?)?;
+    // The interop modules bound (`gl`, `egl`, `vdpau`): their items are checked
+    // as cuda.h's, against their headers; their plain names are read apart.
+    let interop: Vec<&interop::Interop> = {
+        let bound = var("DEP_CUDA_INTEROP");
+        interop::MODULES.iter().filter(|m| bound.split(',').any(|b| b == m.feature)).collect()
+    };
+    for m in &interop {
+        let (items, plain) = tables::module(&items::parse(&read(&format!("{}.rs", m.feature))?)?);
+        code.push_str(&items);
+        renames.extend(plain);
+    }
     let bindings = items::parse(&code)?;
     let items = items::read(bindings.clone())?;
-    let renames = tables::renames(&items::parse(&read("renames.rs")?)?)?;
     let macro_file = items::parse(&read("macro_constants.rs")?)?;
     let macro_constants = tables::macro_constants(&macro_file)?;
 
@@ -74,6 +87,17 @@ fn run() -> model::Result<()> {
         std::env::var("TARGET").unwrap_or_default(),
         c_compiler,
     )?;
+    // With the modules' headers after cuda.h, read as the build script read them.
+    let header = match interop.is_empty() {
+        true => header,
+        false => {
+            let mut flags: Vec<String> =
+                interop::DEFINES.iter().map(|d| format!("-D{d}")).collect();
+            let stand_ins = bindings_dir.join(interop::STAND_IN_DIR);
+            flags.extend(["-idirafter".to_string(), stand_ins.display().to_string()]);
+            header.with_module(interop.iter().map(|m| m.source()).collect(), flags)
+        }
+    };
     let (_, preprocessed) = header.expand(&[])?;
     // The enums the bindings treat as bit masks, from their `BITMASKS`.
     let bitmasks = tables::bitmasks(&items::parse(&read("value_types.rs")?)?)?;

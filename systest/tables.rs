@@ -5,6 +5,7 @@
 //! checks of that table with nothing to check.
 
 use crate::model::{Error, Result};
+use quote::ToTokens;
 // The row type of the crate's own table of plain names.
 pub use crate::model::Rename;
 
@@ -58,6 +59,31 @@ pub fn renames(file: &syn::File) -> Result<Vec<Rename>> {
             _ => Err(unreadable("renames.rs", what, &undocumented(item))),
         })
         .collect()
+}
+
+/// An interop module's file (`gl.rs`): its items as Rust source, without
+/// its plain names (`pub use self::cuGLGetDevices_v2 as cuGLGetDevices;`),
+/// which are returned apart, as `renames.rs`'s are.
+pub fn module(file: &syn::File) -> (String, Vec<Rename>) {
+    let mut code = String::new();
+    let mut renames = Vec::new();
+    for item in &file.items {
+        if let syn::Item::Use(syn::ItemUse { tree: syn::UseTree::Path(p), .. }) = item {
+            if let syn::UseTree::Rename(r) = &*p.tree {
+                let plain = r.rename.to_string();
+                // A function's plain name (`cu` and a capital); enum typedefs stay items.
+                if plain.starts_with("cu")
+                    && plain[2..].starts_with(|c: char| c.is_ascii_uppercase())
+                {
+                    renames.push(Rename { plain, target: r.ident.to_string() });
+                    continue;
+                }
+            }
+        }
+        code.push_str(&item.to_token_stream().to_string());
+        code.push('\n');
+    }
+    (code, renames)
 }
 
 /// `macro_constants.rs`: nothing but `pub const NAME: TYPE = VALUE;`.

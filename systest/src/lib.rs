@@ -13,6 +13,13 @@ mod generated {
     // Unused where there are no headers to compare with (the checks are empty).
     #[allow(unused_imports)]
     use libcuda_sys::*;
+    // The interop modules' items, checked as cuda.h's.
+    #[cfg(feature = "egl")]
+    use libcuda_sys::egl::*;
+    #[cfg(feature = "gl")]
+    use libcuda_sys::gl::*;
+    #[cfg(feature = "vdpau")]
+    use libcuda_sys::vdpau::*;
     include!(concat!(env!("OUT_DIR"), "/abi_check.rs"));
     // `UNBOUND_MACROS`: the object-like `CU*` macros of the header the bindings lack, `(name, body)`.
     include!(concat!(env!("OUT_DIR"), "/unbound_macros.rs"));

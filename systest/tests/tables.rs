@@ -66,3 +66,18 @@ fn another_shape_is_an_error_that_names_the_file() {
         assert!(e.contains("systest cannot read value_types.rs"), "{text}: {e}");
     }
 }
+
+#[test]
+fn an_interop_module_gives_its_plain_names_apart_from_its_items() {
+    let (items, renames) = tables::module(&file(
+        "pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);\n\
+         pub use self::CUGLDeviceList_enum as CUGLDeviceList;\n\
+         pub use self::cuGLGetDevices_v2 as cuGLGetDevices;\n",
+    ));
+    let pairs: Vec<(&str, &str)> =
+        renames.iter().map(|r| (r.plain.as_str(), r.target.as_str())).collect();
+    assert_eq!(pairs, [("cuGLGetDevices", "cuGLGetDevices_v2")]);
+    // The enum's typedef is an item, checked as cuda.h's are.
+    assert!(items.contains("CUGLDeviceList_enum as CUGLDeviceList"), "{items}");
+    assert!(!items.contains("cuGLGetDevices"), "{items}");
+}

@@ -57,13 +57,14 @@ fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static s
             FEATURE_BLIND,
         ));
     }
-    // The graphics-interop modules' test: every function of each module
-    // links (the features need generated bindings, as this command's are).
+    // The graphics-interop modules (the features need generated bindings, as
+    // this command's are): tests/interop.rs links every function of each, and
+    // systest compares their items with the C compiler's.
     suites.push((
         "interop",
-        vec!["-p", "libcuda-sys", "--test", "interop", "--features", "gl,egl,vdpau"],
+        vec!["-p", "libcuda-sys", "-p", "systest", "--all-targets", "--features", "gl,egl,vdpau"],
         Tests::Binaries,
-        &[],
+        FEATURE_BLIND,
     ));
     suites
 }
