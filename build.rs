@@ -229,27 +229,13 @@ fn generate(
         Bindings {
             version,
             types: items.render_types(),
-            functions: items
-                .functions
-                .iter()
-                .map(|f| model::Function { name: f.name.clone(), decl: f.decl() })
-                .collect(),
+            functions: items.model_functions(),
             renames,
             macro_constants: names::render_constants(&constants),
             since,
             typed: attributes::find(&items)
                 .map_err(|e| model::Error::new("the attribute facts table is damaged", e))?,
-            enumerators: items
-                .constants
-                .iter()
-                .filter_map(|k| {
-                    Some(model::Enumerator {
-                        owner: k.owner.clone()?,
-                        name: k.name.clone(),
-                        value: k.value,
-                    })
-                })
-                .collect(),
+            enumerators: items.model_enumerators(),
             aliases: items.aliases.clone(),
             bitmasks,
             moved: moved_members(&items, target)?,
@@ -312,23 +298,9 @@ fn generate_module(
         header: m.header,
         typedefs: m.typedefs,
         types: items.render_types(),
-        functions: items
-            .functions
-            .iter()
-            .map(|f| model::Function { name: f.name.clone(), decl: f.decl() })
-            .collect(),
+        functions: items.model_functions(),
         renames,
-        enumerators: items
-            .constants
-            .iter()
-            .filter_map(|k| {
-                Some(model::Enumerator {
-                    owner: k.owner.clone()?,
-                    name: k.name.clone(),
-                    value: k.value,
-                })
-            })
-            .collect(),
+        enumerators: items.model_enumerators(),
         aliases: items.aliases.clone(),
     };
     Ok((module, since, scanned.reference))

@@ -157,6 +157,22 @@ pub fn without(mut file: syn::File, bound: &Items) -> syn::File {
 }
 
 impl Items {
+    /// The functions as the model keeps them: name and declaration.
+    pub fn model_functions(&self) -> Vec<crate::model::Function> {
+        let function =
+            |f: &Function| crate::model::Function { name: f.name.clone(), decl: f.decl() };
+        self.functions.iter().map(function).collect()
+    }
+
+    /// The enumerators of the C enums (constants that have an owner), as the model keeps them.
+    pub fn model_enumerators(&self) -> Vec<crate::model::Enumerator> {
+        let enumerator = |k: &Constant| {
+            let owner = k.owner.clone()?;
+            Some(crate::model::Enumerator { owner, name: k.name.clone(), value: k.value })
+        };
+        self.constants.iter().filter_map(enumerator).collect()
+    }
+
     /// Gives the function `name` the documentation `text` where bindgen gave
     /// it none (see `make::reference`).
     pub fn document(&mut self, name: &str, text: &str) {
