@@ -88,7 +88,7 @@ fn run() -> model::Result<()> {
             }
             _ => release.pregenerated(),
         };
-        let bindings = pregenerated::load(&target, number, &why.reason)?;
+        let bindings = pregenerated::load(&target, number, &why.reason, &modules)?;
         Ok((bindings, Origin::Pregenerated { why, ignored: toolkit }))
     };
     let (mut bindings, origin) = match (mode, search) {
@@ -121,7 +121,6 @@ fn run() -> model::Result<()> {
             Err(e) => pregenerated(find::places::fallback(&e, &target), Some(toolkit))?,
         },
     };
-    interop::check_origin(&modules, &origin)?;
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
     write::files::all(&bindings, &origin, &target.out_dir)?;
 
@@ -200,22 +199,15 @@ fn generate(
     }
     let constants = names::constants(&expansions, &macros, &items);
     let mut since = since::find(&toolkit.include_dir, &items, &[])?;
-    let mut reference = scanned.reference;
+    let reference = scanned.reference;
     let mut bound = Vec::new();
     if !modules.is_empty() {
         let stand_ins = interop::write_stand_ins(modules, &target.out_dir)?;
         for m in modules {
-            let (module, dated, documented) =
-                generate_module(&header, m, &items, &extra_args, &stand_ins)?;
+            let (module, dated) = generate_module(&header, m, &items, &extra_args, &stand_ins)?;
             if let (Some(since), Some(dated)) = (since.as_mut(), dated) {
                 since.extend(dated);
             }
-            for (id, title) in documented.groups {
-                if !reference.groups.iter().any(|(g, _)| *g == id) {
-                    reference.groups.push((id, title));
-                }
-            }
-            reference.functions.extend(documented.functions);
             bound.push(module);
         }
     }
@@ -247,11 +239,10 @@ fn generate(
     ))))
 }
 
-/// What one interop module's pass gives: the module, its functions' versions
-/// (`None` without `cudaTypedefs.h`), and NVIDIA's documentation of them as facts.
+/// What one interop module's pass gives: the module, and its functions'
+/// versions (`None` without `cudaTypedefs.h`).
 #[cfg(feature = "bindgen")]
-type ModulePass =
-    (model::Module, Option<std::collections::BTreeMap<String, u32>>, model::Reference);
+type ModulePass = (model::Module, Option<std::collections::BTreeMap<String, u32>>);
 
 /// One interop module's pass: bindgen over `wrapper.h` and the module's
 /// header, only the items that header declares (and what they use), less what
@@ -302,8 +293,9 @@ fn generate_module(
         renames,
         enumerators: items.model_enumerators(),
         aliases: items.aliases.clone(),
+        reference: scanned.reference,
     };
-    Ok((module, since, scanned.reference))
+    Ok((module, since))
 }
 
 /// Where the generated bindings have each member that moved between releases;

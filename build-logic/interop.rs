@@ -2,9 +2,10 @@
 //! header each binds, the `*Typedefs.h` that dates its functions, what it
 //! includes before that header, the window-system types it uses, and the
 //! stand-ins for the window system's headers. Part of the spine: `find`
-//! checks the features against the target and the bindings' origin, `make`
-//! runs one bindgen pass per module over [`Interop::source`], `write` renders
-//! `OUT_DIR/<module>.rs`.
+//! checks the features against the target, `make` runs one bindgen pass per
+//! module over [`Interop::source`] (or `pregenerated` loads the module's part
+//! of the set, `pregenerated/<module>/`), `write` renders `OUT_DIR/<module>.rs`
+//! and the module's tables (`OUT_DIR/tables/<module>/`).
 //!
 //! The window-system types (`GLuint`, `EGLImageKHR`, `VdpDevice`, ...) are
 //! written by hand in the crate (`src/interop_types.rs`) and kept out of
@@ -15,7 +16,7 @@
 //! one is missing, a stand-in that declares only those types is found after
 //! every other include directory (`-idirafter`), so an installed header wins.
 
-use crate::model::{Error, Origin, Result};
+use crate::model::{Error, Result};
 
 /// One interop module.
 pub struct Interop {
@@ -34,7 +35,8 @@ pub struct Interop {
     /// `(path, text)` of the window system's headers it includes, each as a
     /// stand-in that declares only the types above.
     pub stand_ins: &'static [(&'static str, &'static str)],
-    /// The Debian package that has the real headers, for the error text.
+    /// The Debian package that has the real headers (`cargo xtask setup`
+    /// installs it, so that systest checks the modules against them).
     pub package: &'static str,
 }
 
@@ -152,35 +154,6 @@ pub fn enabled(features: &[(&'static str, bool)], os: &str) -> Result<Vec<&'stat
 /// `` `gl`, `egl` ``.
 fn names(modules: &[&Interop]) -> String {
     modules.iter().map(|m| format!("`{}`", m.feature)).collect::<Vec<_>>().join(", ")
-}
-
-/// The interop modules are generated from the headers only, for now: with
-/// pregenerated bindings a feature that asks for one is an error that says
-/// how to generate, never an empty module.
-pub fn check_origin(modules: &[&Interop], origin: &Origin) -> Result<()> {
-    let Origin::Pregenerated { why, .. } = origin else {
-        return Ok(());
-    };
-    if modules.is_empty() {
-        return Ok(());
-    }
-    let names = names(modules);
-    let headers: Vec<&str> = modules.iter().map(|m| m.header).collect();
-    Err(Error::new(
-        format!(
-            "the {names} feature needs bindings generated from the CUDA headers, and these are pregenerated"
-        ),
-        format!(
-            "The interop modules are generated from {} for now: the pregenerated\n\
-             set has none. These bindings are pregenerated: {}.\n\n\
-             Fix one of:\n\
-             - generate: keep the `bindgen` feature (the default), install CUDA headers (a toolkit, or\n  \
-               pip install nvidia-cuda-runtime) and libclang (Debian/Ubuntu: apt-get install libclang-dev)\n\
-             - turn {names} off where there are no headers (docs.rs, machines without a toolkit)",
-            headers.join(", "),
-            why.reason,
-        ),
-    ))
 }
 
 /// Writes the stand-ins of `modules` under `out_dir` and returns their

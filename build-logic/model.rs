@@ -276,6 +276,8 @@ pub struct Module {
     pub enumerators: Vec<Enumerator>,
     /// `(enum, typedef)`, as in [`Bindings::aliases`].
     pub aliases: Vec<(String, String)>,
+    /// NVIDIA's documentation of its functions, as facts (its groups too).
+    pub reference: Reference,
 }
 
 impl Bindings {

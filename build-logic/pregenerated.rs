@@ -23,8 +23,9 @@
 use std::path::Path;
 
 use crate::env::{log, Target};
+use crate::interop::Interop;
 use crate::model::{
-    parse_version, Bindings, CudaVersion, Enumerator, Error, Function, History, Result,
+    parse_version, Bindings, CudaVersion, Enumerator, Error, Function, History, Module, Result,
 };
 use crate::tables::{
     read_bitmasks, read_moved, read_reference, read_renames, read_since, read_value_types,
@@ -92,8 +93,9 @@ pub fn moved_members(target: &Target) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// The bindings of `release` from `pregenerated/`; `reason` is why they are used.
-pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
+/// The bindings of `release` from `pregenerated/`, with the interop `modules`;
+/// `reason` is why they are used.
+pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -> Result<Bindings> {
     let version = CudaVersion { number: release };
     log(format!("pregenerated CUDA {version} bindings ({DIR}): {reason}"));
     let types = section(target, "types.rs", release)?;
@@ -103,7 +105,13 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
     closed(&types).map_err(|why| damaged("types.rs", format!("CUDA {version}'s part: {why}")))?;
     // A table's rows, or why the file is damaged.
     let table = |name: &str| section(target, name, release);
-    let since = read_since(&table("since.txt")?).map_err(|e| damaged("since.txt", e))?;
+    let mut since = read_since(&table("since.txt")?).map_err(|e| damaged("since.txt", e))?;
+    let mut bound = Vec::new();
+    for m in modules {
+        let (module, dated) = load_module(target, release, m)?;
+        since.extend(dated);
+        bound.push(module);
+    }
     let renames = read_renames(&table("renames.txt")?).map_err(|e| damaged("renames.txt", e))?;
     let mut typed =
         read_value_types(&table("value_types.txt")?).map_err(|e| damaged("value_types.txt", e))?;
@@ -130,9 +138,39 @@ pub fn load(target: &Target, release: u32, reason: &str) -> Result<Bindings> {
         since: Some(since),
         typed,
         reference,
-        // The interop modules are generated only (`interop::enabled`).
-        modules: Vec::new(),
+        modules: bound,
     })
+}
+
+/// An interop module of `release`, from `pregenerated/<module>/`, and its
+/// functions' versions.
+fn load_module(
+    target: &Target,
+    release: u32,
+    m: &Interop,
+) -> Result<(Module, std::collections::BTreeMap<String, u32>)> {
+    let file = |name: &str| format!("{}/{name}", m.feature);
+    let table = |name: &str| section(target, &file(name), release);
+    let types = table("types.rs")?;
+    closed(&types).map_err(|why| damaged(&file("types.rs"), why))?;
+    let types = joined_impls(&types);
+    let since = read_since(&table("since.txt")?).map_err(|e| damaged(&file("since.txt"), e))?;
+    let renames =
+        read_renames(&table("renames.txt")?).map_err(|e| damaged(&file("renames.txt"), e))?;
+    let reference = read_reference(&table("reference.txt")?, &table("groups.txt")?)
+        .map_err(|e| damaged(&file("reference.txt"), e))?;
+    let module = Module {
+        name: m.feature,
+        header: m.header,
+        typedefs: m.typedefs,
+        enumerators: enumerators(&types),
+        aliases: aliases(&types),
+        functions: functions(&table("functions.rs")?),
+        types,
+        renames,
+        reference,
+    };
+    Ok((module, since))
 }
 
 /// Rust whose brackets all close: a file cut short (a copy that stopped) is

@@ -23,6 +23,10 @@ pub(crate) struct Tables<'a> {
     pub reference: &'a Reference,
 }
 
+/// The tables an interop module has of its own: an attribute enum's value
+/// types and bit masks are `cuda.h`'s only (its headers add none).
+pub const MODULE_TABLES: [&str; 4] = ["since.txt", "renames.txt", "reference.txt", "groups.txt"];
+
 /// The tables every build writes, `(file, text)`.
 pub(crate) fn write(b: &Tables) -> [(&'static str, String); 6] {
     let mut names = b.functions.clone();

@@ -319,7 +319,7 @@
 //! | `cuda-11070` ... `cuda-13050` | the CUDA release to bind, at most one ([Choosing a CUDA release](#choosing-a-cuda-release)) |
 //! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
 //! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |
-//! | `gl`, `egl`, `vdpau` | Linux: the module `gl` (`cudaGL.h`), `egl` (`cudaEGL.h`) or `vdpau` (`cudaVDPAU.h`) ([Graphics interop](#graphics-interop)); generated bindings only for now |
+//! | `gl`, `egl`, `vdpau` | Linux: the module `gl` (`cudaGL.h`), `egl` (`cudaEGL.h`) or `vdpau` (`cudaVDPAU.h`) ([Graphics interop](#graphics-interop)) |
 //!
 //! # Graphics interop
 //!
@@ -345,11 +345,10 @@
 //! are installed; where one is missing, a stand-in in `OUT_DIR` that declares
 //! only those types is found after every other include directory.
 //!
-//! For now the modules come only from bindings generated from headers: where
-//! the bindings are pregenerated (no headers or no libclang, `DOCS_RS`,
-//! `LIBCUDA_SYS_BINDINGS=pregenerated`, no `bindgen` feature), one of these
-//! features stops the build with an error that says how to generate, rather
-//! than giving an empty module; on a target other than Linux it is an error too.
+//! The pregenerated set has the three modules for every release it covers
+//! (`pregenerated/gl/`, `egl/`, `vdpau/`), so they build without headers or
+//! libclang too, on docs.rs as well. On a target other than Linux one of these
+//! features is an error that says so.
 //!
 //! `egl::cuEventCreateFromEGLSync` is declared by every `cudaEGL.h`, but the
 //! x86-64 desktop driver does not export it (measured with driver 580.159.04,

@@ -68,8 +68,20 @@ fn run() -> model::Result<()> {
         let bound = var("DEP_CUDA_INTEROP");
         interop::MODULES.iter().filter(|m| bound.split(',').any(|b| b == m.feature)).collect()
     };
+    // What each module binds, for the summary.
+    let mut modules = serde_json::Map::new();
     for m in &interop {
         let (items, plain) = tables::module(&items::parse(&read(&format!("{}.rs", m.feature))?)?);
+        let bound = items::read(items::parse(&items)?)?;
+        modules.insert(
+            m.feature.into(),
+            serde_json::json!({
+                "functions": bound.functions.len(),
+                "plain_names": plain.len(),
+                "types": bound.records.len() + bound.typedefs.len() + bound.enums.len(),
+                "constants": bound.constants.len(),
+            }),
+        );
         code.push_str(&items);
         renames.extend(plain);
     }
@@ -156,6 +168,7 @@ fn run() -> model::Result<()> {
         "bitmasks": masks,
         "macro_constants": macro_constants.len(),
         "abi_items": run_time - macro_constants.len(),
+        "interop": modules,
         "static": {
             "values": statically.values.len(),
             "functions": statically.functions,

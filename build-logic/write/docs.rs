@@ -107,6 +107,10 @@ impl<'a> Index<'a> {
                 }
             }
         }
+        // NVIDIA's facts of cuda.h's functions and of every module's: a module
+        // function's page may refer to cuda.h's, and the converse.
+        let references =
+            std::iter::once(&b.reference).chain(b.modules.iter().map(|m| &m.reference));
         Index {
             enumerators: b.enumerators.iter().map(|e| e.name.as_str()).collect(),
             bound: b
@@ -116,9 +120,16 @@ impl<'a> Index<'a> {
                 .map(|f| f.name.as_str())
                 .chain(b.renames.iter().chain(renames).map(|r| r.plain.as_str()))
                 .collect(),
-            documented: b.reference.functions.iter().map(|d| (d.name.as_str(), d)).collect(),
+            documented: references
+                .clone()
+                .flat_map(|r| &r.functions)
+                .map(|d| (d.name.as_str(), d))
+                .collect(),
             plain,
-            groups: b.reference.groups.iter().map(|(id, t)| (id.as_str(), t.as_str())).collect(),
+            groups: references
+                .flat_map(|r| &r.groups)
+                .map(|(id, t)| (id.as_str(), t.as_str()))
+                .collect(),
             accessors,
         }
     }

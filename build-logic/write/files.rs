@@ -30,9 +30,9 @@ pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path) -> Result<()> {
         let path = out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
     }
-    // The same tables as rows of text, which `cargo xtask pregenerate` merges.
-    let dir = out_dir.join("tables");
-    std::fs::create_dir_all(&dir).map_err(|e| write_error(&dir, e))?;
+    // The same tables as rows of text, which `cargo xtask pregenerate` merges:
+    // cuda.h's in `tables/`, each interop module's in `tables/<module>/` with
+    // its types as bindgen made them (its functions are in `<module>.rs`).
     let rows = tables::Tables {
         functions: b.functions.iter().map(|f| f.name.as_str()).collect(),
         since: b.since.as_ref(),
@@ -41,7 +41,30 @@ pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path) -> Result<()> {
         bitmasks: &b.bitmasks,
         reference: &b.reference,
     };
-    for (name, text) in tables::write(&rows) {
+    write_tables(&out_dir.join("tables"), tables::write(&rows).into_iter().collect())?;
+    for m in &b.modules {
+        let rows = tables::Tables {
+            functions: m.functions.iter().map(|f| f.name.as_str()).collect(),
+            since: b.since.as_ref(),
+            renames: &m.renames,
+            typed: &[],
+            bitmasks: &[],
+            reference: &m.reference,
+        };
+        let mut files: Vec<(&str, String)> = tables::write(&rows)
+            .into_iter()
+            .filter(|(name, _)| tables::MODULE_TABLES.contains(name))
+            .collect();
+        files.push(("types.rs", m.types.clone()));
+        write_tables(&out_dir.join("tables").join(m.name), files)?;
+    }
+    Ok(())
+}
+
+/// Writes `files` into `dir`, which it makes.
+fn write_tables(dir: &Path, files: Vec<(&str, String)>) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, e))?;
+    for (name, text) in files {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
     }

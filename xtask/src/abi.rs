@@ -4,7 +4,8 @@
 //!
 //! `cargo xtask abi-matrix [VERSION ...]`: `cargo test -p systest` (the ABI
 //! against the C compiler, plain names, memory-pool attributes, bit masks,
-//! macro constants), with and without `per-thread-default-stream`, of the
+//! macro constants, and the graphics-interop modules' items), with and without
+//! `per-thread-default-stream`, of the
 //! pregenerated set of every release against that release's headers, and of
 //! bindings generated from the headers of a few releases (`VERSION`s: those
 //! only, generated).
@@ -23,6 +24,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use serde_json::Value;
+
+use libcuda_sys_build::interop;
 
 use crate::{cargo, headers, pregenerate, Result};
 
@@ -87,6 +90,15 @@ pub fn matrix(args: &[String]) -> Result {
             ("bit masks", &["bitmasks"]),
             ("macro constants", &["macro_constants"]),
             ("ABI items", &["abi_items"]),
+            ("gl functions", &["interop", "gl", "functions"]),
+            ("types", &["interop", "gl", "types"]),
+            ("constants", &["interop", "gl", "constants"]),
+            ("egl functions", &["interop", "egl", "functions"]),
+            ("types", &["interop", "egl", "types"]),
+            ("constants", &["interop", "egl", "constants"]),
+            ("vdpau functions", &["interop", "vdpau", "functions"]),
+            ("types", &["interop", "vdpau", "types"]),
+            ("constants", &["interop", "vdpau", "constants"]),
         ],
     )
 }
@@ -196,6 +208,10 @@ fn run(
                 "libcuda-sys/cuda-{:05}",
                 pregenerate::number(version.trim_start_matches("pregenerated "))
             ));
+        }
+        // The graphics-interop modules, checked with cuda.h's items (Linux only).
+        if !target.contains("windows") {
+            features.extend(interop::MODULES.iter().map(|m| m.feature.to_string()));
         }
         // Without an import library a Windows build can only load nvcuda.dll at run time.
         if target.contains("windows")

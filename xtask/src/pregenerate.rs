@@ -20,6 +20,7 @@ use std::path::Path;
 use cargo_metadata::Message;
 use syn::visit_mut::VisitMut;
 
+use libcuda_sys_build::interop;
 use libcuda_sys_build::make::items::{self, Member};
 use libcuda_sys_build::pregenerated;
 
@@ -66,6 +67,8 @@ pub fn run(args: &[String]) -> Result {
     }
     for (name, text) in &files {
         let path = dir.join(name);
+        let parent = path.parent().unwrap_or(&dir);
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let size: usize = files.iter().map(|(_, t)| t.len()).sum();
@@ -73,7 +76,8 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The files of the pregenerated set, in the order [`parts`] gives each build's units.
+/// The files of the pregenerated set for `cuda.h`, in the order [`parts`]
+/// gives each build's units; each interop module's follow ([`files`]).
 const FILES: [&str; 11] = [
     "types.rs",
     "functions.rs",
@@ -87,6 +91,19 @@ const FILES: [&str; 11] = [
     "items.txt",
     "moved_members.txt",
 ];
+
+/// Each interop module's files, under `<module>/`: its types, functions and tables.
+const MODULE_FILES: [&str; 6] =
+    ["types.rs", "functions.rs", "since.txt", "renames.txt", "reference.txt", "groups.txt"];
+
+/// Every file of the pregenerated set, in the order of each build's parts:
+/// `cuda.h`'s, then each interop module's.
+fn files() -> Vec<String> {
+    let modules = interop::MODULES
+        .iter()
+        .flat_map(|m| MODULE_FILES.iter().map(move |f| format!("{}/{f}", m.feature)));
+    FILES.iter().map(|f| f.to_string()).chain(modules).collect()
+}
 
 /// Every generated file of the pregenerated set, `(name in DIR, text)`.
 pub fn generate() -> Result<Vec<(String, String)>> {
@@ -117,7 +134,8 @@ pub fn generate() -> Result<Vec<(String, String)>> {
                 .filter(|m| moved.contains(&(m.record.clone(), m.name.clone())))
                 .map(|m| format!("{}\t{}\t{}\t{}\n", m.record, m.name, m.path, m.ty))
                 .collect();
-            parts.push(rows);
+            // moved_members.txt, the last of cuda.h's files.
+            parts.insert(FILES.len() - 1, rows);
             (build, parts)
         })
         .collect();
@@ -126,7 +144,7 @@ pub fn generate() -> Result<Vec<(String, String)>> {
                   // releases.txt: declarations, values, names and types, no documentation. Do not edit.\n\
                   // Sections `//@ <releases> [variant]`: see build-logic/pregenerated.rs.\n";
     let mut files = Vec::new();
-    for (i, name) in FILES.iter().enumerate() {
+    for (i, name) in self::files().iter().enumerate() {
         let merged = merge(builds.iter().map(|(b, p)| (*b, p[i].as_slice())));
         let text = format!("{origin}{}", render(&merged, &all, newest));
         // The build script's reading of the sections must give every build back.
@@ -144,15 +162,18 @@ pub fn generate() -> Result<Vec<(String, String)>> {
     Ok(files)
 }
 
-/// Builds libcuda-sys from `include`, the headers of `release`. No release
-/// feature: the headers decide, so that the script compiles once for every
+/// Builds libcuda-sys from `include`, the headers of `release`, with every
+/// interop module. No release feature: the headers decide, so that the script compiles once for every
 /// release (twice, with and without `per-thread-default-stream`); the cfgs the
 /// build emitted must name `release` as the newest.
 fn build(include: &Path, release: u32, per_thread: bool) -> Result<cargo::Build> {
     let mut cmd = cargo::command(&["check", "--package", "libcuda-sys", "--message-format=json"]);
+    // Every interop module, which adds its own files and leaves cuda.h's as they are.
+    let mut features: Vec<&str> = interop::MODULES.iter().map(|m| m.feature).collect();
     if per_thread {
-        cmd.args(["--features", "per-thread-default-stream"]);
+        features.push("per-thread-default-stream");
     }
+    cmd.args(["--features", &features.join(",")]);
     cmd.env("LIBCUDA_SYS_INCLUDE_DIR", include)
         .env("LIBCUDA_SYS_BINDINGS", "generate")
         .env_remove("LIBCUDA_SYS_DRIVER_FLOOR")
@@ -206,16 +227,60 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
     let types = units("bindings.rs")?;
     let bindings = read("bindings.rs")?;
     let macro_file = read("macro_constants.rs")?;
-    let functions = read("functions.rs")?
+    let (function_names, functions) = declarations(read("functions.rs")?, "functions.rs")?;
+    let mut names = item_names(&bindings.items);
+    names.extend(item_names(&macro_file.items));
+    names.extend(function_names);
+    let names = names.into_iter().map(|n| format!("{n}\n")).collect();
+    let macro_constants = units("macro_constants.rs")?;
+    // The tables, as the build script wrote them: one unit a line.
+    let table = |name: &str| -> Result<Vec<String>> {
+        let path = out.join("tables").join(name);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(text.lines().map(|l| format!("{l}\n")).collect())
+    };
+    // In the order of FILES.
+    let mut parts = vec![
+        types,
+        functions,
+        macro_constants,
+        table("since.txt")?,
+        table("renames.txt")?,
+        table("value_types.txt")?,
+        table("bitmasks.txt")?,
+        table("reference.txt")?,
+        table("groups.txt")?,
+        names,
+    ];
+    // Each module's, in the order of MODULE_FILES: its types as bindgen made
+    // them, its functions from `<module>.rs`, its tables.
+    for m in &interop::MODULES {
+        let module = |name: &str| format!("{}/{name}", m.feature);
+        let types = read(&format!("tables/{}", module("types.rs")))?;
+        parts.push(types.items.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect());
+        let file = format!("{}.rs", m.feature);
+        parts.push(declarations(read(&file)?, &file)?.1);
+        for name in &MODULE_FILES[2..] {
+            parts.push(table(&module(name))?);
+        }
+    }
+    Ok((parts, items::all(&bindings.items)))
+}
+
+/// The names and the declarations, documentation stripped, of the
+/// `functions!` list in `file` (of `OUT_DIR/<name>`).
+fn declarations(file: syn::File, name: &str) -> Result<(Vec<String>, Vec<String>)> {
+    let functions = file
         .items
         .into_iter()
         .find_map(|item| match item {
-            syn::Item::Macro(m) => Some(m.mac.tokens),
+            syn::Item::Macro(m) if m.mac.path.is_ident("functions") => Some(m.mac.tokens),
             _ => None,
         })
-        .ok_or("functions.rs has no functions! list")?;
+        .ok_or(format!("{name} has no functions! list"))?;
     let block: syn::ItemForeignMod = syn::parse2(quote::quote!(extern "C" { #functions }))
-        .map_err(|e| format!("functions.rs: {e}"))?;
+        .map_err(|e| format!("{name}: {e}"))?;
     let template = syn::ItemForeignMod { items: Vec::new(), ..block.clone() };
     let function_names: Vec<String> = block
         .items
@@ -242,32 +307,7 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
                 .collect()
         })
         .collect();
-    let mut names = item_names(&bindings.items);
-    names.extend(item_names(&macro_file.items));
-    names.extend(function_names);
-    let names = names.into_iter().map(|n| format!("{n}\n")).collect();
-    let macro_constants = units("macro_constants.rs")?;
-    // The tables, as the build script wrote them: one unit a line.
-    let table = |name: &str| -> Result<Vec<String>> {
-        let path = out.join("tables").join(name);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(text.lines().map(|l| format!("{l}\n")).collect())
-    };
-    // In the order of FILES.
-    let parts = vec![
-        types,
-        functions,
-        macro_constants,
-        table("since.txt")?,
-        table("renames.txt")?,
-        table("value_types.txt")?,
-        table("bitmasks.txt")?,
-        table("reference.txt")?,
-        table("groups.txt")?,
-        names,
-    ];
-    Ok((parts, items::all(&bindings.items)))
+    Ok((function_names, functions))
 }
 
 /// The names a file declares: items, and the enumerators of `impl` blocks.
@@ -460,10 +500,22 @@ pub fn compare(dir: &Path, files: &[(String, String)]) -> Result {
             Err(e) => differ.push(format!("{name}: {e}")),
         }
     }
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+    // The committed files, those of the modules' folders too.
+    let listed = |dir: &Path| -> Vec<std::fs::DirEntry> {
+        std::fs::read_dir(dir).into_iter().flatten().flatten().collect()
+    };
+    for entry in listed(dir) {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name != "releases.txt" && !files.iter().any(|(n, _)| *n == name) {
-            differ.push(format!("{name}: committed, but not generated"));
+        let names: Vec<String> = if entry.path().is_dir() {
+            let inner = listed(&entry.path());
+            inner.iter().map(|e| format!("{name}/{}", e.file_name().to_string_lossy())).collect()
+        } else {
+            vec![name]
+        };
+        for name in names {
+            if name != "releases.txt" && !files.iter().any(|(n, _)| *n == name) {
+                differ.push(format!("{name}: committed, but not generated"));
+            }
         }
     }
     if differ.is_empty() {

@@ -90,6 +90,16 @@ pub fn tools() {
     if find_on_path("pkg-config").is_none() {
         apt(&["pkg-config"]);
     }
+    // The window system's headers, so that the interop modules are generated
+    // and checked (systest) against them, not against the crate's stand-ins.
+    let missing: Vec<&str> = libcuda_sys_build::interop::MODULES
+        .iter()
+        .filter(|m| m.stand_ins.iter().any(|(h, _)| !Path::new("/usr/include").join(h).is_file()))
+        .map(|m| m.package)
+        .collect();
+    if !missing.is_empty() {
+        apt(&missing);
+    }
 }
 
 fn headers_env() -> crate::Result<Env> {
