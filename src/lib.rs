@@ -358,6 +358,17 @@
 //! program starts (`tests/interop.rs` with `LD_BIND_NOW=1`, linked and with
 //! `dynamic-loading`, on an H200 with driver 580.159.04).
 //!
+//! On that machine, which has no display, `tests/gpu_interop.rs` makes a GL
+//! texture in a surfaceless EGL context on EGL's device platform (glvnd's
+//! `libEGL.so.1`, NVIDIA's EGL vendor library) and reads its texels back
+//! through `gl::cuGraphicsGLRegisterImage` and through an `EGLImage` with
+//! `egl::cuGraphicsEGLRegisterImage`; and it calls each interop function that
+//! needs no window system with arguments that name nothing, each in a process
+//! of its own. Five of those returned a code NVIDIA's documentation does not
+//! list for the function, and `vdpau::cuVDPAUCtxCreate` with a null
+//! `vdpGetProcAddress` crashed the process; each function's page says what it
+//! returned.
+//!
 //! # Environment variables
 //!
 //! The build script reads these, each with `rerun-if-env-changed`; an empty

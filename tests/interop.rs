@@ -61,6 +61,9 @@ fn every_gl_function_links() {
     let _: GLuint = 0u32;
     let _: GLenum = 0u32;
     assert_eq!(CU_GL_DEVICE_LIST_ALL, CUGLDeviceList_enum::CU_GL_DEVICE_LIST_ALL);
+    // Its enums print by name, as cuda.h's.
+    assert_eq!(format!("{CU_GL_DEVICE_LIST_ALL:?}"), "CUGLDeviceList(CU_GL_DEVICE_LIST_ALL)");
+    assert_eq!(CUGLDeviceList(77).name(), None);
 }
 
 /// `cuEventCreateFromEGLSync` is left out: the x86-64 desktop driver does
@@ -96,6 +99,10 @@ fn every_egl_function_but_the_sync_one_links() {
     // CUeglFrame is passed by value: its layout is C's (64 bytes on 64-bit targets).
     assert_eq!(core::mem::size_of::<CUeglFrame>(), 64);
     assert_eq!(MAX_PLANES, 3);
+    assert_eq!(
+        format!("{:?}", CUeglFrameType::CU_EGL_FRAME_TYPE_ARRAY),
+        "CUeglFrameType(CU_EGL_FRAME_TYPE_ARRAY)"
+    );
     let _: EGLint = 0i32;
 }
 

@@ -132,6 +132,8 @@ fn module(b: &Bindings, m: &Module) -> String {
     out.push_str(&m.types);
     out.push_str(&functions_of(b, &m.functions, Some(m)));
     out.push_str(&renames(&m.renames));
+    // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).
+    render_names(&m.enumerators, &m.aliases, &[], &mut out);
     for e in &m.enumerators {
         let ty = m.aliases.iter().find(|(en, _)| *en == e.owner).map_or(&e.owner, |(_, a)| a);
         let _ = writeln!(
@@ -226,20 +228,21 @@ fn renames(renames: &[Rename]) -> String {
 /// (the first one the header lists, where two share a value: `cuda.h` lists
 /// the current name before the deprecated ones), `None` for a value the
 /// header does not list; `Debug` shows it under the C typedef's name.
-fn render_names(bindings: &Bindings, out: &mut String) {
+fn render_names(
+    enumerators: &[crate::model::Enumerator],
+    aliases: &[(String, String)],
+    bitmasks: &[String],
+    out: &mut String,
+) {
     let mut owners: Vec<&str> = Vec::new();
-    for crate::model::Enumerator { owner, .. } in &bindings.enumerators {
+    for crate::model::Enumerator { owner, .. } in enumerators {
         if !owners.contains(&owner.as_str()) {
             owners.push(owner);
         }
     }
     for owner in owners {
-        let names: Vec<&str> = bindings
-            .enumerators
-            .iter()
-            .filter(|e| e.owner == owner)
-            .map(|e| e.name.as_str())
-            .collect();
+        let names: Vec<&str> =
+            enumerators.iter().filter(|e| e.owner == owner).map(|e| e.name.as_str()).collect();
         let _ = writeln!(
             out,
             "impl {owner} {{\n    /// The name of this value's enumerator in the header, `None` for a value\n    /// the header does not list (from a newer driver, say).\n    pub const fn name(self) -> Option<&'static str> {{\n        crate::enums::name_of(self.0 as i64, &["
@@ -254,12 +257,9 @@ fn render_names(bindings: &Bindings, out: &mut String) {
             }
         }
         out.push_str("        ])\n    }\n}\n");
-        let shown = bindings
-            .aliases
-            .iter()
-            .find(|(e, _)| e == owner)
-            .map_or(owner, |(_, alias)| alias.as_str());
-        let bits: String = if bindings.bitmasks.iter().any(|m| m == owner) {
+        let shown =
+            aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias.as_str());
+        let bits: String = if bitmasks.iter().any(|m| m == owner) {
             names
                 .iter()
                 .map(|n| format!("(\"{n}\", crate::enums::bits::<Self>(Self::{n}.0 as i64)), "))
@@ -418,7 +418,7 @@ fn value_types(bindings: &Bindings) -> String {
              crate::value_type::entry({first}, {end}, self.0 as i64)\n    }}\n}}"
         );
     }
-    render_names(bindings, &mut out);
+    render_names(&bindings.enumerators, &bindings.aliases, &bindings.bitmasks, &mut out);
     render_bitmasks(&bindings.bitmasks, &mut out);
     out
 }

@@ -11,7 +11,7 @@ impl CUeglFrameType_enum {
     pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType_enum = CUeglFrameType_enum(1);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
 pub use self::CUeglFrameType_enum as CUeglFrameType;
 impl CUeglResourceLocationFlags_enum {
@@ -25,7 +25,7 @@ impl CUeglResourceLocationFlags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
 pub use self::CUeglResourceLocationFlags_enum as CUeglResourceLocationFlags;
 impl CUeglColorFormat_enum {
@@ -609,7 +609,7 @@ impl CUeglColorFormat_enum {
 }
 //@ all
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
 pub use self::CUeglColorFormat_enum as CUeglColorFormat;
 #[repr(C)]

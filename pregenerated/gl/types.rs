@@ -14,7 +14,7 @@ impl CUGLDeviceList_enum {
     pub const CU_GL_DEVICE_LIST_NEXT_FRAME: CUGLDeviceList_enum = CUGLDeviceList_enum(3);
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGLDeviceList_enum(pub ::core::ffi::c_uint);
 pub use self::CUGLDeviceList_enum as CUGLDeviceList;
 impl CUGLmap_flags_enum {
@@ -31,6 +31,6 @@ impl CUGLmap_flags_enum {
     );
 }
 #[repr(transparent)]
-#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct CUGLmap_flags_enum(pub ::core::ffi::c_uint);
 pub use self::CUGLmap_flags_enum as CUGLmap_flags;
