@@ -44,6 +44,9 @@ const FEATURES: env::Features = env::Features {
         ("gl", cfg!(feature = "gl")),
         ("egl", cfg!(feature = "egl")),
         ("vdpau", cfg!(feature = "vdpau")),
+        ("d3d9", cfg!(feature = "d3d9")),
+        ("d3d10", cfg!(feature = "d3d10")),
+        ("d3d11", cfg!(feature = "d3d11")),
     ],
 };
 
@@ -66,7 +69,7 @@ fn run() -> model::Result<()> {
     // Passed on as DEP_CUDA_BINDINGS_DIR in every mode: whole, or not at all.
     env::directive_path("OUT_DIR", &target.out_dir)?;
 
-    let modules = interop::enabled(FEATURES.interop, &target.os)?;
+    let modules = interop::enabled(FEATURES.interop, &target.os, env::docs_rs())?;
     let releases = pregenerated::releases(&target)?;
     let release = find::mode::release(&releases, FEATURES.releases)?;
     let mode = find::mode::choose(FEATURES.bindgen)?;
@@ -257,8 +260,10 @@ fn generate_module(
     stand_ins: &std::path::Path,
 ) -> model::Result<ModulePass> {
     let mut flags: Vec<String> = interop::DEFINES.iter().map(|d| format!("-D{d}")).collect();
-    // After every other include directory: a header the system has wins.
-    flags.extend(["-idirafter".to_string(), stand_ins.display().to_string()]);
+    // After every other include directory, so that a header the system has
+    // wins; or first, for a module whose system headers add nothing.
+    let place = if m.reads_system_headers { "-idirafter" } else { "-I" };
+    flags.extend([place.to_string(), stand_ins.display().to_string()]);
     let header = header.with_module(m.source(), flags);
     let macros = header.macros()?;
     let unsigned = generator::unsigned_macros(&macros);
@@ -374,10 +379,13 @@ fn run_bindgen(
             .allowlist_type("CU.*|cuuint(32|64)_t|cudaError_enum")
             .allowlist_var("CU.*|CUDA_.*"),
         // The header's items and what they use (`MAX_PLANES` is no `CU*`
-        // name); the window system's types are the crate's own.
+        // name); the window system's types are the crate's own, and opaque to
+        // bindgen, so that it does not follow them (MinGW's COM interfaces
+        // would bring their vtables and Direct3D's structs).
         Some(m) => builder
             .allowlist_file(m.allowlist_file())
             .blocklist_type(interop::blocklist())
+            .opaque_type(interop::blocklist())
             .clang_args(&header.module_flags),
     };
     let mut builder =

@@ -1,4 +1,5 @@
-//! The graphics-interop modules (`gl`, `egl`, `vdpau`), as data: which
+//! The graphics-interop modules (`gl`, `egl`, `vdpau` on Linux, `d3d9`,
+//! `d3d10`, `d3d11` on Windows), as data: which
 //! header each binds, the `*Typedefs.h` that dates its functions, what it
 //! includes before that header, the window-system types it uses, and the
 //! stand-ins for the window system's headers. Part of the spine: `find`
@@ -38,10 +39,18 @@ pub struct Interop {
     /// The Debian package that has the real headers (`cargo xtask setup`
     /// installs it, so that systest checks the modules against them).
     pub package: &'static str,
+    /// The target OS whose driver has the module's functions (`target_os`).
+    pub os: &'static str,
+    /// Whether the module's pass reads the system's headers where they are
+    /// installed (the stand-ins after every include directory), or only the
+    /// stand-ins. The Direct3D headers bring `windows.h`, which costs a
+    /// module pass some 15 seconds and adds nothing: the interfaces are
+    /// opaque. systest reads them either way.
+    pub reads_system_headers: bool,
 }
 
 /// Every interop module, in the order the features are listed.
-pub const MODULES: [Interop; 3] = [
+pub const MODULES: [Interop; 6] = [
     Interop {
         feature: "gl",
         header: "cudaGL.h",
@@ -54,6 +63,8 @@ pub const MODULES: [Interop; 3] = [
              typedef unsigned int GLenum;\ntypedef unsigned int GLuint;\n",
         )],
         package: "libgl-dev",
+        os: "linux",
+        reads_system_headers: true,
     },
     Interop {
         feature: "egl",
@@ -74,6 +85,8 @@ pub const MODULES: [Interop; 3] = [
             ),
         ],
         package: "libegl-dev",
+        os: "linux",
+        reads_system_headers: true,
     },
     Interop {
         feature: "vdpau",
@@ -98,6 +111,59 @@ pub const MODULES: [Interop; 3] = [
              typedef VdpStatus VdpGetProcAddress(VdpDevice, VdpFuncId, void **);\n",
         )],
         package: "libvdpau-dev",
+        os: "linux",
+        reads_system_headers: true,
+    },
+    Interop {
+        feature: "d3d9",
+        header: "cudaD3D9.h",
+        typedefs: "cudaD3D9Typedefs.h",
+        before: &["d3d9.h"],
+        types: &["IDirect3DDevice9", "IDirect3DResource9", "IDirect3DVertexBuffer9"],
+        stand_ins: &[(
+            "d3d9.h",
+            "/* libcuda-sys: used only where the system has no <d3d9.h>. */\n\
+             typedef struct IDirect3DDevice9 IDirect3DDevice9;\n\
+             typedef struct IDirect3DResource9 IDirect3DResource9;\n\
+             typedef struct IDirect3DVertexBuffer9 IDirect3DVertexBuffer9;\n",
+        )],
+        package: "mingw-w64-x86-64-dev",
+        os: "windows",
+        reads_system_headers: false,
+    },
+    Interop {
+        feature: "d3d10",
+        header: "cudaD3D10.h",
+        typedefs: "cudaD3D10Typedefs.h",
+        before: &["d3d10.h"],
+        types: &["IDXGIAdapter", "ID3D10Device", "ID3D10Resource"],
+        stand_ins: &[(
+            "d3d10.h",
+            "/* libcuda-sys: used only where the system has no <d3d10.h>. */\n\
+             typedef struct IDXGIAdapter IDXGIAdapter;\n\
+             typedef struct ID3D10Device ID3D10Device;\n\
+             typedef struct ID3D10Resource ID3D10Resource;\n",
+        )],
+        package: "mingw-w64-x86-64-dev",
+        os: "windows",
+        reads_system_headers: false,
+    },
+    Interop {
+        feature: "d3d11",
+        header: "cudaD3D11.h",
+        typedefs: "cudaD3D11Typedefs.h",
+        before: &["d3d11.h"],
+        types: &["IDXGIAdapter", "ID3D11Device", "ID3D11Resource"],
+        stand_ins: &[(
+            "d3d11.h",
+            "/* libcuda-sys: used only where the system has no <d3d11.h>. */\n\
+             typedef struct IDXGIAdapter IDXGIAdapter;\n\
+             typedef struct ID3D11Device ID3D11Device;\n\
+             typedef struct ID3D11Resource ID3D11Resource;\n",
+        )],
+        package: "mingw-w64-x86-64-dev",
+        os: "windows",
+        reads_system_headers: false,
     },
 ];
 
@@ -129,25 +195,39 @@ pub fn blocklist() -> String {
     format!("{}|khronos_.*", types.join("|"))
 }
 
-/// The modules whose features are on; only Linux targets have these
-/// headers' functions, so a feature on for another target is an error.
-pub fn enabled(features: &[(&'static str, bool)], os: &str) -> Result<Vec<&'static Interop>> {
+/// The modules whose features are on. Each is its own OS's (the window
+/// systems of Linux, Direct3D of Windows): a feature on for a target of
+/// another OS is an error, but for documentation (`docs_rs`), where nothing
+/// is linked and one page shows every module.
+pub fn enabled(
+    features: &[(&'static str, bool)],
+    os: &str,
+    docs_rs: bool,
+) -> Result<Vec<&'static Interop>> {
     let on: Vec<&'static Interop> = MODULES
         .iter()
         .filter(|m| features.iter().any(|(f, enabled)| *f == m.feature && *enabled))
         .collect();
-    match on.first() {
-        Some(first) if os != "linux" => Err(Error::new(
-            format!("the {} feature is for Linux targets; this build is for {os}", names(&on)),
-            format!(
-                "{} declares its functions for Linux; the crate binds it only there.\n\n\
-                 Fix: enable {} only for Linux targets \
-                 ([target.'cfg(target_os = \"linux\")'.dependencies] in Cargo.toml).",
-                first.header,
-                names(&on)
-            ),
-        )),
-        _ => Ok(on),
+    let elsewhere: Vec<&Interop> = on.iter().copied().filter(|m| m.os != os && !docs_rs).collect();
+    match elsewhere.first() {
+        Some(first) => {
+            let system = if first.os == "windows" { "Windows" } else { "Linux" };
+            Err(Error::new(
+                format!(
+                    "the {} feature is for {system} targets; this build is for {os}",
+                    names(&elsewhere)
+                ),
+                format!(
+                    "{} declares its functions for {system}; the crate binds it only there.\n\n\
+                     Fix: enable {} only for {system} targets \
+                     ([target.'cfg(target_os = \"{}\")'.dependencies] in Cargo.toml).",
+                    first.header,
+                    names(&elsewhere),
+                    first.os
+                ),
+            ))
+        }
+        None => Ok(on),
     }
 }
 

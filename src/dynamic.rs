@@ -247,8 +247,14 @@ macro_rules! module_slots {
 
 /// Every bound function's slot, the interop modules' too.
 fn slots() -> impl Iterator<Item = &'static &'static Slot> {
-    let modules =
-        [module_slots!("gl", gl), module_slots!("egl", egl), module_slots!("vdpau", vdpau)];
+    let modules = [
+        module_slots!("gl", gl),
+        module_slots!("egl", egl),
+        module_slots!("vdpau", vdpau),
+        module_slots!("d3d9", d3d9),
+        module_slots!("d3d10", d3d10),
+        module_slots!("d3d11", d3d11),
+    ];
     crate::generated::SLOTS.iter().chain(modules.into_iter().flatten())
 }
 

@@ -1,4 +1,5 @@
-//! The window system's types the interop modules' functions take, written
+//! The window system's types the interop modules' functions take (and
+//! Direct3D's interfaces), written
 //! here as the C types they are rather than generated from the system's
 //! headers: the bindings are then the same whether or not the build machine
 //! has the GL, EGL or VDPAU development headers, and these typedefs have not
@@ -50,4 +51,58 @@ pub mod vdpau {
             function_pointer: *mut *mut ::core::ffi::c_void,
         ) -> VdpStatus,
     >;
+}
+
+/// A COM interface of Direct3D or DXGI, which the interop functions take and
+/// give only by pointer: an opaque type, as `struct X;` is in C. A pointer
+/// from a Direct3D binding (`windows` crate: `device.as_raw()`) is cast to
+/// `*mut` this type.
+#[cfg(any(feature = "d3d9", feature = "d3d10", feature = "d3d11"))]
+macro_rules! interfaces {
+    ($($(#[$doc:meta])* $name:ident),* $(,)?) => {$(
+        $(#[$doc])*
+        #[repr(C)]
+        pub struct $name {
+            _opaque: [u8; 0],
+        }
+    )*};
+}
+
+/// Direct3D 9's interfaces, as `d3d9.h` names them.
+#[cfg(feature = "d3d9")]
+pub mod d3d9 {
+    interfaces! {
+        /// `IDirect3DDevice9`: a Direct3D 9 device.
+        IDirect3DDevice9,
+        /// `IDirect3DResource9`: a Direct3D 9 surface, texture or buffer.
+        IDirect3DResource9,
+        /// `IDirect3DVertexBuffer9`: a Direct3D 9 vertex buffer.
+        IDirect3DVertexBuffer9,
+    }
+}
+
+/// Direct3D 10's interfaces, and DXGI's adapter, as `d3d10.h` names them.
+#[cfg(feature = "d3d10")]
+pub mod d3d10 {
+    interfaces! {
+        /// `IDXGIAdapter`: a display adapter (a GPU) as DXGI lists it.
+        IDXGIAdapter,
+        /// `ID3D10Device`: a Direct3D 10 device.
+        ID3D10Device,
+        /// `ID3D10Resource`: a Direct3D 10 buffer or texture.
+        ID3D10Resource,
+    }
+}
+
+/// Direct3D 11's interfaces, and DXGI's adapter, as `d3d11.h` names them.
+#[cfg(feature = "d3d11")]
+pub mod d3d11 {
+    interfaces! {
+        /// `IDXGIAdapter`: a display adapter (a GPU) as DXGI lists it.
+        IDXGIAdapter,
+        /// `ID3D11Device`: a Direct3D 11 device.
+        ID3D11Device,
+        /// `ID3D11Resource`: a Direct3D 11 buffer or texture.
+        ID3D11Resource,
+    }
 }

@@ -320,6 +320,7 @@
 //! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
 //! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |
 //! | `gl`, `egl`, `vdpau` | Linux: the module `gl` (`cudaGL.h`), `egl` (`cudaEGL.h`) or `vdpau` (`cudaVDPAU.h`) ([Graphics interop](#graphics-interop)) |
+//! | `d3d9`, `d3d10`, `d3d11` | Windows: the module `d3d9` (`cudaD3D9.h`), `d3d10` (`cudaD3D10.h`) or `d3d11` (`cudaD3D11.h`) ([Graphics interop](#graphics-interop)) |
 //!
 //! # Graphics interop
 //!
@@ -327,7 +328,12 @@
 //! `libcuda_sys::gl`, `libcuda_sys::egl` and `libcuda_sys::vdpau`: what
 //! `cudaGL.h`, `cudaEGL.h` and `cudaVDPAU.h` add to `cuda.h` (their functions,
 //! enums, `CUeglFrame`, `MAX_PLANES`), each generated from that header in a
-//! bindgen pass of its own. `cuda.h`'s items stay at the crate root (each
+//! bindgen pass of its own. On Windows targets `d3d9`, `d3d10` and `d3d11` add
+//! `libcuda_sys::d3d9`, `d3d10` and `d3d11`, from `cudaD3D9.h`, `cudaD3D10.h`
+//! and `cudaD3D11.h` (the Windows wheels and toolkits have them); their
+//! Direct3D and DXGI interfaces (`IDirect3DDevice9`, `ID3D11Resource`,
+//! `IDXGIAdapter`, ...) are opaque types of the crate, taken by pointer: cast
+//! a Direct3D binding's raw interface pointer to them. `cuda.h`'s items stay at the crate root (each
 //! module imports them). The plain names are bound to the versioned symbols as
 //! for `cuda.h` (`gl::cuGLGetDevices` is `cuGLGetDevices_v2`, `vdpau::cuVDPAUCtxCreate`
 //! `cuVDPAUCtxCreate_v2`; with `per-thread-default-stream`, `cuGLMapBufferObject`
@@ -345,10 +351,11 @@
 //! are installed; where one is missing, a stand-in in `OUT_DIR` that declares
 //! only those types is found after every other include directory.
 //!
-//! The pregenerated set has the three modules for every release it covers
-//! (`pregenerated/gl/`, `egl/`, `vdpau/`), so they build without headers or
-//! libclang too, on docs.rs as well. On a target other than Linux one of these
-//! features is an error that says so.
+//! The pregenerated set has the six modules for every release it covers
+//! (`pregenerated/gl/`, ..., `d3d11/`; the Direct3D ones from each release's
+//! Windows headers), so they build without headers or libclang too. A feature
+//! for another OS than the target's is an error that says so, except on
+//! docs.rs, whose one page documents all six.
 //!
 //! `egl::cuEventCreateFromEGLSync` is declared by every `cudaEGL.h`, but the
 //! x86-64 desktop driver does not export it (measured with driver 580.159.04,
@@ -562,7 +569,14 @@ mod generated {
 }
 pub use generated::*;
 
-#[cfg(any(feature = "gl", feature = "egl", feature = "vdpau"))]
+#[cfg(any(
+    feature = "gl",
+    feature = "egl",
+    feature = "vdpau",
+    feature = "d3d9",
+    feature = "d3d10",
+    feature = "d3d11"
+))]
 mod interop_types;
 
 /// OpenGL interoperability (`cudaGL.h`): what that header adds to `cuda.h`,
@@ -595,6 +609,36 @@ pub mod vdpau {
     pub use crate::interop_types::vdpau::*;
     use crate::*;
     include!(concat!(env!("OUT_DIR"), "/vdpau.rs"));
+}
+
+/// Direct3D 9 interoperability (`cudaD3D9.h`, Windows): what that header adds
+/// to `cuda.h`, with the `d3d9` feature.
+#[cfg(feature = "d3d9")]
+#[allow(clippy::all, clippy::pedantic)]
+pub mod d3d9 {
+    pub use crate::interop_types::d3d9::*;
+    use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/d3d9.rs"));
+}
+
+/// Direct3D 10 interoperability (`cudaD3D10.h`, Windows): what that header
+/// adds to `cuda.h`, with the `d3d10` feature.
+#[cfg(feature = "d3d10")]
+#[allow(clippy::all, clippy::pedantic)]
+pub mod d3d10 {
+    pub use crate::interop_types::d3d10::*;
+    use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/d3d10.rs"));
+}
+
+/// Direct3D 11 interoperability (`cudaD3D11.h`, Windows): what that header
+/// adds to `cuda.h`, with the `d3d11` feature.
+#[cfg(feature = "d3d11")]
+#[allow(clippy::all, clippy::pedantic)]
+pub mod d3d11 {
+    pub use crate::interop_types::d3d11::*;
+    use crate::*;
+    include!(concat!(env!("OUT_DIR"), "/d3d11.rs"));
 }
 
 /// The `CUDA_VERSION` of the header the bindings were generated from.

@@ -229,3 +229,72 @@ fn an_interop_feature_for_another_target_is_an_error() {
     run.assert_stderr_has(&["target_os = \"linux\""]);
     run.assert_explanation_unindented();
 }
+
+/// The Direct3D modules are Windows': pregenerated for every release, bound
+/// for a Windows target with their plain names and dates, and an error for
+/// any other target.
+#[test]
+fn direct3d_modules_are_bound_for_windows_only() {
+    const D3D: [&str; 3] = ["d3d9", "d3d10", "d3d11"];
+    let mut case = Case::new("interop_d3d_windows");
+    for f in D3D {
+        case.feature(f);
+    }
+    let run = case
+        .feature("dynamic-loading")
+        .feature("cuda-12040")
+        .env("TARGET", "x86_64-pc-windows-msvc")
+        .env("CARGO_CFG_TARGET_OS", "windows")
+        .env("CARGO_CFG_TARGET_ENV", "msvc")
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("interop"), "d3d9,d3d10,d3d11");
+    for (name, needles) in [
+        (
+            "d3d9.rs",
+            &[
+                "pub fn cuGraphicsD3D9RegisterResource(",
+                "pub use self::cuD3D9CtxCreate_v2 as cuD3D9CtxCreate;",
+                "pub const CU_D3D9_DEVICE_LIST_ALL: CUd3d9DeviceList",
+            ][..],
+        ),
+        ("d3d10.rs", &["pub fn cuD3D10GetDevice(", "pDevPtr: *mut CUdeviceptr"][..]),
+        (
+            "d3d11.rs",
+            &[
+                "pub fn cuGraphicsD3D11RegisterResource(",
+                "pD3DResource: *mut ID3D11Resource",
+                "pub use self::cuD3D11CtxCreate_v2 as cuD3D11CtxCreate;",
+            ][..],
+        ),
+    ] {
+        let text = read(&case, name);
+        for needle in needles {
+            assert!(text.contains(needle), "{name} lacks `{needle}`");
+        }
+        // MinGW's headers bring vtables and Direct3D's own structs; none is bound.
+        for absent in ["Vtbl", "pub struct IUnknown", "pub type HRESULT", "pub struct _GUID"] {
+            assert!(!text.contains(absent), "{name} has `{absent}`");
+        }
+    }
+    let since = read(&case, "since.rs");
+    assert!(since.contains("(\"cuGraphicsD3D11RegisterResource\", 3000)"), "since.rs");
+
+    let mut linux = Case::new("interop_d3d_linux");
+    let run = linux.feature("d3d11").feature("gl").run();
+    run.failure("the `d3d11` feature is for Windows targets; this build is for linux");
+    run.assert_stderr_has(&["target_os = \"windows\""]);
+    run.assert_explanation_unindented();
+
+    // docs.rs documents every module on its one Linux page: nothing is linked.
+    let mut docs = Case::new("interop_d3d_docs_rs");
+    for f in D3D.iter().chain(&ALL) {
+        docs.feature(*f);
+    }
+    let run =
+        docs.feature("dynamic-loading").env("DOCS_RS", "1").env("LIBCUDA_SYS_BINDINGS", "").run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata("interop"), "gl,egl,vdpau,d3d9,d3d10,d3d11");
+    assert!(read(&docs, "d3d11.rs").contains("pub fn cuD3D11GetDevices("));
+}

@@ -156,6 +156,12 @@ pub fn cross(args: &[String]) -> Result {
             ("functions", &["static", "functions"]),
             ("plain names", &["static", "plain_names"]),
             ("values", &["static", "values"]),
+            ("gl, egl, vdpau or d3d9, d3d10, d3d11 functions", &["interop", "gl", "functions"]),
+            ("", &["interop", "egl", "functions"]),
+            ("", &["interop", "vdpau", "functions"]),
+            ("", &["interop", "d3d9", "functions"]),
+            ("", &["interop", "d3d10", "functions"]),
+            ("", &["interop", "d3d11", "functions"]),
         ],
     );
     println!("\nDifferences from {HOST} (same headers, same variant):");
@@ -209,10 +215,10 @@ fn run(
                 pregenerate::number(version.trim_start_matches("pregenerated "))
             ));
         }
-        // The graphics-interop modules, checked with cuda.h's items (Linux only).
-        if !target.contains("windows") {
-            features.extend(interop::MODULES.iter().map(|m| m.feature.to_string()));
-        }
+        // The graphics-interop modules of the target's OS, checked with cuda.h's items.
+        let os = if target.contains("windows") { "windows" } else { "linux" };
+        let modules = interop::MODULES.iter().filter(|m| m.os == os);
+        features.extend(modules.map(|m| m.feature.to_string()));
         // Without an import library a Windows build can only load nvcuda.dll at run time.
         if target.contains("windows")
             && (pregenerated || !include.join("../lib/x64/cuda.lib").is_file())

@@ -208,9 +208,14 @@ mod tests {
         let read = |name: &str| {
             std::fs::read_to_string(crate::root().join("pregenerated").join(name)).unwrap()
         };
-        let functions = read("functions.rs");
-        let names: Vec<&str> = functions
-            .lines()
+        // cuda.h's functions, and every interop module's.
+        let modules =
+            libcuda_sys_build::interop::MODULES.map(|m| format!("{}/functions.rs", m.feature));
+        let files: Vec<String> =
+            std::iter::once("functions.rs".to_string()).chain(modules).map(|f| read(&f)).collect();
+        let names: Vec<&str> = files
+            .iter()
+            .flat_map(|f| f.lines())
             .filter_map(|l| l.strip_prefix("pub fn "))
             .filter_map(|l| l.split('(').next())
             .collect();
@@ -221,31 +226,8 @@ mod tests {
                 assert!(abi_note(name).is_some(), "{name}: no note on its ABI");
             }
         }
-        // The interop modules' functions, as the newest cached release's headers declare them.
-        let newest = crate::pregenerate::releases()
-            .unwrap()
-            .into_iter()
-            .map(|(release, _)| crate::pregenerate::dotted(release))
-            .rfind(|dotted| !crate::headers::needs_fetch(dotted));
-        if let Some(dotted) = newest {
-            let dir = crate::headers::include_dir(&dotted).unwrap();
-            for header in ["cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"] {
-                let text = std::fs::read_to_string(dir.join(header)).unwrap();
-                let scanned = libcuda_sys_build::make::reference::scan(&text);
-                assert!(!scanned.reference.functions.is_empty(), "{header}");
-                for f in &scanned.reference.functions {
-                    assert!(summary(&f.name).is_some(), "{header}: {}: no summary", f.name);
-                }
-            }
-            for abi in [
-                "cuGLCtxCreate_v2",
-                "cuGLGetDevices_v2",
-                "cuGLMapBufferObject_v2_ptds",
-                "cuGLMapBufferObjectAsync_v2_ptsz",
-                "cuVDPAUCtxCreate_v2",
-            ] {
-                assert!(abi_note(abi).is_some(), "{abi}: no note on its ABI");
-            }
+        for module in ["cuGLGetDevices_v2", "cuVDPAUCtxCreate_v2", "cuD3D11CtxCreate_v2"] {
+            assert!(names.contains(&module), "{module} is in no pregenerated module");
         }
         let types = read("types.rs");
         let codes: Vec<&str> = types
@@ -289,10 +271,18 @@ mod tests {
                 continue;
             }
             let dir = crate::headers::include_dir(&dotted).unwrap();
-            // cuda.h, and the interop headers beside it (the `gl`, `egl`, `vdpau` modules).
+            // cuda.h, and the interop headers beside it (the `gl`, `egl`, `vdpau`
+            // modules), and the Direct3D ones of the Windows wheel where cached.
+            let windows = crate::headers::cached_include_dir_for(
+                &dotted,
+                crate::headers::Platform::WindowsX86_64,
+            );
+            let d3d = ["cudaD3D9.h", "cudaD3D10.h", "cudaD3D11.h"];
             let text: String = ["cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"]
                 .iter()
-                .filter_map(|h| std::fs::read_to_string(dir.join(h)).ok())
+                .map(|h| dir.join(h))
+                .chain(windows.iter().flat_map(|w| d3d.map(|h| w.join(h))))
+                .filter_map(|h| std::fs::read_to_string(h).ok())
                 .collect();
             let scanned = scan(&text);
             for f in &scanned.reference.functions {

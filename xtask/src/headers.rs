@@ -155,6 +155,15 @@ pub fn needs_fetch(version: &str) -> bool {
     wheel(version).is_ok_and(|w| !complete(&cache().join(version), w.sub))
 }
 
+/// The include directory of `version` from `platform`'s wheel where the cache
+/// has it, without fetching.
+#[cfg(test)]
+pub fn cached_include_dir_for(version: &str, platform: Platform) -> Option<PathBuf> {
+    let wheel = wheel(version).ok()?;
+    let dest = platform.dir(&cache()).join(version);
+    complete(&dest, wheel.sub).then(|| dest.join(wheel.sub))
+}
+
 fn cache() -> PathBuf {
     cache_at(std::env::var_os("LIBCUDA_SYS_HEADER_CACHE"))
 }

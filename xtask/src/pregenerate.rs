@@ -96,12 +96,21 @@ const FILES: [&str; 11] = [
 const MODULE_FILES: [&str; 6] =
     ["types.rs", "functions.rs", "since.txt", "renames.txt", "reference.txt", "groups.txt"];
 
+/// The interop modules of one OS (`linux`, `windows`), in the crate's order.
+fn modules_of(os: &str) -> Vec<&'static interop::Interop> {
+    interop::MODULES.iter().filter(|m| m.os == os).collect()
+}
+
+/// Where the Direct3D modules are generated from: each release's Windows
+/// headers, with that target's C compiler (MinGW).
+const WINDOWS: &str = "x86_64-pc-windows-gnu";
+
 /// Every file of the pregenerated set, in the order of each build's parts:
-/// `cuda.h`'s, then each interop module's.
+/// `cuda.h`'s, then each Linux interop module's, then each Windows one's.
 fn files() -> Vec<String> {
-    let modules = interop::MODULES
-        .iter()
-        .flat_map(|m| MODULE_FILES.iter().map(move |f| format!("{}/{f}", m.feature)));
+    let modules = modules_of("linux").into_iter().chain(modules_of("windows"));
+    let modules =
+        modules.flat_map(|m| MODULE_FILES.iter().map(move |f| format!("{}/{f}", m.feature)));
     FILES.iter().map(|f| f.to_string()).chain(modules).collect()
 }
 
@@ -111,17 +120,27 @@ pub fn generate() -> Result<Vec<(String, String)>> {
     let newest = releases.last().map(|r| r.0).ok_or("no release listed")?;
     let mut builds: Vec<(Build, Vec<Vec<String>>, Vec<Member>)> = Vec::new();
     // Newest first: the merged files follow the newest header's order.
+    crate::setup::ensure_tool(
+        "x86_64-w64-mingw32-gcc",
+        Path::new("/usr/x86_64-w64-mingw32/include/d3d11.h"),
+        "gcc-mingw-w64-x86-64 mingw-w64-x86-64-dev",
+    )?;
     for (release, wheel) in releases.iter().rev() {
         let include = headers::include_dir(wheel)?;
+        let windows = headers::include_dir_for(wheel, headers::Platform::WindowsX86_64)?;
         for per_thread in [false, true] {
             eprintln!(
                 "pregenerate: CUDA {} ({wheel}){}",
                 dotted(*release),
                 if per_thread { ", per-thread-default-stream" } else { "" }
             );
-            let build = build(&include, *release, per_thread)?;
-            let (parts, members) = parts(build.out_dir("libcuda-sys")?)?;
-            build.remove_outputs(&["libcuda-sys"]);
+            let linux = build(&include, *release, per_thread, None)?;
+            let (mut parts, members) = parts(linux.out_dir("libcuda-sys")?, &modules_of("linux"))?;
+            linux.remove_outputs(&["libcuda-sys"]);
+            // The Direct3D modules, from the same release's Windows headers.
+            let windows = build(&windows, *release, per_thread, Some(WINDOWS))?;
+            parts.extend(module_parts(windows.out_dir("libcuda-sys")?, &modules_of("windows"))?);
+            windows.remove_outputs(&["libcuda-sys"]);
             builds.push((Build { release: *release, per_thread }, parts, members));
         }
     }
@@ -162,14 +181,27 @@ pub fn generate() -> Result<Vec<(String, String)>> {
     Ok(files)
 }
 
-/// Builds libcuda-sys from `include`, the headers of `release`, with every
-/// interop module. No release feature: the headers decide, so that the script compiles once for every
+/// Builds libcuda-sys from `include`, the headers of `release`, for `target`
+/// (the host where `None`) with every interop module of that target's OS. No
+/// release feature: the headers decide, so that the script compiles once for every
 /// release (twice, with and without `per-thread-default-stream`); the cfgs the
 /// build emitted must name `release` as the newest.
-fn build(include: &Path, release: u32, per_thread: bool) -> Result<cargo::Build> {
+fn build(
+    include: &Path,
+    release: u32,
+    per_thread: bool,
+    target: Option<&str>,
+) -> Result<cargo::Build> {
     let mut cmd = cargo::command(&["check", "--package", "libcuda-sys", "--message-format=json"]);
     // Every interop module, which adds its own files and leaves cuda.h's as they are.
-    let mut features: Vec<&str> = interop::MODULES.iter().map(|m| m.feature).collect();
+    let os = if target.is_some() { "windows" } else { "linux" };
+    let mut features: Vec<&str> = modules_of(os).iter().map(|m| m.feature).collect();
+    if let Some(target) = target {
+        // Only the build script runs: the library (and libloading, which
+        // Windows needs without an import library) would need Windows' std.
+        cmd.args(["--target", target, "--keep-going"]);
+        features.push("dynamic-loading");
+    }
     if per_thread {
         features.push("per-thread-default-stream");
     }
@@ -213,7 +245,7 @@ fn build(include: &Path, release: u32, per_thread: bool) -> Result<cargo::Build>
 
 /// One build's units for each of [`FILES`] but the last, read back from its
 /// `OUT_DIR`, and the members of its records.
-fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
+fn parts(out: &Path, modules: &[&interop::Interop]) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
     let read = |name: &str| {
         let path = out.join(name);
         let text =
@@ -253,19 +285,30 @@ fn parts(out: &Path) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
         table("groups.txt")?,
         names,
     ];
-    // Each module's, in the order of MODULE_FILES: its types as bindgen made
-    // them, its functions from `<module>.rs`, its tables.
-    for m in &interop::MODULES {
-        let module = |name: &str| format!("{}/{name}", m.feature);
-        let types = read(&format!("tables/{}", module("types.rs")))?;
-        parts.push(types.items.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect());
+    parts.extend(module_parts(out, modules)?);
+    Ok((parts, items::all(&bindings.items)))
+}
+
+/// The parts of each of `modules`, in the order of MODULE_FILES: its types as
+/// bindgen made them, its functions from `<module>.rs`, its tables.
+fn module_parts(out: &Path, modules: &[&interop::Interop]) -> Result<Vec<Vec<String>>> {
+    let text = |name: &str| {
+        let path = out.join(name);
+        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let rust = |name: &str| syn::parse_file(&text(name)?).map_err(|e| format!("{name}: {e}"));
+    let mut parts = Vec::new();
+    for m in modules {
+        let table = |name: &str| format!("tables/{}/{name}", m.feature);
+        let types = rust(&table("types.rs"))?.items;
+        parts.push(types.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect());
         let file = format!("{}.rs", m.feature);
-        parts.push(declarations(read(&file)?, &file)?.1);
+        parts.push(declarations(rust(&file)?, &file)?.1);
         for name in &MODULE_FILES[2..] {
-            parts.push(table(&module(name))?);
+            parts.push(text(&table(name))?.lines().map(|l| format!("{l}\n")).collect());
         }
     }
-    Ok((parts, items::all(&bindings.items)))
+    Ok(parts)
 }
 
 /// The names and the declarations, documentation stripped, of the

@@ -94,6 +94,7 @@ pub fn tools() {
     // and checked (systest) against them, not against the crate's stand-ins.
     let missing: Vec<&str> = libcuda_sys_build::interop::MODULES
         .iter()
+        .filter(|m| m.os == "linux")
         .filter(|m| m.stand_ins.iter().any(|(h, _)| !Path::new("/usr/include").join(h).is_file()))
         .map(|m| m.package)
         .collect();
