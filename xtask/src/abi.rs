@@ -173,17 +173,19 @@ pub fn cross(args: &[String]) -> Result {
                 && h.summary.is_ok()
         });
         let Some(host) = host else { continue };
-        let keys: std::collections::BTreeSet<&String> =
-            host.values.keys().chain(row.values.keys()).collect();
+        // Only the items both have: each OS has its own interop modules.
+        let both: Vec<&String> =
+            row.values.keys().filter(|k| host.values.contains_key(*k)).collect();
         let differ: Vec<&&String> =
-            keys.iter().filter(|k| host.values.get(**k) != row.values.get(**k)).collect();
+            both.iter().filter(|k| host.values.get(**k) != row.values.get(**k)).collect();
         println!(
-            "  {} {} {}: {} of {} values differ {differ:?}",
+            "  {} {} {}: {} of the {} values both check differ {differ:?}; {} are the target's own",
             row.target,
             row.version,
             row.variant,
             differ.len(),
-            row.values.len()
+            both.len(),
+            row.values.len() - both.len()
         );
     }
     result
