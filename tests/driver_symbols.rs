@@ -14,8 +14,12 @@ mod fake_driver;
 
 #[cfg(not(feature = "dynamic-loading"))]
 fn has(symbol: &str) -> bool {
-    // libcuda is loaded with the program.
-    !testkit::loaded_symbol(symbol).is_null()
+    // libcuda is loaded with the program. The crate's stand-in exports every
+    // bound function and hands each call to the driver behind it: there, what
+    // that driver has is what a call reaches.
+    let loaded = !testkit::loaded_symbol(symbol).is_null();
+    let stand_in = !testkit::loaded_symbol("libcuda_sys_stand_in_driver").is_null();
+    loaded && (!stand_in || driver_has(symbol) == Ok(true))
 }
 
 #[cfg(feature = "dynamic-loading")]
