@@ -103,27 +103,23 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
         return Err(damaged("types.rs", format!("no section holds CUDA {version}")));
     }
     closed(&types).map_err(|why| damaged("types.rs", format!("CUDA {version}'s part: {why}")))?;
-    // A table's rows, or why the file is damaged.
     let table = |name: &str| section(target, name, release);
-    let mut since = read_since(&table("since.txt")?).map_err(|e| damaged("since.txt", e))?;
+    let mut since = rows(target, release, "since.txt", read_since)?;
     let mut bound = Vec::new();
     for m in modules {
         let (module, dated) = load_module(target, release, m)?;
         since.extend(dated);
         bound.push(module);
     }
-    let renames = read_renames(&table("renames.txt")?).map_err(|e| damaged("renames.txt", e))?;
-    let mut typed =
-        read_value_types(&table("value_types.txt")?).map_err(|e| damaged("value_types.txt", e))?;
+    let renames = rows(target, release, "renames.txt", read_renames)?;
+    let mut typed = rows(target, release, "value_types.txt", read_value_types)?;
     for t in &mut typed {
         t.description = crate::sentences::sentence(&t.name).unwrap_or_default().to_string();
     }
     let types = joined_impls(&types);
     let bitmasks = read_bitmasks(&table("bitmasks.txt")?);
-    let moved =
-        read_moved(&table("moved_members.txt")?).map_err(|e| damaged("moved_members.txt", e))?;
-    let reference = read_reference(&table("reference.txt")?, &table("groups.txt")?)
-        .map_err(|e| damaged("reference.txt, groups.txt", e))?;
+    let moved = rows(target, release, "moved_members.txt", read_moved)?;
+    let reference = reference(target, release, "")?;
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
@@ -150,27 +146,43 @@ fn load_module(
     m: &Interop,
 ) -> Result<(Module, std::collections::BTreeMap<String, u32>)> {
     let file = |name: &str| format!("{}/{name}", m.feature);
-    let table = |name: &str| section(target, &file(name), release);
-    let types = table("types.rs")?;
+    let types = section(target, &file("types.rs"), release)?;
     closed(&types).map_err(|why| damaged(&file("types.rs"), why))?;
     let types = joined_impls(&types);
-    let since = read_since(&table("since.txt")?).map_err(|e| damaged(&file("since.txt"), e))?;
-    let renames =
-        read_renames(&table("renames.txt")?).map_err(|e| damaged(&file("renames.txt"), e))?;
-    let reference = read_reference(&table("reference.txt")?, &table("groups.txt")?)
-        .map_err(|e| damaged(&file("reference.txt"), e))?;
+    let since = rows(target, release, &file("since.txt"), read_since)?;
+    let renames = rows(target, release, &file("renames.txt"), read_renames)?;
+    let reference = reference(target, release, &file(""))?;
     let module = Module {
         name: m.feature,
         header: m.header,
         typedefs: m.typedefs,
         enumerators: enumerators(&types),
         aliases: aliases(&types),
-        functions: functions(&table("functions.rs")?),
+        functions: functions(&section(target, &file("functions.rs"), release)?),
         types,
         renames,
         reference,
     };
     Ok((module, since))
+}
+
+/// Table `name` of `release`, read by `read`, or why the file is damaged.
+fn rows<T>(
+    target: &Target,
+    release: u32,
+    name: &str,
+    read: impl Fn(&str) -> std::result::Result<T, String>,
+) -> Result<T> {
+    read(&section(target, name, release)?).map_err(|e| damaged(name, e))
+}
+
+/// NVIDIA's facts of `release` from `<dir>reference.txt` and `<dir>groups.txt`
+/// (`dir` is `""` for cuda.h's, `gl/` for a module's).
+fn reference(target: &Target, release: u32, dir: &str) -> Result<crate::model::Reference> {
+    let (functions, groups) = (format!("{dir}reference.txt"), format!("{dir}groups.txt"));
+    let text = |name: &str| section(target, name, release);
+    read_reference(&text(&functions)?, &text(&groups)?)
+        .map_err(|e| damaged(&format!("{functions}, {groups}"), e))
 }
 
 /// Rust whose brackets all close: a file cut short (a copy that stopped) is
