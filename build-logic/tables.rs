@@ -65,7 +65,7 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 6] {
 
 /// `reference.txt` (`function group returns refers`, the lists comma-separated)
 /// and `groups.txt` (`group<TAB>title`).
-pub(crate) fn read_reference(functions: &str, groups: &str) -> Result<Reference, String> {
+pub fn read_reference(functions: &str, groups: &str) -> Result<Reference, String> {
     let list = |field: &str| match field {
         "-" => Vec::new(),
         _ => field.split(',').map(str::to_string).collect(),
