@@ -243,40 +243,26 @@ fn build(
     Ok(build)
 }
 
-/// One build's units for each of [`FILES`] but the last, read back from its
-/// `OUT_DIR`, and the members of its records.
+/// One build's units for each of [`FILES`] but the last, then for each of
+/// `modules` ([`module_parts`]), read back from its `OUT_DIR`, and the members
+/// of its records.
 fn parts(out: &Path, modules: &[&interop::Interop]) -> Result<(Vec<Vec<String>>, Vec<Member>)> {
-    let read = |name: &str| {
-        let path = out.join(name);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        syn::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    // One unit per item (an enum's enumerators one each), documentation stripped.
-    let units = |name: &str| -> Result<Vec<String>> {
-        Ok(read(name)?.items.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect())
-    };
-    let types = units("bindings.rs")?;
-    let bindings = read("bindings.rs")?;
-    let macro_file = read("macro_constants.rs")?;
-    let (function_names, functions) = declarations(read("functions.rs")?, "functions.rs")?;
+    let bindings = rust_file(out, "bindings.rs")?;
+    let macro_file = rust_file(out, "macro_constants.rs")?;
+    let (function_names, functions) =
+        declarations(rust_file(out, "functions.rs")?, "functions.rs")?;
     let mut names = item_names(&bindings.items);
     names.extend(item_names(&macro_file.items));
     names.extend(function_names);
     let names = names.into_iter().map(|n| format!("{n}\n")).collect();
-    let macro_constants = units("macro_constants.rs")?;
-    // The tables, as the build script wrote them: one unit a line.
-    let table = |name: &str| -> Result<Vec<String>> {
-        let path = out.join("tables").join(name);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(text.lines().map(|l| format!("{l}\n")).collect())
-    };
+    let members = items::all(&bindings.items);
+    // The tables, as the build script wrote them.
+    let table = |name: &str| lines(out, &format!("tables/{name}"));
     // In the order of FILES.
     let mut parts = vec![
-        types,
+        units(bindings),
         functions,
-        macro_constants,
+        units(macro_file),
         table("since.txt")?,
         table("renames.txt")?,
         table("value_types.txt")?,
@@ -286,29 +272,42 @@ fn parts(out: &Path, modules: &[&interop::Interop]) -> Result<(Vec<Vec<String>>,
         names,
     ];
     parts.extend(module_parts(out, modules)?);
-    Ok((parts, items::all(&bindings.items)))
+    Ok((parts, members))
 }
 
 /// The parts of each of `modules`, in the order of MODULE_FILES: its types as
 /// bindgen made them, its functions from `<module>.rs`, its tables.
 fn module_parts(out: &Path, modules: &[&interop::Interop]) -> Result<Vec<Vec<String>>> {
-    let text = |name: &str| {
-        let path = out.join(name);
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let rust = |name: &str| syn::parse_file(&text(name)?).map_err(|e| format!("{name}: {e}"));
     let mut parts = Vec::new();
     for m in modules {
         let table = |name: &str| format!("tables/{}/{name}", m.feature);
-        let types = rust(&table("types.rs"))?.items;
-        parts.push(types.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect());
+        parts.push(units(rust_file(out, &table("types.rs"))?));
         let file = format!("{}.rs", m.feature);
-        parts.push(declarations(rust(&file)?, &file)?.1);
+        parts.push(declarations(rust_file(out, &file)?, &file)?.1);
         for name in &MODULE_FILES[2..] {
-            parts.push(text(&table(name))?.lines().map(|l| format!("{l}\n")).collect());
+            parts.push(lines(out, &table(name))?);
         }
     }
     Ok(parts)
+}
+
+/// `OUT_DIR/<name>`, parsed as Rust.
+fn rust_file(out: &Path, name: &str) -> Result<syn::File> {
+    let path = out.join(name);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    syn::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `OUT_DIR/<name>` (a table), one unit a line.
+fn lines(out: &Path, name: &str) -> Result<Vec<String>> {
+    let path = out.join(name);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text.lines().map(|l| format!("{l}\n")).collect())
+}
+
+/// One unit per item of `file` (an enum's enumerators one each), documentation stripped.
+fn units(file: syn::File) -> Vec<String> {
+    file.items.into_iter().flat_map(exploded).map(|i| unparse(vec![i])).collect()
 }
 
 /// The names and the declarations, documentation stripped, of the
