@@ -202,7 +202,6 @@ fn generate(
     }
     let constants = names::constants(&expansions, &macros, &items);
     let mut since = since::find(&toolkit.include_dir, &items, &[])?;
-    let reference = scanned.reference;
     let mut bound = Vec::new();
     if !modules.is_empty() {
         let stand_ins = interop::write_stand_ins(modules, &target.out_dir)?;
@@ -235,7 +234,7 @@ fn generate(
             bitmasks,
             moved: moved_members(&items, target)?,
             history: pregenerated::history(target)?,
-            reference,
+            reference: scanned.reference,
             modules: bound,
         },
         origin,
