@@ -152,12 +152,11 @@ fn sweep_abandoned(cache: &Path) {
 /// Whether [`include_dir`] would ask pip: `version` has a wheel that is not
 /// in the cache yet.
 pub fn needs_fetch(version: &str) -> bool {
-    wheel(version).is_ok_and(|w| !complete(&cache().join(version), w.sub))
+    wheel(version).is_ok() && cached_include_dir_for(version, Platform::LinuxX86_64).is_none()
 }
 
 /// The include directory of `version` from `platform`'s wheel where the cache
 /// has it, without fetching.
-#[cfg(test)]
 pub fn cached_include_dir_for(version: &str, platform: Platform) -> Option<PathBuf> {
     let wheel = wheel(version).ok()?;
     let dest = platform.dir(&cache()).join(version);
