@@ -125,18 +125,29 @@ fn run() -> model::Result<()> {
         },
     };
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
-    write::files::all(&bindings, &origin, &target.out_dir)?;
 
-    // Linked: the linker resolves every function against libcuda (or a stand-in).
-    // Dynamic loading: each function calls through a table filled at run time.
-    // docs.rs: rustdoc links nothing, for any target.
-    let link = if target.dynamic_loading() || env::docs_rs() {
-        None
-    } else {
-        let link = write::link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin)?;
+    // The files are rendered on a second thread while the library to link is
+    // chosen, which without a driver means waiting for the C compiler to build
+    // the stand-in: the one no longer waits for the other.
+    let (files, link) = std::thread::scope(|scope| {
+        let linked = !target.dynamic_loading();
+        let (b, o, out_dir) = (&bindings, &origin, &target.out_dir);
+        let files = scope.spawn(move || write::files::all(b, o, out_dir, linked));
+        // Linked: the linker resolves every function against libcuda (or a stand-in).
+        // Dynamic loading: each function calls through a table filled at run time.
+        // docs.rs: rustdoc links nothing, for any target.
+        let link = if !linked || env::docs_rs() {
+            Ok(None)
+        } else {
+            write::link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin).map(Some)
+        };
+        (files.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), link)
+    });
+    files?;
+    let link = link?;
+    if let Some(link) = &link {
         env::directive_path("the libcuda directory", &link.dir)?;
-        Some(link)
-    };
+    }
     write::emit::emit(&target, &bindings, &origin, link.as_ref(), floor);
     Ok(())
 }

@@ -509,16 +509,10 @@ mod enums;
 mod value_type;
 
 /// The driver's functions, declared by the generated `functions.rs`: in the
-/// linked mode `extern "C"` declarations that the linker resolves.
-#[cfg(not(feature = "dynamic-loading"))]
-macro_rules! functions {
-    ($($(#[$attr:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
-        unsafe extern "C" {
-            $($(#[$attr])* pub fn $name($($arg: $ty),*) -> $ret;)*
-        }
-    };
-}
-
+/// linked mode an `extern "C"` block that the linker resolves, written as such
+/// by the build script (a macro over some 500 declarations costs the crate's
+/// compile a tenth of a second); with `dynamic-loading` a `functions!` list.
+///
 /// With `dynamic-loading`: one function of the same name and signature per
 /// declaration, which calls through its own [`dynamic::Slot`], resolved at the
 /// first call.

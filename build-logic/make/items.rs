@@ -92,7 +92,8 @@ pub fn read(file: syn::File) -> Result<Items> {
     for item in file.items {
         let block = match item {
             syn::Item::ForeignMod(block) => block,
-            // `functions! { ... }`, as `OUT_DIR/functions.rs` declares them.
+            // `functions! { ... }`, as `OUT_DIR/functions.rs` declares them
+            // with `dynamic-loading`.
             syn::Item::Macro(m) if m.mac.path.is_ident("functions") => {
                 let tokens = m.mac.tokens;
                 syn::parse2(quote::quote!(extern "C" { #tokens })).map_err(|e| {

@@ -11,12 +11,13 @@ use crate::sentences::result;
 use crate::tables;
 use crate::write::docs;
 
-/// Writes the files `src/lib.rs` includes.
-pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path) -> Result<()> {
+/// Writes the files `src/lib.rs` includes; `linked`: the functions are
+/// declared for the linker, not loaded at run time (`dynamic-loading`).
+pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path, linked: bool) -> Result<()> {
     let files = [
         ("crate_docs.md", docs::crate_root(b, origin)),
         ("bindings.rs", docs::types(b)),
-        ("functions.rs", functions(b)),
+        ("functions.rs", functions(b, linked)),
         ("renames.rs", renames(&b.renames)),
         ("macro_constants.rs", b.macro_constants.clone()),
         ("since.rs", since(b)),
@@ -25,7 +26,7 @@ pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path) -> Result<()> {
         ("accessors.rs", accessors(b)),
     ];
     // The interop modules bound (their features on), each in a file of its own.
-    let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m)));
+    let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m, linked)));
     for (name, text) in files.into_iter().map(|(n, t)| (n.to_string(), t)).chain(modules) {
         let path = out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
@@ -124,13 +125,13 @@ fn accessors(b: &Bindings) -> String {
     out
 }
 
-/// `<module>.rs` of an interop module: its types, its functions (one
-/// `functions!` invocation, as `functions.rs`), its plain names, and its
-/// enumerators under their C names.
-fn module(b: &Bindings, m: &Module) -> String {
+/// `<module>.rs` of an interop module: its types, its functions (as
+/// `functions.rs` declares them), its plain names, and its enumerators under
+/// their C names.
+fn module(b: &Bindings, m: &Module, linked: bool) -> String {
     let mut out = format!("// The {} interop module: what its header adds to cuda.h's.\n", m.name);
     out.push_str(&m.types);
-    out.push_str(&functions_of(b, &m.functions, Some(m)));
+    out.push_str(&functions_of(b, &m.functions, Some(m), linked));
     out.push_str(&renames(&m.renames));
     // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).
     render_names(&m.enumerators, &m.aliases, &[], &mut out);
@@ -145,16 +146,19 @@ fn module(b: &Bindings, m: &Module) -> String {
     out
 }
 
-/// `functions.rs`: one `functions!` invocation, which `src/lib.rs` expands
-/// to `extern "C"` declarations or to the dynamic-loading wrappers; each
-/// declaration with this crate's lines around the header's text (`docs::function`).
-fn functions(b: &Bindings) -> String {
-    functions_of(b, &b.functions, None)
+/// `functions.rs`: the `extern "C"` block of the linked mode, or the
+/// `functions!` invocation that `src/lib.rs` expands to the dynamic-loading
+/// wrappers; each declaration with this crate's lines around the header's
+/// text (`docs::function`).
+fn functions(b: &Bindings, linked: bool) -> String {
+    functions_of(b, &b.functions, None, linked)
 }
 
-/// One `functions!` invocation of `list`, functions of `b` or of its interop `module`.
-fn functions_of(b: &Bindings, list: &[Function], module: Option<&Module>) -> String {
-    let mut out = String::from("functions! {\n");
+/// The declarations of `list`, functions of `b` or of its interop `module`:
+/// an `extern "C"` block where they are `linked`, else one `functions!`
+/// invocation. Both read back the same (`make::items::read`).
+fn functions_of(b: &Bindings, list: &[Function], module: Option<&Module>, linked: bool) -> String {
+    let mut out = String::from(if linked { "unsafe extern \"C\" {\n" } else { "functions! {\n" });
     let index = docs::Index::new(b, module);
     for f in list {
         let (mut before, after) = docs::function(b, &index, f);

@@ -311,17 +311,21 @@ fn units(file: syn::File) -> Vec<String> {
 }
 
 /// The names and the declarations, documentation stripped, of the
-/// `functions!` list in `file` (of `OUT_DIR/<name>`).
+/// functions in `file` (of `OUT_DIR/<name>`): its `extern "C"` block, or
+/// its `functions!` list (`dynamic-loading`).
 fn declarations(file: syn::File, name: &str) -> Result<(Vec<String>, Vec<String>)> {
-    let functions = file
+    let block: syn::ItemForeignMod = file
         .items
         .into_iter()
         .find_map(|item| match item {
-            syn::Item::Macro(m) if m.mac.path.is_ident("functions") => Some(m.mac.tokens),
+            syn::Item::ForeignMod(block) => Some(Ok(block)),
+            syn::Item::Macro(m) if m.mac.path.is_ident("functions") => {
+                let tokens = m.mac.tokens;
+                Some(syn::parse2(quote::quote!(extern "C" { #tokens })))
+            }
             _ => None,
         })
-        .ok_or(format!("{name} has no functions! list"))?;
-    let block: syn::ItemForeignMod = syn::parse2(quote::quote!(extern "C" { #functions }))
+        .ok_or(format!("{name} declares no functions"))?
         .map_err(|e| format!("{name}: {e}"))?;
     let template = syn::ItemForeignMod { items: Vec::new(), ..block.clone() };
     let function_names: Vec<String> = block
