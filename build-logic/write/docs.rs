@@ -700,6 +700,7 @@ pub(crate) fn types(b: &Bindings) -> String {
     for owner in owners {
         lines.entry(owner).or_default().extend(enum_lines(b, &users, owner));
     }
+    one_page_per_enum(&b.aliases, &mut lines);
     let anonymous = anonymous(&b.types);
     for (name, line) in &anonymous {
         lines.entry(name).or_default().push(line.clone());
@@ -712,6 +713,20 @@ pub(crate) fn types(b: &Bindings) -> String {
         }
     }
     insert_all(&b.types, &lines)
+}
+
+/// One page per C enum, under its typedef's name: the newtype (`cudaError_enum`)
+/// is hidden and its re-export under the typedef (`pub use self::cudaError_enum
+/// as CUresult;`) inlined, so that rustdoc shows `CUresult` once and links
+/// every mention of either name there, instead of two identical pages.
+pub(crate) fn one_page_per_enum<'a>(
+    aliases: &'a [(String, String)],
+    lines: &mut BTreeMap<&'a str, Vec<String>>,
+) {
+    for (e, alias) in aliases {
+        lines.entry(e).or_default().push("#[doc(hidden)]".into());
+        lines.entry(alias).or_default().push("#[doc(inline)]".into());
+    }
 }
 
 /// For each struct or union bindgen names after its parent
@@ -800,9 +815,11 @@ fn block(text: &str) -> String {
 
 /// `text` with `#[doc = ...]` lines before each `pub <keyword> <name>` that
 /// `lines` has lines for (after the item's own attributes, so that they follow
-/// its documentation), in one pass.
+/// its documentation), in one pass. A line that starts with `#[` is an
+/// attribute, written as it is; a re-export (`pub use self::X as Y;`) is named
+/// by its `Y`.
 pub(crate) fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
-    const KEYWORDS: [&str; 6] = ["const", "struct", "union", "type", "fn", "static"];
+    const KEYWORDS: [&str; 7] = ["const", "struct", "union", "type", "fn", "static", "use"];
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut rest = text;
     while let Some(at) = rest.find("pub ") {
@@ -812,17 +829,29 @@ pub(crate) fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> Str
             s[..end].to_string()
         };
         let keyword = word(after);
-        let name = word(after[keyword.len()..].trim_start());
+        let name = match keyword.as_str() {
+            "use" => after[..after.find(';').unwrap_or(after.len())]
+                .rsplit_once(" as ")
+                .map_or(String::new(), |(_, alias)| word(alias.trim_start())),
+            _ => word(after[keyword.len()..].trim_start()),
+        };
         // Not the end of a longer word (`mypub `).
         let prev = rest[..at].chars().next_back().or(out.chars().next_back());
         let own = prev.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
         out.push_str(&rest[..at]);
         if own && KEYWORDS.contains(&keyword.as_str()) {
             if let Some(add) = lines.get(name.as_str()).filter(|l| !l.is_empty()) {
+                let attribute = |l: &String| l.starts_with("#[");
                 // A blank doc line first, so that ours is a paragraph of its own.
-                out.push_str("#[doc = \"\"] ");
+                if !add.iter().all(attribute) {
+                    out.push_str("#[doc = \"\"] ");
+                }
                 for line in add {
-                    out.push_str(&format!("#[doc = {line:?}] "));
+                    match attribute(line) {
+                        true => out.push_str(line),
+                        false => out.push_str(&format!("#[doc = {line:?}]")),
+                    }
+                    out.push(' ');
                 }
             }
         }

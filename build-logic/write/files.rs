@@ -130,7 +130,9 @@ fn accessors(b: &Bindings) -> String {
 /// their C names.
 fn module(b: &Bindings, m: &Module, linked: bool) -> String {
     let mut out = format!("// The {} interop module: what its header adds to cuda.h's.\n", m.name);
-    out.push_str(&m.types);
+    let mut lines = std::collections::BTreeMap::new();
+    docs::one_page_per_enum(&m.aliases, &mut lines);
+    out.push_str(&docs::insert_all(&m.types, &lines));
     out.push_str(&functions_of(b, &m.functions, Some(m), linked));
     out.push_str(&renames(&m.renames));
     // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).

@@ -443,7 +443,7 @@ impl Env {
             std::fs::read_to_string(doc.join(name)).map_err(|e| format!("{name}: {e}"))
         };
         page("dynamic/fn.try_load.html")?;
-        let attributes = page("struct.CUmemPool_attribute_enum.html")?;
+        let attributes = page("struct.CUmemPool_attribute.html")?;
         // The enum's own text: what it is, linked to the functions that take it, and its table.
         let own = docblock(&attributes, "main-content").unwrap_or_default();
         let links = ["fn.cuMemPoolGetAttribute.html", "fn.cuMemPoolSetAttribute.html"];
@@ -515,7 +515,7 @@ impl Env {
         }
         // The pointer attributes users read with the wrong width: the type, its
         // size and sign, and that the width was measured on a driver.
-        let pointers = page("struct.CUpointer_attribute_enum.html")?;
+        let pointers = page("struct.CUpointer_attribute.html")?;
         for (name, line) in POINTER_VALUE_TYPES {
             let paragraphs = docblock(&pointers, &format!("associatedconstant.{name}"));
             let found = paragraphs.iter().flatten().find(|p| p.starts_with(line));
