@@ -155,6 +155,12 @@ pub struct Enumerator {
     pub value: Option<i128>,
 }
 
+/// Whether an enumerator, the last of its enum, counts the others rather than
+/// being one of them: `CU_DEVICE_ATTRIBUTE_MAX`, `CU_JIT_NUM_OPTIONS`.
+pub(crate) fn end_marker(name: &str) -> bool {
+    name.ends_with("_MAX") || name.ends_with("NUM_OPTIONS")
+}
+
 /// The pregenerated releases whose headers declare each item
 /// (`pregenerated/items.txt`): what the "since" lines of the docs say.
 pub struct History {
@@ -184,8 +190,14 @@ pub struct Typed {
     pub layout: Option<(usize, usize)>,
     /// For an integer: whether it is signed.
     pub signed: Option<bool>,
-    /// `scalar`, `boolean`, `array` or `string`.
+    /// `scalar`, `boolean`, `array` or `string`; for an option (`CUjit_option`),
+    /// whose value sits in a pointer-sized slot of the values array, `slot`
+    /// (the driver reads it), `out` (the driver writes the value into the
+    /// slot) or `inout` (it reads it, then writes a result back).
     pub shape: String,
+    /// The enum whose values an integer value takes (`CUcomputemode` for
+    /// `CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`), as its comment names it.
+    pub values: Option<String>,
     /// The member of the getter's union that holds it (launch attributes).
     pub member: Option<String>,
     pub getters: Vec<String>,
@@ -210,6 +222,11 @@ pub struct Reference {
     /// Every function the header declares, under the name it declares
     /// (`cuMemAlloc`, which a macro renames to `cuMemAlloc_v2`).
     pub functions: Vec<Documented>,
+    /// `(tag, page)` of each struct or union declared with a typedef of its
+    /// own (`typedef struct CUDA_MEMCPY2D_st { ... } CUDA_MEMCPY2D_v2;`), which
+    /// NVIDIA's reference has a page for under that typedef's name:
+    /// `structCUDA__MEMCPY2D__v2` (`.html`).
+    pub pages: Vec<(String, String)>,
 }
 
 /// One function of [`Reference`].
@@ -221,6 +238,33 @@ pub struct Documented {
     pub returns: Vec<String>,
     /// The driver functions its `\sa` list names, in its order.
     pub refers: Vec<String>,
+    /// The parameters whose direction its `\param` list documents, in its
+    /// order: `[in]`, `[out]`, `[in,out]`, or a description that starts
+    /// `Returned`/`Returns` (out).
+    pub params: Vec<(String, Direction)>,
+}
+
+/// Which way data goes through a parameter, as the header documents it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Direction {
+    In,
+    Out,
+    InOut,
+}
+
+impl Direction {
+    /// As `reference.txt` writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::InOut => "inout",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<Direction> {
+        [Direction::In, Direction::Out, Direction::InOut].into_iter().find(|d| d.word() == word)
+    }
 }
 
 /// A struct member that moved into or out of an anonymous union between
@@ -311,6 +355,13 @@ impl Bindings {
         let since = self.since.as_ref()?;
         let names = self.all_functions().map(|f| f.name.as_str());
         Some(names.filter(|name| !since.contains_key(*name)).collect())
+    }
+
+    /// Whether the enum `owner`'s values are options, each with its value in a
+    /// slot of an array beside the array of options (`CUjit_option`).
+    pub(crate) fn is_option(&self, owner: &str) -> bool {
+        let slot = |t: &Typed| ["slot", "out", "inout"].contains(&t.shape.as_str());
+        self.typed.iter().any(|t| t.owner == owner && slot(t))
     }
 
     /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.

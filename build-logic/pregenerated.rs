@@ -176,13 +176,14 @@ fn rows<T>(
     read(&section(target, name, release)?).map_err(|e| damaged(name, e))
 }
 
-/// NVIDIA's facts of `release` from `<dir>reference.txt` and `<dir>groups.txt`
-/// (`dir` is `""` for cuda.h's, `gl/` for a module's).
+/// NVIDIA's facts of `release` from `<dir>reference.txt`, `<dir>groups.txt`
+/// and `<dir>pages.txt` (`dir` is `""` for cuda.h's, `gl/` for a module's).
 fn reference(target: &Target, release: u32, dir: &str) -> Result<crate::model::Reference> {
-    let (functions, groups) = (format!("{dir}reference.txt"), format!("{dir}groups.txt"));
+    let [functions, groups, pages] =
+        ["reference.txt", "groups.txt", "pages.txt"].map(|f| format!("{dir}{f}"));
     let text = |name: &str| section(target, name, release);
-    read_reference(&text(&functions)?, &text(&groups)?)
-        .map_err(|e| damaged(&format!("{functions}, {groups}"), e))
+    read_reference(&text(&functions)?, &text(&groups)?, &text(&pages)?)
+        .map_err(|e| damaged(&format!("{functions}, {groups}, {pages}"), e))
 }
 
 /// Rust whose brackets all close: a file cut short (a copy that stopped) is

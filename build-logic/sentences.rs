@@ -1,6 +1,9 @@
 //! What this crate says that no header does: what each function does and
 //! what each versioned ABI changed (`summaries.txt`), what each `CUresult`
-//! means (`results.txt`), its own sentences for each attribute enum it says
+//! means (`results.txt`), what each struct field holds (`fields.txt`), what
+//! each `#define` constant means (`constants.txt`), what each untyped
+//! parameter takes (`params.txt`), the calling contracts (`contracts.txt`),
+//! its own sentences for each attribute enum it says
 //! more of than the common lines, the memory-pool and pointer attributes (the
 //! pregenerated set carries none of the header's text, and docs.rs renders
 //! it), what a driver was measured to refuse, and the facts table of attribute
@@ -334,6 +337,103 @@ pub fn summary(name: &str) -> Option<&'static str> {
 pub fn abi_note(name: &str) -> Option<&'static str> {
     let abi = name.strip_suffix("_ptsz").or_else(|| name.strip_suffix("_ptds")).unwrap_or(name);
     (family(abi) != abi).then(|| summaries().get(abi).copied())?
+}
+
+/// What each struct and union field holds (`fields.txt`), under its path
+/// (`CUDA_MEMCPY2D_st.srcPitch`).
+const FIELDS: &str = include_str!("fields.txt");
+
+/// This crate's line of a field, by its path.
+pub fn field(path: &str) -> Option<&'static str> {
+    static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| table(FIELDS)).get(path).copied()
+}
+
+/// What each `#define` constant means (`constants.txt`).
+const CONSTANTS: &str = include_str!("constants.txt");
+
+/// This crate's line of a `#define` constant.
+pub fn constant(name: &str) -> Option<&'static str> {
+    static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| table(CONSTANTS)).get(name).copied()
+}
+
+/// The calling contracts (`contracts.txt`): paragraphs of a function family,
+/// a struct or an enumerator, several to an item.
+const CONTRACTS: &str = include_str!("contracts.txt");
+
+/// This crate's paragraphs of the calling contract of `item`, in order.
+pub fn contracts(item: &str) -> impl Iterator<Item = &'static str> + '_ {
+    CONTRACTS
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .filter(move |(name, _)| *name == item)
+        .map(|(_, text)| text)
+}
+
+/// What C leaves untyped in the functions' parameters (`params.txt`).
+const PARAMS: &str = include_str!("params.txt");
+
+/// One row of `params.txt`: a parameter of a function family.
+pub struct Param {
+    pub function: &'static str,
+    pub parameter: &'static str,
+    /// `bits`, `one`, `zero` (integers); `in`, `out`, `inout`, `slot`, `opaque` (pointers).
+    pub kind: &'static str,
+    /// The enum or `PREFIX_*` family an integer takes, or the type a pointer
+    /// points to; `-` for none.
+    pub takes: &'static str,
+    pub text: &'static str,
+}
+
+impl Param {
+    /// An integer's enum or family, where it names one.
+    pub fn family(&self) -> Option<&'static str> {
+        (["bits", "one"].contains(&self.kind) && self.takes != "-").then_some(self.takes)
+    }
+}
+
+/// Every row of `params.txt`, read once.
+pub fn params() -> &'static [Param] {
+    static ROWS: std::sync::OnceLock<Vec<Param>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        PARAMS
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut f = l.splitn(5, '\t');
+                Some(Param {
+                    function: f.next()?,
+                    parameter: f.next()?,
+                    kind: f.next()?,
+                    takes: f.next()?,
+                    text: f.next()?,
+                })
+            })
+            .collect()
+    })
+}
+
+/// Whether a parameter is one `params.txt` must have a row for: a `void *` or
+/// `void **` one, or an integer flags or mode parameter (or pointer to one),
+/// by its name and its Rust type (`*mut ::core::ffi::c_void`, `c_uint`).
+pub fn untyped(name: &str, ty: &str) -> bool {
+    let ty: String = ty.split_whitespace().collect();
+    if ty.contains("c_void") {
+        return true;
+    }
+    let lower = name.to_ascii_lowercase();
+    let integer = ty.trim_start_matches("*mut").trim_start_matches("*const");
+    let integer = integer.rsplit("::").next().unwrap_or(integer);
+    let integers = ["c_uint", "c_int", "c_ulonglong", "cuuint64_t", "cuuint32_t", "u32", "u64"];
+    (lower.contains("flag") || lower.contains("mode")) && integers.contains(&integer)
+}
+
+/// The row of parameter `parameter` of the function `name` (any ABI of its family).
+pub fn param(name: &str, parameter: &str) -> Option<&'static Param> {
+    let family = family(name);
+    params().iter().find(|p| p.function == family && p.parameter == parameter)
 }
 
 /// What each `CUresult` means and what a caller does about it (`results.txt`).

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::model::{Documented, Moved, Reference, Rename, Typed};
+use crate::model::{Direction, Documented, Moved, Reference, Rename, Typed};
 
 /// What the tables hold, as the build script has it.
 pub(crate) struct Tables<'a> {
@@ -25,10 +25,11 @@ pub(crate) struct Tables<'a> {
 
 /// The tables an interop module has of its own: an attribute enum's value
 /// types and bit masks are `cuda.h`'s only (its headers add none).
-pub const MODULE_TABLES: [&str; 4] = ["since.txt", "renames.txt", "reference.txt", "groups.txt"];
+pub const MODULE_TABLES: [&str; 5] =
+    ["since.txt", "renames.txt", "reference.txt", "groups.txt", "pages.txt"];
 
 /// The tables every build writes, `(file, text)`.
-pub(crate) fn write(b: &Tables) -> [(&'static str, String); 6] {
+pub(crate) fn write(b: &Tables) -> [(&'static str, String); 7] {
     let mut names = b.functions.clone();
     names.sort_unstable();
     let mut since = String::new();
@@ -49,10 +50,14 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 6] {
         .iter()
         .map(|f| {
             let group = f.group.as_deref().unwrap_or("-");
-            format!("{} {group} {} {}\n", f.name, list(&f.returns), list(&f.refers))
+            let params: Vec<String> =
+                f.params.iter().map(|(n, d)| format!("{n}:{}", d.word())).collect();
+            let (returns, refers) = (list(&f.returns), list(&f.refers));
+            format!("{} {group} {returns} {refers} {}\n", f.name, list(&params))
         })
         .collect();
     let groups = b.reference.groups.iter().map(|(id, title)| format!("{id}\t{title}\n")).collect();
+    let pages = b.reference.pages.iter().map(|(tag, page)| format!("{tag} {page}\n")).collect();
     [
         ("since.txt", since),
         ("renames.txt", renames),
@@ -60,28 +65,40 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 6] {
         ("bitmasks.txt", bitmasks),
         ("reference.txt", reference),
         ("groups.txt", groups),
+        ("pages.txt", pages),
     ]
 }
 
-/// `reference.txt` (`function group returns refers`, the lists comma-separated)
-/// and `groups.txt` (`group<TAB>title`).
-pub fn read_reference(functions: &str, groups: &str) -> Result<Reference, String> {
+/// `reference.txt` (`function group returns refers params`, the lists
+/// comma-separated, each parameter `name:direction`), `groups.txt`
+/// (`group<TAB>title`) and `pages.txt` (`tag page`).
+pub fn read_reference(functions: &str, groups: &str, pages: &str) -> Result<Reference, String> {
     let list = |field: &str| match field {
         "-" => Vec::new(),
         _ => field.split(',').map(str::to_string).collect(),
     };
-    let functions = rows(functions, 4, false)?
+    let param = |p: String| -> Result<(String, Direction), String> {
+        let (name, word) = p.split_once(':').ok_or_else(|| format!("`{p}`: no direction"))?;
+        let d = Direction::from_word(word).ok_or_else(|| format!("`{p}`: no direction"))?;
+        Ok((name.to_string(), d))
+    };
+    let functions = rows(functions, 5, false)?
         .into_iter()
-        .map(|row| Documented {
-            name: row[0].to_string(),
-            group: (row[1] != "-").then(|| row[1].to_string()),
-            returns: list(row[2]),
-            refers: list(row[3]),
+        .map(|row| {
+            Ok(Documented {
+                name: row[0].to_string(),
+                group: (row[1] != "-").then(|| row[1].to_string()),
+                returns: list(row[2]),
+                refers: list(row[3]),
+                params: list(row[4]).into_iter().map(param).collect::<Result<_, _>>()?,
+            })
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
     let groups =
         rows(groups, 2, true)?.into_iter().map(|r| (r[0].to_string(), r[1].to_string())).collect();
-    Ok(Reference { groups, functions })
+    let pages =
+        rows(pages, 2, false)?.into_iter().map(|r| (r[0].to_string(), r[1].to_string())).collect();
+    Ok(Reference { groups, functions, pages })
 }
 
 /// The rows of a table, each of `fields` fields, or the line that is not one.
@@ -119,7 +136,7 @@ pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
 }
 
 /// The fields of a `value_types.txt` row, in order.
-pub(crate) const VALUE_TYPE_FIELDS: [&str; 13] = [
+pub(crate) const VALUE_TYPE_FIELDS: [&str; 14] = [
     "enum",
     "enumerator",
     "C type",
@@ -128,6 +145,7 @@ pub(crate) const VALUE_TYPE_FIELDS: [&str; 13] = [
     "align",
     "signed",
     "shape",
+    "values",
     "member",
     "getters",
     "setters",
@@ -152,6 +170,7 @@ fn value_type_row(t: &Typed) -> String {
         dash(t.layout.map(|l| l.1.to_string())),
         dash(t.signed.map(|s| if s { "signed" } else { "unsigned" }.to_string())),
         t.shape.clone(),
+        dash(t.values.clone()),
         dash(t.member.clone()),
         list(&t.getters),
         list(&t.setters),
@@ -192,11 +211,12 @@ pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
                     _ => None,
                 },
                 shape: row[7].to_string(),
-                member: none(row[8]),
-                getters: list(row[9]),
-                setters: list(row[10]),
-                reset_only: row[11] == "reset-only",
-                source: row[12].to_string(),
+                values: none(row[8]),
+                member: none(row[9]),
+                getters: list(row[10]),
+                setters: list(row[11]),
+                reset_only: row[12] == "reset-only",
+                source: row[13].to_string(),
                 description: String::new(),
             })
         })

@@ -18,6 +18,12 @@ pub struct ValueType {
     /// other types and for booleans.
     pub signed: Option<bool>,
     pub shape: Shape,
+    /// For an integer whose values are an enum's, that enum's C name:
+    /// `CU_DEVICE_ATTRIBUTE_COMPUTE_MODE` is an `int` holding a
+    /// [`CUcomputemode`](crate::CUcomputemode), `CU_JIT_TARGET` an `unsigned int`
+    /// holding a [`CUjit_target`](crate::CUjit_target). The enum converts to the
+    /// integer with `.into()`.
+    pub values: Option<&'static str>,
 }
 
 /// How many values of [`ValueType::c_name`] an attribute is, and how to read them.
@@ -33,6 +39,19 @@ pub enum Shape {
     Array,
     /// A NUL-terminated string in a buffer of [`ValueType::size`] bytes.
     String,
+    /// An option's value (`CUjit_option`), held in the option's own slot of
+    /// the `void *` values array beside the options: an integer in the slot's
+    /// bits (`value as usize as *mut c_void`), a pointer as itself. The driver
+    /// reads it.
+    Slot,
+    /// An option's value that the driver writes into the option's own slot
+    /// of the `void *` values array when the call returns (`CU_JIT_WALL_TIME`,
+    /// a `float`); what the slot held before is not read.
+    Out,
+    /// An option's value that the driver reads from its slot and then
+    /// overwrites with a result (`CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES`: the
+    /// buffer's size in, the bytes it filled out).
+    InOut,
 }
 
 /// Whether an attribute can be set.

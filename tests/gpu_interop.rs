@@ -113,7 +113,9 @@ fn documented(function: &str) -> Vec<String> {
     tables
         .iter()
         .map(|t| select(t, CUDA_VERSION, per_thread).expect("a pregenerated table"))
-        .flat_map(|rows| read_reference(&rows, "").expect("rows of a reference table").functions)
+        .flat_map(|rows| {
+            read_reference(&rows, "", "").expect("rows of a reference table").functions
+        })
         .filter(|f| f.name == function)
         .flat_map(|f| f.returns)
         .collect()

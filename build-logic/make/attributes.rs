@@ -13,12 +13,21 @@
 //! The rest, `None`: an enum's end marker (`CU_DEVICE_ATTRIBUTE_MAX`), an
 //! enumerator that takes no value (`CU_LAUNCH_ATTRIBUTE_IGNORE`), and one
 //! the table does not know yet.
+//!
+//! Options are typed alike: an enum whose array a function takes beside an
+//! array of `void *` values (`CUjit_option *options` of `cuModuleLoadDataEx`,
+//! `cuLinkCreate`, ...). Each value sits in its pointer-sized slot; the
+//! enumerator's comment gives its type (`Option type: unsigned int`) and
+//! whether the driver writes a result back into the slot (`OUT:`).
+//!
+//! An integer value whose comment names an enum (`See ::CUcomputemode`, `for
+//! enumerated type ::CUjit_target`) takes that enum's values.
 
 use std::collections::BTreeMap;
 
 use crate::make::c_types::{text, Field, Types};
 use crate::make::items::Items;
-use crate::model::Typed;
+use crate::model::{end_marker, Typed};
 use crate::sentences::{facts, Fact, RESET_ONLY_MEASURED};
 
 /// A function that reads or writes attributes of an enum, and how it takes them.
@@ -45,7 +54,19 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
     let facts = facts();
     // enum -> (getters, setters)
     let mut accessors: BTreeMap<String, (Vec<Accessor>, Vec<Accessor>)> = BTreeMap::new();
+    // The enums of option arrays, and the functions that take them.
+    let mut options: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for f in &items.functions {
+        for (name, ty) in f.item.sig.inputs.iter().filter_map(named) {
+            let Some(pointee) = ty.strip_prefix("*mut") else { continue };
+            let ty = types.resolve(pointee);
+            if name.contains("ption") && items.enums.contains(&ty) {
+                let list = options.entry(ty).or_default();
+                if !list.contains(&f.name.as_str()) {
+                    list.push(&f.name);
+                }
+            }
+        }
         let Some(get) = verb(&f.name) else { continue };
         let params: Vec<String> = f
             .item
@@ -82,18 +103,59 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
         .filter(|n| n.starts_with("cuLaunchKernelEx"))
         .collect();
     let mut typed = Vec::new();
+    let enumerators_of = |owner: &str| -> Vec<&crate::make::items::Constant> {
+        items.constants.iter().filter(|k| k.owner.as_deref() == Some(owner)).collect()
+    };
+    let typedef = |e: &str| {
+        items.aliases.iter().find(|(en, _)| en == e).map_or(e.to_string(), |(_, a)| a.clone())
+    };
+    // The enum an integer value takes the values of, as its comment names it.
+    let values = |doc: &str, c_type: &str| -> Option<String> {
+        let integer = types.rust_of(c_type).as_deref().and_then(Types::primitive);
+        if integer.is_none_or(|p| p.3.is_none()) {
+            return None;
+        }
+        let named = doc.split('`').skip(1).step_by(2);
+        named.map(|n| types.resolve(n)).find(|n| items.enums.contains(n)).map(|e| typedef(&e))
+    };
+    for (owner, functions) in &options {
+        let enumerators = enumerators_of(owner);
+        let last = enumerators.iter().filter_map(|k| k.value).max();
+        for k in enumerators.iter().filter(|k| !(end_marker(&k.name) && k.value == last)) {
+            let Some((c_type, shape)) = option_type(&k.doc) else { continue };
+            let rust_type = types.rust_of(c_type);
+            let layout = rust_type.as_deref().and_then(|r| types.layout(r));
+            typed.push(Typed {
+                owner: owner.clone(),
+                name: k.name.clone(),
+                c_type: c_type.to_string(),
+                layout: layout.map(|(size, align, _)| (size, align)),
+                signed: layout.and_then(|l| l.2),
+                rust_type,
+                shape: shape.to_string(),
+                values: values(&k.doc, c_type),
+                member: None,
+                // What the driver writes back comes out of the same call:
+                // no function reads an option.
+                getters: Vec::new(),
+                setters: functions.iter().map(|f| f.to_string()).collect(),
+                reset_only: false,
+                source: "comment".into(),
+                description: String::new(),
+            });
+        }
+    }
     for (owner, (getters, setters)) in &accessors {
         if getters.is_empty() {
             continue;
         }
-        let enumerators: Vec<_> =
-            items.constants.iter().filter(|k| k.owner.as_deref() == Some(owner)).collect();
+        let enumerators = enumerators_of(owner);
         let last = enumerators.iter().filter_map(|k| k.value).max();
         for k in &enumerators {
             let fact = facts.iter().find(|f| f.enumerator == k.name);
             let declared = declared_type(&k.doc);
             // The end marker of an enum, never an attribute.
-            if declared.is_none() && k.name.ends_with("_MAX") && k.value == last {
+            if declared.is_none() && end_marker(&k.name) && k.value == last {
                 continue;
             }
             let Some(value) = value_of(&types, k, declared, getters, fact) else { continue };
@@ -134,6 +196,7 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
             let reset_only =
                 !writers.is_empty() && (said || RESET_ONLY_MEASURED.contains(&k.name.as_str()));
             let rust_type = types.rust_of_value(&value);
+            let values = values(&k.doc, &value.c_type);
             let layout = rust_type.as_deref().and_then(|r| types.layout(r));
             typed.push(Typed {
                 owner: owner.clone(),
@@ -143,6 +206,7 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
                 signed: layout.and_then(|l| l.2).filter(|_| value.shape != "boolean"),
                 rust_type,
                 shape: value.shape.to_string(),
+                values,
                 member: value.member,
                 getters: readers,
                 setters: writers,
@@ -156,6 +220,37 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
     let position = |name: &str| items.constants.iter().position(|k| k.name == name);
     typed.sort_by_key(|t| position(&t.name));
     Ok(typed)
+}
+
+/// `(name, type)` of a named parameter.
+fn named(arg: &syn::FnArg) -> Option<(String, String)> {
+    match arg {
+        syn::FnArg::Typed(p) => match &*p.pat {
+            syn::Pat::Ident(i) => Some((i.ident.to_string(), text(&p.ty))),
+            _ => None,
+        },
+        syn::FnArg::Receiver(_) => None,
+    }
+}
+
+/// `(C type, shape)` of an option from its comment's `Option type: T`, up to
+/// the end of that line (doxygen's `\n`) or ` for enumerated type`. The shape:
+/// `inout` where the comment tells what goes `IN:` and what comes `OUT:`, `out`
+/// where the driver only overwrites the slot, else `slot` (read from its slot).
+/// `None` for an option that takes no value, or a comment that states no type.
+fn option_type(doc: &str) -> Option<(&str, &'static str)> {
+    let rest = &doc[doc.find("Option type:")? + "Option type:".len()..];
+    let end = rest.find(['\\', '\n']).unwrap_or(rest.len());
+    let ty = rest[..end].split(" for enumerated type").next()?.trim();
+    if ty.is_empty() || ty.starts_with("No option value") {
+        return None;
+    }
+    let shape = match (doc.contains("IN:"), doc.contains("OUT:")) {
+        (true, true) => "inout",
+        _ if doc.contains("Overwrites the option value") => "out",
+        _ => "slot",
+    };
+    Some((ty, shape))
 }
 
 /// An enumerator's value as one of the three sources gives it.
@@ -345,6 +440,19 @@ mod tests {
             .as_deref(),
             Some("`CU_LAUNCH_ATTRIBUTE_PRIORITY`")
         );
+        assert_eq!(
+            option_type("Max registers\\n Option type: unsigned int\\n Applies to: compiler"),
+            Some(("unsigned int", "slot"))
+        );
+        let target = "Target.\\n Option type: unsigned int for enumerated type `CUjit_target`";
+        assert_eq!(option_type(target), Some(("unsigned int", "slot")));
+        let wall = "Overwrites the option value with the time\\n Option type: float\\n Applies";
+        assert_eq!(option_type(wall), Some(("float", "out")));
+        let log = "IN: Log buffer size\\n OUT: Amount filled\\n Option type: unsigned int\\n";
+        assert_eq!(option_type(log), Some(("unsigned int", "inout")));
+        assert_eq!(option_type("Option type: No option value needed\\n"), None);
+        assert_eq!(option_type("Specifies that code is kept."), None);
+        assert!(end_marker("CU_JIT_NUM_OPTIONS") && !end_marker("CU_JIT_TARGET"));
         assert_eq!(verb("cuDeviceGetAttribute"), Some(true));
         assert_eq!(verb("cuCtxSetLimit"), Some(false));
         assert_eq!(verb("cuMemGetAllocationGranularity"), None);

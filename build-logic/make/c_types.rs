@@ -210,10 +210,11 @@ impl<'a> Types<'a> {
         if let Some(pointee) = c.strip_suffix('*') {
             return Some(format!("*mut {}", self.rust_of(pointee.trim())?));
         }
+        // `const char *`: the pointee's constness changes no layout.
+        let c = c.strip_prefix("const ").unwrap_or(c);
         match PRIMITIVES.iter().find(|p| p.0 == c) {
-            Some(("bool", ..)) => Some("bool".into()),
-            Some((_, rust, ..)) if *rust == "usize" => Some("usize".into()),
-            Some((_, rust, ..)) => Some(format!("::core::ffi::{rust}")),
+            Some((_, rust, ..)) if rust.starts_with("c_") => Some(format!("::core::ffi::{rust}")),
+            Some((_, rust, ..)) => Some(rust.to_string()),
             None if (self.defined)(c) => Some(c.to_string()),
             None => None,
         }

@@ -1,7 +1,8 @@
 //! The facts of NVIDIA's documentation in `cuda.h`, read from its doxygen
 //! markup: the group each function is declared in (a page of NVIDIA's online
-//! reference), the result codes its `\return` list names and the functions its
-//! `\sa` list names. Also each function's comment itself, for the functions
+//! reference), the result codes its `\return` list names, the functions its
+//! `\sa` list names and the direction of each parameter its `\param` list
+//! documents. Also each function's comment itself, for the functions
 //! whose comment bindgen loses: libclang attaches no comment to a declaration
 //! whose name a macro rewrites (`cuMemAlloc`, which `#define cuMemAlloc
 //! cuMemAlloc_v2` renames).
@@ -16,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Documented, Reference};
+use crate::model::{Direction, Documented, Reference};
 
 /// What [`scan`] finds.
 pub struct Scanned {
@@ -89,6 +90,7 @@ pub fn scan(text: &str) -> Scanned {
                     group,
                     returns: facts.0,
                     refers: facts.1,
+                    params: attached.map(directions).unwrap_or_default(),
                 });
                 if let Some(c) = attached {
                     comments.insert(name.to_string(), comment_text(c));
@@ -102,7 +104,63 @@ pub fn scan(text: &str) -> Scanned {
             at += next.map_or(rest.len(), |(i, _)| i);
         }
     }
+    reference.pages = pages(text);
     Scanned { reference, comments }
+}
+
+/// `(tag, page)` of each `typedef struct TAG { ... } NAME;` (or `union`):
+/// doxygen documents it under `NAME`, each `_` of it doubled in the page's name.
+fn pages(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for kind in ["struct", "union"] {
+        let marker = format!("typedef {kind} ");
+        for (at, _) in text.match_indices(&marker) {
+            let rest = &text[at + marker.len()..];
+            let tag: &str =
+                rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+            let body = rest[tag.len()..].trim_start();
+            if tag.is_empty() || !body.starts_with('{') {
+                continue;
+            }
+            let Some(close) = closing_brace(body) else { continue };
+            let name = body[close + 1..].trim_start();
+            let name: &str =
+                name.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("");
+            if !name.is_empty() && !out.iter().any(|(t, _)| t == tag) {
+                out.push((tag.to_string(), format!("{kind}{}", name.replace('_', "__"))));
+            }
+        }
+    }
+    out
+}
+
+/// Where the brace that opens `text` closes, comments skipped.
+fn closing_brace(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        if rest.starts_with("/*") {
+            at += rest.find("*/")? + 2;
+            continue;
+        }
+        if rest.starts_with("//") {
+            at += rest.find('\n').unwrap_or(rest.len());
+            continue;
+        }
+        match rest.as_bytes()[0] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    None
 }
 
 /// `(command, group, title)` of a `\\defgroup ID Title` or `\\addtogroup ID` line.
@@ -165,6 +223,34 @@ fn facts(comment: &str) -> (Vec<String>, Vec<String>) {
     (names(&section("return"), &code), names(&section("sa"), &function))
 }
 
+/// The direction of each parameter a comment's `\\param` lines document:
+/// `\\param[out] name`, or `\\param name - Returned ...` (the header's way of
+/// naming what a call writes). A parameter documented otherwise is left out.
+fn directions(comment: &str) -> Vec<(String, Direction)> {
+    let mut out = Vec::new();
+    for part in comment.split("\\param").skip(1) {
+        let (marker, rest) = match part.strip_prefix('[') {
+            Some(r) => r.split_once(']').unwrap_or(("", r)),
+            None => ("", part),
+        };
+        let mut words = rest.split_whitespace();
+        let Some(name) = words.next() else { continue };
+        let first = words.find(|w| *w != "-").unwrap_or("");
+        let direction = match marker.replace(' ', "").as_str() {
+            "in" => Some(Direction::In),
+            "out" => Some(Direction::Out),
+            "in,out" | "inout" => Some(Direction::InOut),
+            _ if first == "Returned" || first == "Returns" => Some(Direction::Out),
+            _ => None,
+        };
+        let name = name.trim_end_matches([',', ':']);
+        if let Some(d) = direction.filter(|_| !out.iter().any(|(n, _)| n == name)) {
+            out.push((name.to_string(), d));
+        }
+    }
+    out
+}
+
 /// A comment as bindgen hands it to its callbacks: without `/**`, `*/` and
 /// the `*` at the start of each line.
 fn comment_text(comment: &str) -> String {
@@ -194,6 +280,11 @@ mod tests {
 /**
  * \\brief Allocates.
  *
+ * \\param dptr - Returned device pointer
+ * \\param[in] bytesize - Requested size
+ * \\param[in,out] state - Both ways
+ * \\param other - A value
+ *
  * \\return
  * ::CUDA_SUCCESS,
  * ::CUDA_ERROR_INVALID_VALUE
@@ -213,6 +304,12 @@ cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
 __CUDA_DEPRECATED CUresult CUDAAPI cuOld(int x);
 /** @} */
 CUresult CUDAAPI cuUndocumented(void);
+typedef struct CUDA_MEMCPY2D_st {
+    size_t srcXInBytes; /**< in bytes {not a brace} */
+    union { int a; } u;
+} CUDA_MEMCPY2D_v2;
+typedef struct CUuuid_st CUuuid;
+typedef union CUlaunchAttributeValue_union { int x; } CUlaunchAttributeValue;
 #if defined(__CUDA_API_VERSION_INTERNAL)
     CUresult CUDAAPI cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);
 #endif
@@ -231,10 +328,26 @@ CUresult CUDAAPI cuUndocumented(void);
         assert_eq!(f[0].group.as_deref(), Some("CUDA_MEM"));
         assert_eq!(f[0].returns, ["CUDA_SUCCESS", "CUDA_ERROR_INVALID_VALUE"]);
         assert_eq!(f[0].refers, ["cuMemFree"]);
+        let pages: Vec<(&str, &str)> =
+            s.reference.pages.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
+        assert_eq!(
+            pages,
+            [
+                ("CUDA_MEMCPY2D_st", "structCUDA__MEMCPY2D__v2"),
+                ("CUlaunchAttributeValue_union", "unionCUlaunchAttributeValue")
+            ]
+        );
+        let params: Vec<(&str, Direction)> =
+            f[0].params.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+        let (i, o, io) = (Direction::In, Direction::Out, Direction::InOut);
+        assert_eq!(params, [("dptr", o), ("bytesize", i), ("state", io)]);
         assert_eq!(f[1].group.as_deref(), Some("CUDA_OLD"));
         assert_eq!(f[1].returns, ["CUDA_SUCCESS"]);
         // As bindgen passes comments on: each line keeps its blank after the `*`.
-        assert!(s.comment("cuMemAlloc").unwrap().starts_with(" \\brief Allocates.\n\n \\return"));
+        assert!(s
+            .comment("cuMemAlloc")
+            .unwrap()
+            .starts_with(" \\brief Allocates.\n\n \\param dptr"));
         assert_eq!(s.comment("cuUndocumented"), None);
     }
 }

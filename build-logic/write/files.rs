@@ -15,11 +15,11 @@ use crate::write::docs;
 /// declared for the linker, not loaded at run time (`dynamic-loading`).
 pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path, linked: bool) -> Result<()> {
     let files = [
-        ("crate_docs.md", docs::crate_root(b, origin)),
+        ("crate_docs.md", docs::root::crate_root(b, origin)),
         ("bindings.rs", docs::types(b)),
         ("functions.rs", functions(b, linked)),
         ("renames.rs", renames(&b.renames)),
-        ("macro_constants.rs", b.macro_constants.clone()),
+        ("macro_constants.rs", docs::macro_constants(b)),
         ("since.rs", since(b)),
         ("value_types.rs", value_types(b)),
         ("enumerators.rs", enumerators(b)),
@@ -77,7 +77,8 @@ fn write_tables(dir: &Path, files: Vec<(&str, String)>) -> Result<()> {
 /// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`. And
 /// what each `CUresult` means, for its `Display`.
 fn enumerators(b: &Bindings) -> String {
-    let mut out = String::from("// C's enumerators under their global C names.\n");
+    let mut out = conversions(b, &b.aliases);
+    out.push_str("// C's enumerators under their global C names.\n");
     let mut meanings = String::new();
     for e in &b.enumerators {
         let (ty, name) = (b.typedef_of(&e.owner), &e.name);
@@ -98,6 +99,58 @@ fn enumerators(b: &Bindings) -> String {
          pub const fn meaning(self) -> Option<&'static str> {{\n        \
          crate::enums::name_of(self.0 as i64, &[\n{meanings}        ])\n    }}\n}}"
     );
+    out
+}
+
+/// `From` each enum of `aliases` (`(enum, typedef)`) into the integer a
+/// parameter takes its values as (`params.txt`: `cuStreamCreate`'s `c_uint`
+/// `Flags` takes `CUstream_flags`), or an attribute holds them in
+/// (`CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`'s `int` holds a `CUcomputemode`), of
+/// every function of `b` and its modules: `CU_STREAM_NON_BLOCKING.into()`.
+/// The conversion is C's: the enum's integer, as that type.
+fn conversions(b: &Bindings, aliases: &[(String, String)]) -> String {
+    use crate::sentences::param;
+    let integer = |rust: &str| -> Option<&'static str> {
+        let rust = rust.trim_start_matches("*mut").trim_start_matches("*const");
+        let last = rust.rsplit("::").next().unwrap_or(rust).trim();
+        Some(match last {
+            "c_uint" | "cuuint32_t" | "u32" => "u32",
+            "c_int" | "i32" => "i32",
+            "c_ulonglong" | "cuuint64_t" | "u64" => "u64",
+            "c_longlong" | "i64" => "i64",
+            "c_ushort" | "u16" => "u16",
+            "c_uchar" | "u8" => "u8",
+            "usize" => "usize",
+            _ => return None,
+        })
+    };
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for f in b.all_functions() {
+        for (name, ty) in docs::params(&f.decl) {
+            let Some(family) = param(&f.name, &name).and_then(|p| p.family()) else { continue };
+            if let Some(int) = integer(&ty).filter(|_| !family.ends_with('*')) {
+                pairs.push((family, int));
+            }
+        }
+    }
+    for t in &b.typed {
+        if let (Some(values), Some(int)) = (&t.values, t.rust_type.as_deref().and_then(integer)) {
+            pairs.push((values, int));
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut out = String::new();
+    for (family, int) in pairs {
+        if aliases.iter().any(|(_, typedef)| typedef == family) {
+            let _ = writeln!(
+                out,
+                "/// Its integer as the `{int}` a C parameter or attribute takes it as.\n\
+                 impl From<{family}> for {int} {{\n    fn from(value: {family}) -> {int} {{\n        \
+                 value.0 as {int}\n    }}\n}}"
+            );
+        }
+    }
     out
 }
 
@@ -130,13 +183,12 @@ fn accessors(b: &Bindings) -> String {
 /// their C names.
 fn module(b: &Bindings, m: &Module, linked: bool) -> String {
     let mut out = format!("// The {} interop module: what its header adds to cuda.h's.\n", m.name);
-    let mut lines = std::collections::BTreeMap::new();
-    docs::one_page_per_enum(&m.aliases, &mut lines);
-    out.push_str(&docs::insert_all(&m.types, &lines));
+    out.push_str(&docs::module_types(b, m));
     out.push_str(&functions_of(b, &m.functions, Some(m), linked));
     out.push_str(&renames(&m.renames));
     // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).
     render_names(&m.enumerators, &m.aliases, &[], &mut out);
+    out.push_str(&conversions(b, &m.aliases));
     for e in &m.enumerators {
         let ty = m.aliases.iter().find(|(en, _)| *en == e.owner).map_or(&e.owner, |(_, a)| a);
         let _ = writeln!(
@@ -161,9 +213,9 @@ fn functions(b: &Bindings, linked: bool) -> String {
 /// invocation. Both read back the same (`make::items::read`).
 fn functions_of(b: &Bindings, list: &[Function], module: Option<&Module>, linked: bool) -> String {
     let mut out = String::from(if linked { "unsafe extern \"C\" {\n" } else { "functions! {\n" });
-    let index = docs::Index::new(b, module);
+    let index = docs::functions::Index::new(b, module);
     for f in list {
-        let (mut before, after) = docs::function(b, &index, f);
+        let (mut before, after) = docs::functions::function(b, &index, f);
         // A paragraph of its own, before the header's text.
         if !before.is_empty() {
             before.push(String::new());
@@ -349,6 +401,9 @@ fn value_types(bindings: &Bindings) -> String {
             "boolean" => "Boolean",
             "array" => "Array",
             "string" => "String",
+            "slot" => "Slot",
+            "out" => "Out",
+            "inout" => "InOut",
             _ => "Scalar",
         };
         let access = match (t.setters.is_empty(), t.reset_only) {
@@ -357,7 +412,7 @@ fn value_types(bindings: &Bindings) -> String {
             (false, false) => "Settable",
         };
         // The line of the release bound, where the facts table has one.
-        let line = docs::cited(bindings, t).map(|(line, _)| line);
+        let line = docs::enums::cited(bindings, t).map(|(line, _)| line);
         let source = match (t.source.split_once(' '), line) {
             (Some(("measured", _)), Some(line)) => format!("Measured {{ line: {line:?} }}"),
             (Some(("named", _)), Some(line)) => format!("Named {{ line: {line:?} }}"),
@@ -368,9 +423,11 @@ fn value_types(bindings: &Bindings) -> String {
         let value_type = name_of(
             "ValueType",
             format!(
-                "ValueType {{ c_name: {c:?}, size: {size}, align: {align}, signed: {signed:?}, shape: Shape::{shape} }}",
+                "ValueType {{ c_name: {c:?}, size: {size}, align: {align}, signed: {signed:?}, \
+                 shape: Shape::{shape}, values: {values:?} }}",
                 c = t.c_type,
                 signed = t.signed,
+                values = t.values,
             ),
         );
         let getters = name_of("&[&str]", format!("&[{}]", quoted(&t.getters)));

@@ -242,81 +242,325 @@ mod tests {
         }
     }
 
-    /// No summary, note or meaning of this crate shares a run of five words
-    /// with NVIDIA's comment of that function (any release in the header cache)
-    /// or with any `\brief` line: they are this crate's own words.
+    /// NVIDIA's text as a reader sees it: doxygen's commands (`\\p`, `\\e`,
+    /// `\\ref`, `\\brief`, ...) and `::` left out, so that `\\p bytesize` is the
+    /// word a reader reads, not two.
+    fn reader(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find('\\') {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 1..];
+            let command = after.find(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+            let command = &after[..command.unwrap_or(after.len())];
+            // `\\param[out]`: the bracket is markup too.
+            let after = &after[command.len()..];
+            let after = match after.strip_prefix('[') {
+                Some(a) => a.split_once(']').map_or(a, |(_, a)| a),
+                None => after,
+            };
+            out.push(' ');
+            rest = after;
+        }
+        out.push_str(rest);
+        out.replace("::", " ")
+    }
+
+    /// The lowercase words of a text.
+    fn words(text: &str) -> Vec<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    }
+
+    const RUN: usize = 5;
+
+    type Runs = std::collections::BTreeSet<Vec<String>>;
+
+    fn runs(text: &str) -> Runs {
+        words(text).windows(RUN).map(<[String]>::to_vec).collect()
+    }
+
+    /// Every comment of a header, as text.
+    fn comments(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(at) = rest.find('/') {
+            let after = &rest[at..];
+            if let Some(body) = after.strip_prefix("/*") {
+                let end = body.find("*/").unwrap_or(body.len());
+                out.push(&body[..end]);
+                rest = &body[end..];
+            } else if let Some(body) = after.strip_prefix("//") {
+                let end = body.find('\n').unwrap_or(body.len());
+                out.push(&body[..end]);
+                rest = &body[end..];
+            } else {
+                rest = &after[1..];
+            }
+        }
+        out
+    }
+
+    /// The headers of every pregenerated release, fetched where the cache lacks
+    /// them (a fresh clone): `cuda.h`, the interop headers beside it, and the
+    /// Direct3D ones of the Windows wheel, as one text per release.
+    fn headers() -> Vec<(String, String)> {
+        use crate::headers::{include_dir, include_dir_for, Platform};
+        let mut out = Vec::new();
+        for (release, _) in crate::pregenerate::releases().unwrap() {
+            let dotted = crate::pregenerate::dotted(release);
+            let dir = include_dir(&dotted).unwrap_or_else(|e| panic!("{dotted}: {e}"));
+            let windows = include_dir_for(&dotted, Platform::WindowsX86_64)
+                .unwrap_or_else(|e| panic!("{dotted} (Windows): {e}"));
+            let d3d = ["cudaD3D9.h", "cudaD3D10.h", "cudaD3D11.h"].map(|h| windows.join(h));
+            let text: String = ["cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"]
+                .iter()
+                .map(|h| dir.join(h))
+                .chain(d3d)
+                .map(|h| {
+                    std::fs::read_to_string(&h).unwrap_or_else(|e| panic!("{}: {e}", h.display()))
+                })
+                .collect();
+            out.push((dotted, text));
+        }
+        out
+    }
+
+    /// This crate's own text shares no run of five words with NVIDIA's, compared
+    /// as a reader reads both (`reader`): each summary, ABI note and meaning with
+    /// the comment of its function and every `\\brief` line; the lines of fields,
+    /// constants, parameters and contracts with every comment of the headers.
+    /// Against every pregenerated release's headers, fetched where missing.
     #[test]
     fn the_summaries_are_our_own_words() {
         use libcuda_sys_build::make::reference::scan;
         use libcuda_sys_build::sentences::family;
-        const RUN: usize = 5;
-        let words = |text: &str| -> Vec<String> {
-            text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .filter(|w| !w.is_empty())
-                .map(str::to_ascii_lowercase)
-                .collect()
-        };
-        let runs = |text: &str| -> std::collections::BTreeSet<Vec<String>> {
-            words(text).windows(RUN).map(<[String]>::to_vec).collect()
-        };
-        let mut theirs: std::collections::BTreeMap<
-            String,
-            std::collections::BTreeSet<Vec<String>>,
-        > = Default::default();
-        let mut briefs = std::collections::BTreeSet::new();
-        let mut read = 0;
-        for (release, _) in crate::pregenerate::releases().unwrap() {
-            let dotted = crate::pregenerate::dotted(release);
-            if crate::headers::needs_fetch(&dotted) {
-                continue;
-            }
-            let dir = crate::headers::include_dir(&dotted).unwrap();
-            // cuda.h, and the interop headers beside it (the `gl`, `egl`, `vdpau`
-            // modules), and the Direct3D ones of the Windows wheel where cached.
-            let windows = crate::headers::cached_include_dir_for(
-                &dotted,
-                crate::headers::Platform::WindowsX86_64,
-            );
-            let d3d = ["cudaD3D9.h", "cudaD3D10.h", "cudaD3D11.h"];
-            let text: String = ["cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"]
-                .iter()
-                .map(|h| dir.join(h))
-                .chain(windows.iter().flat_map(|w| d3d.map(|h| w.join(h))))
-                .filter_map(|h| std::fs::read_to_string(h).ok())
-                .collect();
-            let scanned = scan(&text);
+        let mut theirs: std::collections::BTreeMap<String, Runs> = Default::default();
+        let (mut briefs, mut all) = (Runs::new(), Runs::new());
+        let headers = headers();
+        for (_, text) in &headers {
+            let scanned = scan(text);
             for f in &scanned.reference.functions {
                 if let Some(c) = scanned.comment(&f.name) {
-                    theirs.entry(family(&f.name).to_string()).or_default().extend(runs(c));
+                    theirs.entry(family(&f.name).to_string()).or_default().extend(runs(&reader(c)));
                 }
             }
             for line in text
                 .lines()
                 .filter_map(|l| l.trim_start_matches([' ', '*']).strip_prefix("\\brief"))
             {
-                briefs.extend(runs(line));
+                briefs.extend(runs(&reader(line)));
             }
-            read += 1;
+            for c in comments(text) {
+                all.extend(runs(&reader(c)));
+            }
         }
-        if read == 0 {
-            testkit::skip(
-                "no release's headers are in the cache: `cargo xtask headers 13.5` fetches them",
-            );
-            return;
-        }
-        let ours = ["summaries.txt", "results.txt"]
-            .map(|f| std::fs::read_to_string(crate::root().join("build-logic").join(f)).unwrap());
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("build-logic").join(f)).unwrap();
         let mut checked = 0;
-        for line in ours.iter().flat_map(|t| t.lines()).filter(|l| !l.starts_with('#')) {
+        let mut copied = Vec::new();
+        // Summaries and notes: against their function's comment and the briefs.
+        for line in read("summaries.txt").lines().filter(|l| !l.starts_with('#')) {
             let (name, text) = line.split_once('\t').unwrap();
             let own = theirs.get(family(name));
             for run in runs(text) {
-                let shared = own.is_some_and(|t| t.contains(&run)) || briefs.contains(&run);
-                assert!(!shared, "{name}: `{}` is NVIDIA's", run.join(" "));
+                if own.is_some_and(|t| t.contains(&run)) || briefs.contains(&run) {
+                    copied.push(format!("summaries.txt {name}: `{}`", run.join(" ")));
+                }
             }
             checked += 1;
         }
-        println!("{checked} lines of ours against the comments of {read} releases' headers");
+        // The rest: against every comment of every header.
+        for file in ["results.txt", "fields.txt", "constants.txt", "params.txt", "contracts.txt"] {
+            for line in read(file).lines().filter(|l| !l.starts_with('#')) {
+                let (name, text) = line.split_once('\t').unwrap();
+                for run in runs(text) {
+                    if all.contains(&run) {
+                        copied.push(format!("{file} {name}: `{}`", run.join(" ")));
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(copied.is_empty(), "runs of {RUN} words of NVIDIA's:\n{}", copied.join("\n"));
+        println!(
+            "{checked} lines of ours against the comments of {} releases' headers",
+            headers.len()
+        );
+    }
+
+    /// The comparison is with what a reader reads: a copied sentence is found
+    /// whatever doxygen commands NVIDIA's text has in it.
+    #[test]
+    fn a_copied_sentence_is_found_through_doxygen_markup() {
+        let theirs =
+            "Returns in \\p *pi the integer value of the attribute \\p attrib on device \\p dev.";
+        assert_eq!(
+            words(&reader(theirs)).join(" "),
+            "returns in pi the integer value of the attribute attrib on device dev"
+        );
+        let ours = "Writes to `*pi` the integer value of the attribute `attrib` of `dev`.";
+        assert!(!runs(ours).is_disjoint(&runs(&reader(theirs))));
+        assert!(reader("\\param[out] ptr - x ::CUDA_SUCCESS").contains(" ptr - x  CUDA_SUCCESS"));
+        assert_eq!(
+            comments("a /** one */ b // two\nc /**< three */"),
+            ["* one ", " two", "*< three "]
+        );
+    }
+
+    /// Every parameter C leaves untyped (`sentences::untyped`) of every function of
+    /// every pregenerated release has its row of `params.txt`, every row names a
+    /// parameter of some release, and the enum or `#define` family a row names is
+    /// one that the header's documentation of that function, or of a function
+    /// it refers to, names: by the enum's name or one of its values.
+    #[test]
+    fn every_untyped_parameter_has_its_row_and_each_family_is_the_headers() {
+        use libcuda_sys_build::sentences::{family, param, params, untyped};
+        let releases = crate::pregenerate::releases().unwrap();
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
+        let files: Vec<String> = std::iter::once("functions.rs".to_string())
+            .chain(
+                libcuda_sys_build::interop::MODULES.map(|m| format!("{}/functions.rs", m.feature)),
+            )
+            .map(|f| read(&f))
+            .collect();
+        let (mut missing, mut seen) = (Vec::new(), std::collections::BTreeSet::new());
+        for (release, _) in &releases {
+            for per_thread in [false, true] {
+                for file in &files {
+                    let text = libcuda_sys_build::pregenerated::select(file, *release, per_thread)
+                        .unwrap();
+                    for decl in text.split("pub fn ").skip(1) {
+                        let name = decl.split('(').next().unwrap();
+                        let args = decl.split_once('(').unwrap().1.rsplit_once(')').unwrap().0;
+                        for (p, ty) in args.split(',').filter_map(|a| a.split_once(':')) {
+                            let p = p.trim();
+                            seen.insert((family(name).to_string(), p.to_string()));
+                            if untyped(p, ty) && param(name, p).is_none() {
+                                missing.push(format!("{name} {p}"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        missing.sort();
+        missing.dedup();
+        assert!(missing.is_empty(), "untyped parameters without a row of params.txt: {missing:?}");
+        // The families: named where the header documents the function.
+        let headers = headers();
+        let mut docs: std::collections::BTreeMap<String, String> = Default::default();
+        for (_, text) in &headers {
+            let scanned = libcuda_sys_build::make::reference::scan(text);
+            for f in &scanned.reference.functions {
+                let c = scanned.comment(&f.name).unwrap_or_default().to_string();
+                let entry = docs.entry(family(&f.name).to_string()).or_default();
+                entry.push_str(&c);
+                // What the functions it refers to say counts too (`\\sa ::cuCtxCreate`,
+                // `see ::cuCtxCreate()`).
+                let named = c.split("::cu").skip(1).filter_map(|n| {
+                    let end = n.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+                    Some(format!("cu{}", &n[..end]))
+                });
+                for r in f.refers.iter().cloned().chain(named) {
+                    if let Some(c) = scanned.comment(&r) {
+                        entry.push_str(c);
+                    }
+                }
+            }
+        }
+        let types: String = ["types.rs".to_string(), "macro_constants.rs".to_string()]
+            .into_iter()
+            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/types.rs", m.feature)))
+            .map(|f| read(&f))
+            .collect();
+        let mut unsupported = Vec::new();
+        for p in params() {
+            assert!(
+                seen.contains(&(p.function.to_string(), p.parameter.to_string())),
+                "{} {}: no such parameter",
+                p.function,
+                p.parameter
+            );
+            let Some(named) = p.family() else { continue };
+            let doc = docs.get(p.function).map_or("", String::as_str);
+            let says = match named.strip_suffix('*') {
+                Some(prefix) => doc.contains(prefix),
+                // The enum, or any of its values (`CU_STREAM_NON_BLOCKING`).
+                None => {
+                    doc.contains(named) || enumerators_of(&types, named).any(|e| doc.contains(e))
+                }
+            };
+            if !says {
+                unsupported.push(format!("{} {}: {named}", p.function, p.parameter));
+            }
+        }
+        assert!(unsupported.is_empty(), "families the header does not name there: {unsupported:?}");
+        println!("{} rows, each family named by its function's documentation", params().len());
+    }
+
+    /// The enumerators of the enum whose typedef is `typedef`, in `types`.
+    fn enumerators_of<'a>(types: &'a str, typedef: &str) -> impl Iterator<Item = &'a str> {
+        let alias = format!(" as {typedef};");
+        let owner = types
+            .lines()
+            .find_map(|l| l.strip_prefix("pub use self::").filter(|l| l.ends_with(&alias)))
+            .map(|l| l.split(' ').next().unwrap_or_default().to_string())
+            .unwrap_or_else(|| typedef.to_string());
+        let marker = format!(": {owner} = {owner}(");
+        types
+            .lines()
+            .filter(move |l| l.contains(&marker))
+            .filter_map(|l| l.trim().strip_prefix("pub const ")?.split(':').next())
+    }
+
+    /// Every named field of every struct and union of every pregenerated
+    /// release has its line of `fields.txt`, and every line a field; every
+    /// `#define` constant has its line.
+    #[test]
+    fn every_field_and_constant_of_every_release_has_its_line() {
+        use libcuda_sys_build::write::docs::{constants, field_paths};
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
+        let files: Vec<String> = std::iter::once("types.rs".to_string())
+            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/types.rs", m.feature)))
+            .chain(["macro_constants.rs".to_string()])
+            .map(|f| read(&f))
+            .collect();
+        let (mut paths, mut unnamed) = (std::collections::BTreeSet::new(), Vec::new());
+        for (release, _) in crate::pregenerate::releases().unwrap() {
+            for per_thread in [false, true] {
+                for file in &files {
+                    let text =
+                        libcuda_sys_build::pregenerated::select(file, release, per_thread).unwrap();
+                    paths.extend(field_paths(&text));
+                    unnamed.extend(
+                        constants(&text)
+                            .into_iter()
+                            .filter(|(_, has)| !has)
+                            .map(|(n, _)| n.to_string()),
+                    );
+                }
+            }
+        }
+        let ours: std::collections::BTreeSet<String> =
+            std::fs::read_to_string(crate::root().join("build-logic/fields.txt"))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| Some(l.split_once('\t')?.0.to_string()))
+                .collect();
+        let without: Vec<&String> = paths.difference(&ours).collect();
+        let stale: Vec<&String> = ours.difference(&paths).collect();
+        assert!(without.is_empty(), "fields without a line of fields.txt: {without:?}");
+        assert!(stale.is_empty(), "lines of fields.txt of no field: {stale:?}");
+        unnamed.sort();
+        unnamed.dedup();
+        assert!(unnamed.is_empty(), "constants without a line of constants.txt: {unnamed:?}");
+        println!("{} fields, each with its line", paths.len());
     }
 
     #[test]

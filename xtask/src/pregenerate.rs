@@ -78,7 +78,7 @@ pub fn run(args: &[String]) -> Result {
 
 /// The files of the pregenerated set for `cuda.h`, in the order [`parts`]
 /// gives each build's units; each interop module's follow ([`files`]).
-const FILES: [&str; 11] = [
+const FILES: [&str; 12] = [
     "types.rs",
     "functions.rs",
     "macro_constants.rs",
@@ -88,13 +88,21 @@ const FILES: [&str; 11] = [
     "bitmasks.txt",
     "reference.txt",
     "groups.txt",
+    "pages.txt",
     "items.txt",
     "moved_members.txt",
 ];
 
 /// Each interop module's files, under `<module>/`: its types, functions and tables.
-const MODULE_FILES: [&str; 6] =
-    ["types.rs", "functions.rs", "since.txt", "renames.txt", "reference.txt", "groups.txt"];
+const MODULE_FILES: [&str; 7] = [
+    "types.rs",
+    "functions.rs",
+    "since.txt",
+    "renames.txt",
+    "reference.txt",
+    "groups.txt",
+    "pages.txt",
+];
 
 /// The interop modules of one OS (`linux`, `windows`), in the crate's order.
 fn modules_of(os: &str) -> Vec<&'static interop::Interop> {
@@ -269,6 +277,7 @@ fn parts(out: &Path, modules: &[&interop::Interop]) -> Result<(Vec<Vec<String>>,
         table("bitmasks.txt")?,
         table("reference.txt")?,
         table("groups.txt")?,
+        table("pages.txt")?,
         names,
     ];
     parts.extend(module_parts(out, modules)?);
@@ -526,8 +535,11 @@ fn heading(set: &BTreeSet<Build>, all: &[u32], newest: u32) -> String {
 
 struct StripDocs;
 
+/// Every `doc` attribute goes: the documentation, and the crate's own
+/// `#[doc(hidden)]`/`#[doc(inline)]` of each enum's one page, which the build
+/// script adds again.
 fn strip(attrs: &mut Vec<syn::Attribute>) {
-    attrs.retain(|a| !a.path().is_ident("doc") || !matches!(a.meta, syn::Meta::NameValue(_)));
+    attrs.retain(|a| !a.path().is_ident("doc"));
 }
 
 impl VisitMut for StripDocs {
