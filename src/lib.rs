@@ -1,21 +1,137 @@
-//! Raw bindings to the CUDA driver API (`cuda.h`, `libcuda`), generated at build
-//! time from the CUDA headers found on the build machine, or, where there are
-//! none or no libclang, the crate's pregenerated bindings (see [Where the
-//! bindings come from](#where-the-bindings-come-from)).
+//! Raw bindings to the CUDA driver API (`cuda.h`, `libcuda`): every function,
+//! type and constant under its C name, for CUDA 11.7 to 13.5, generated at
+//! build time from the headers on the build machine or taken from the set the
+//! crate ships ([The build](building)). Every page says, in this crate's own
+//! words, what C leaves unsaid: what a function does and where its errors come
+//! back, which enum an integer flags parameter takes, what a `void *` points
+//! to and which way data goes, each struct field's meaning and unit, and each
+//! attribute's or option's value type.
+//!
+//! # A first program
+//!
+//! Initialize the driver, make the device's primary context current, load a
+//! kernel from PTX, allocate from the device's memory pool on a stream, launch,
+//! copy back, and turn every `CUresult` into a `Result`
+//! (`examples/vector_add.rs` is this program whole, with its PTX):
+//!
+//! ```no_run
+//! use libcuda_sys::*;
+//! use std::ffi::{c_void, CStr};
+//! use std::ptr::null_mut;
+//!
+//! fn check(r: CUresult) -> Result<(), CUresult> {
+//!     if r == CUDA_SUCCESS { Ok(()) } else { Err(r) }
+//! }
+//!
+//! # const PTX: &CStr = c"";
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     unsafe {
+//!         check(cuInit(0))?; // no GPU or driver: an error that says which, never a panic
+//!         let mut dev = 0;
+//!         check(cuDeviceGet(&mut dev, 0))?;
+//!         let mut ctx = null_mut();
+//!         check(cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
+//!         check(cuCtxSetCurrent(ctx))?; // current to this thread only
+//!
+//!         // PTX text, NUL-terminated: `extern "C" __global__ void vector_add(
+//!         //     const float *a, const float *b, float *c, unsigned n)`.
+//!         let mut module = null_mut();
+//!         check(cuModuleLoadData(&mut module, PTX.as_ptr().cast()))?;
+//!         let mut f = null_mut();
+//!         check(cuModuleGetFunction(&mut f, module, c"vector_add".as_ptr()))?;
+//!
+//!         let mut stream = null_mut();
+//!         // `CU_STREAM_NON_BLOCKING` is a `CUstream_flags`; the parameter a `c_uint`.
+//!         check(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.into()))?;
+//!         let (a, b) = (vec![1.0f32; 1024], vec![2.0f32; 1024]);
+//!         let mut c = vec![0.0f32; 1024];
+//!         let bytes = 1024 * size_of::<f32>();
+//!         let (mut da, mut db, mut dc) = (0, 0, 0);
+//!         for d in [&mut da, &mut db, &mut dc] {
+//!             check(cuMemAllocAsync(d, bytes, stream))?; // from the device's default pool
+//!         }
+//!         check(cuMemcpyHtoDAsync(da, a.as_ptr().cast(), bytes, stream))?;
+//!         check(cuMemcpyHtoDAsync(db, b.as_ptr().cast(), bytes, stream))?;
+//!
+//!         // One pointer per kernel argument, to a value of the argument's C type.
+//!         let mut n = 1024u32;
+//!         let mut args = [
+//!             &mut da as *mut CUdeviceptr as *mut c_void,
+//!             &mut db as *mut CUdeviceptr as *mut c_void,
+//!             &mut dc as *mut CUdeviceptr as *mut c_void,
+//!             &mut n as *mut u32 as *mut c_void,
+//!         ];
+//!         check(cuLaunchKernel(f, 4, 1, 1, 256, 1, 1, 0, stream, args.as_mut_ptr(), null_mut()))?;
+//!         check(cuMemcpyDtoHAsync(c.as_mut_ptr().cast(), dc, bytes, stream))?;
+//!         for d in [da, db, dc] {
+//!             check(cuMemFreeAsync(d, stream))?;
+//!         }
+//!         // The kernel's own faults, if any, come back here, not from the launch.
+//!         check(cuStreamSynchronize(stream))?;
+//!         assert!(c.iter().all(|&x| x == 3.0));
+//!
+//!         check(cuStreamDestroy(stream))?;
+//!         check(cuModuleUnload(module))?;
+//!         check(cuDevicePrimaryCtxRelease(dev))?;
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! `CUresult` is `#[must_use]`, implements `core::error::Error`, and its
+//! `Display` says what the code means and what a caller does about it, so a
+//! failed call reads `CUDA_ERROR_NO_DEVICE (100): the driver found no
+//! CUDA-capable GPU in this system`.
+//!
+//! # Safety model
+//!
+//! Every driver function is `unsafe`: the bindings check nothing the C API
+//! does not. What a safe wrapper above them has to uphold, in short (each
+//! function's page has its own contract):
+//!
+//! - **Pointers.** Each pointer parameter's page says whether the driver
+//!   reads or writes through it, and for a `void *` what it points to: an
+//!   attribute's value of its value type ([Value types](#value-types)), an
+//!   option's value in its slot of the values array ([`CUjit_option`]), an OS
+//!   handle written through it on export but passed by value on import
+//!   ([`cuMemImportFromShareableHandle`]), one pointer per kernel argument
+//!   ([`cuLaunchKernel`]). A wrong width or a wrong level of indirection
+//!   compiles and is undefined behaviour.
+//! - **The current context is per thread.** Each host thread has its own stack
+//!   of contexts and starts with none; a context may be current to several
+//!   threads at once ([`cuCtxSetCurrent`]). Functions that allocate, load
+//!   modules or launch on the NULL stream act in the calling thread's current
+//!   context.
+//! - **Handles are plain values.** `CUdevice` is an `int`; `CUdeviceptr` a
+//!   `u64` address; `CUcontext`, `CUmodule`, `CUfunction`, `CUstream`,
+//!   `CUevent`, `CUmemoryPool` and the rest are raw pointers to opaque driver
+//!   objects. The driver API may be called from any thread, so a wrapper may
+//!   make its handle types `Send`, and `Sync` where the object allows
+//!   concurrent use: graphs (`CUgraph`, `CUgraphExec`) do not, nor does a
+//!   `CUlinkState`, so their wrappers are `Send` but not `Sync`. A handle is
+//!   valid until the call that destroys it, or until the context that owns it
+//!   is destroyed (modules, functions, streams, events and allocations of a
+//!   context go with it); pool allocations live until freed, in stream order.
+//! - **Asynchronous work reports later.** Launches, `Async` copies and
+//!   stream-ordered allocations return before their work is done. Errors of
+//!   that work come back from a later call that waits for it
+//!   ([`cuStreamSynchronize`], [`cuEventSynchronize`], a blocking copy). Some
+//!   are sticky ([`CUDA_ERROR_ILLEGAL_ADDRESS`], `CUDA_ERROR_LAUNCH_FAILED`):
+//!   every later call returns them and only a new process can use CUDA again.
+//!   Memory that queued work reads or writes must stay valid until the stream
+//!   reaches it.
+//! - **`fork()`.** A child process cannot use the CUDA state of a parent that
+//!   had initialized the driver: every call there, `cuInit` included, returns
+//!   [`CUDA_ERROR_NOT_INITIALIZED`]. Initialize CUDA in each child after the
+//!   fork, or start workers with `exec`.
+//! - **Integers that C leaves untyped.** C enums are newtypes ([Enums](#enums)).
+//!   A parameter that takes an enum's values as a plain integer names the enum
+//!   on its page, and the enum converts with `.into()`
+//!   (`CU_STREAM_NON_BLOCKING.into()` is the `c_uint` of [`cuStreamCreate`]);
+//!   so does an attribute that holds one (`CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`'s
+//!   `int` holds a [`CUcomputemode`]).
 //!
 #![doc = include_str!(concat!(env!("OUT_DIR"), "/crate_docs.md"))]
-//!
-//! Every function, type and constant of `cuda.h` is here under its C name. In
-//! every mode each function's page starts with what it does, in this crate's
-//! own words (and for a versioned ABI such as `cuCtxCreate_v4`, what it
-//! changed), then, for an attribute getter or setter, what its value must
-//! be; it ends with the result codes and related functions NVIDIA's
-//! documentation lists (linked), its page of NVIDIA's reference, and the
-//! driver it needs. Generated bindings carry the header's own documentation
-//! between the two; each `CUresult` says what it means and what a caller
-//! does about it, and `Display` prints the meaning. The profiler functions
-//! (`cuProfilerStart`, `cuProfilerStop`), which `cuda.h` leaves out, are
-//! bound too.
 //!
 //! # Enums
 //!
@@ -141,356 +257,15 @@
 //! assert_eq!(CUpointer_attribute(9999).value_type(), None);
 //! ```
 //!
-//! # Where the bindings come from
 //!
-//! `LIBCUDA_SYS_BINDINGS` unset (the default): generated from the headers found
-//! (below) when libclang loads too, otherwise the pregenerated bindings of the
-//! crate, with one `cargo:warning` that says why and how to get generated ones.
-//! A libclang without clang's own headers (`stddef.h`: Debian's `libclang1-N`
-//! without `libclang-common-N-dev`) parses no C, and is a fallback too, whose
-//! warning names the package. `LIBCUDA_SYS_BINDINGS=generate`: generated, or an
-//! error that says what is missing. `LIBCUDA_SYS_BINDINGS=pregenerated`,
-//! `DOCS_RS` set, or the `bindgen` feature off: the pregenerated set, without
-//! searching. A toolkit variable that is set but wrong is an error in every mode.
+//! # The build
 //!
-//! Headers found but not generated from decide the pregenerated release (see
-//! below) by their `CUDA_VERSION` as the target's C preprocessor reads it. With
-//! no C compiler to run (a cross build without one), it is read from `cuda.h`'s
-//! text, where that is plain: one `#define CUDA_VERSION` outside every
-//! conditional block but the include guard, never `#undef`ined, as NVIDIA's
-//! headers have it. Anything else is an error that shows what was found, never
-//! a guess.
-//!
-//! The pregenerated set covers every CUDA release whose headers NVIDIA publishes as
-//! pip wheels: 11.7, 11.8, 12.0–12.6, 12.8, 12.9 and 13.0–13.5, each in both
-//! variants (default and `per-thread-default-stream`). It has the same items as
-//! generated bindings and this crate's own documentation (what each function
-//! does, the facts of NVIDIA's documentation, the driver each function needs,
-//! each attribute's value type, a sentence for each memory-pool attribute),
-//! but none of the header's text. [`PREGENERATED`] says which one a build has.
-//!
-//! # Choosing a CUDA release
-//!
-//! A crate written against one release's API picks it with a feature named
-//! after its `CUDA_VERSION`: `cuda-11070`, `cuda-11080`, `cuda-12000` ...
-//! `cuda-12060`, `cuda-12080`, `cuda-12090`, `cuda-13000` ... `cuda-13050`.
-//! At most one may be on; two are a build error that names both (Cargo unites
-//! the features of every crate in a build, so two crates asked for different
-//! releases). The rule:
-//!
-//! - **No feature:** the headers found decide. Generated from them where
-//!   libclang loads; where they cannot be generated from (no libclang, the
-//!   `bindgen` feature off, `LIBCUDA_SYS_BINDINGS=pregenerated`), the
-//!   pregenerated set of their `CUDA_VERSION` (as the target's C preprocessor
-//!   reads it: [Where the bindings come from](#where-the-bindings-come-from)), or where that release has none, of the newest release older than
-//!   theirs (13.5 for 13.6 headers), said in the warning. Headers older than
-//!   every pregenerated release (11.2–11.6) are an error that names the fixes.
-//!   Without headers, the newest pregenerated release.
-//! - **A feature, and headers of that release found** (with libclang):
-//!   generated from them, with the header's documentation.
-//! - **A feature, and headers of another release found:** the pregenerated set of
-//!   the feature's release, with a `cargo:warning` that names both releases,
-//!   and `DEP_CUDA_FOUND_BY=pregenerated`. With `LIBCUDA_SYS_BINDINGS=generate`
-//!   it is an error instead.
-//! - **A feature, and no headers:** the pregenerated set of that release.
-//!
-//! [`HEADER_VERSION`], `DEP_CUDA_VERSION`, the `cuda_X_Y` cfgs and [`since`]
-//! are those of the release bound. A dependent that wants a release on docs.rs
-//! (which has no CUDA headers) names it in its own manifest:
-//!
-//! ```toml
-//! [package.metadata.docs.rs]
-//! features = ["libcuda-sys/cuda-12080"]
-//! ```
-//!
-//! # Finding the headers
-//!
-//! The build script takes the first of, in order:
-//!
-//! 1. `LIBCUDA_SYS_INCLUDE_DIR` (the directory that holds `cuda.h`);
-//! 2. `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR` (a toolkit
-//!    root; the first set wins, with a warning when another one disagrees);
-//! 3. `nvcc` on `PATH` (the root is two levels above it);
-//! 4. pkg-config (`cuda`, `cuda-X.Y`);
-//! 5. conda (`$CONDA_PREFIX`, `$CONDA_PREFIX/targets/<triple>`);
-//! 6. pip wheels on Python's `sys.path` (`nvidia/cu13/include` from
-//!    `pip install nvidia-cuda-runtime`, `nvidia/cuda_runtime/include` from the
-//!    `-cu12`/`-cu11` packages);
-//! 7. `/usr/local/cuda`, `/usr/local/cuda-X.Y` (newest first), `/opt/cuda`,
-//!    `/usr/lib/cuda`, `/usr` (and their `targets/<triple>` directories); for a
-//!    Windows target, NVIDIA's installer's
-//!    `%ProgramFiles%\NVIDIA GPU Computing Toolkit\CUDA\vX.Y` instead (newest
-//!    first: `v13.0` before `v12.9`).
-//!
-//! Features are read as the build script was compiled with them, never from
-//! `CARGO_FEATURE_*` variables in the environment (an outer build's leak).
-//!
-//! `LIBCUDA_SYS_INCLUDE_DIR` and `LIBCUDA_SYS_LIB_DIR` may carry the target as
-//! a prefix (`X86_64_UNKNOWN_LINUX_GNU_LIBCUDA_SYS_INCLUDE_DIR`), which wins.
-//! A variable that is set but wrong is an error, never skipped. `cargo build -vv`
-//! shows every candidate and why it was taken or rejected. Headers older than
-//! 11.2 (no memory pools) are refused.
-//!
-//! # Linking
-//!
-//! Targets are 64-bit (CUDA's driver API is): a 32-bit target is a build
-//! error that says so. With `DOCS_RS` set nothing is linked, for any target:
-//! rustdoc links nothing (`DEP_CUDA_LINK_KIND=none`).
-//!
-//! libcuda ships with the NVIDIA driver, not with the toolkit. The build links
-//! `libcuda` from `LIBCUDA_SYS_LIB_DIR`, else the driver's directories
-//! (`ldconfig -p`, `/usr/lib/x86_64-linux-gnu`, `/usr/lib64`,
-//! `/usr/local/nvidia/lib64`, `/usr/lib/wsl/lib`). A library is taken only if
-//! it is an ELF shared object for the target's architecture (a 32-bit driver
-//! is passed over), and a stub is never taken for the driver: the toolkit's is
-//! told by its `stubs` directory (also behind a symlink), the crate's stand-in
-//! by a mark it carries.
-//!
-//! Without a driver (a CI machine, `docker build` from a toolkit image), the
-//! build links a stand-in `libcuda.so.1` that it builds in `OUT_DIR` with the
-//! target's C compiler, and says so with a warning (`DEP_CUDA_LINK_KIND=generated-stub`).
-//! It declares every bound function, also where the bindings are of a newer
-//! release than the toolkit's stub. Programs built against it run against the
-//! real driver wherever one is installed: the stand-in is never copied or put
-//! on a run path; only `cargo run` and `cargo test` find it (Cargo adds
-//! directories in the target directory to their library path), and there, on
-//! x86-64 and aarch64 Linux, it hands every call over to the driver the
-//! loader would have loaded without it. It looks where the loader does, in
-//! the loader's order: the program's RPATH, `LD_LIBRARY_PATH` (as the loader
-//! reads it: `:` and `;`, `$ORIGIN`, `$LIB`, `$PLATFORM`), its RUNPATH, the
-//! loader's cache (`ldconfig`), the default directories (on glibc; elsewhere
-//! `LD_LIBRARY_PATH` and `/lib:/usr/local/lib:/usr/lib`), and passes over
-//! itself, a library whose real path is in a `stubs` directory, one whose
-//! `cuDriverGetVersion` answers `CUDA_ERROR_STUB_LIBRARY`, and other
-//! stand-ins. So a driver installed after the build, or mounted into a
-//! container by `docker run --gpus`, answers without a rebuild; without one,
-//! every call returns `CUDA_ERROR_STUB_LIBRARY`, and a function the driver
-//! lacks `CUDA_ERROR_NOT_FOUND`. [`driver_symbol`] and [`driver_has`] answer
-//! for that driver too.
-//!
-//! The toolkit's stub (`lib64/stubs`) is linked only where no stand-in can be
-//! built (no C compiler for the target, or not Linux), and then where it is,
-//! never under the name `libcuda.so.1` in `OUT_DIR`: a program built so
-//! starts only where a driver is installed.
-//!
-//! # The driver floor
-//!
-//! `LIBCUDA_SYS_DRIVER_FLOOR=X.Y` names the oldest driver (as a CUDA release)
-//! a linked program must start on. Rust links with full RELRO, so a program
-//! that references a function its driver lacks does not start at all; with a
-//! floor, every function whose ABI is newer than `X.Y` (see [`since`]) is left
-//! out of the bindings, and using one is a compile error instead. It works with
-//! generated and pregenerated bindings alike; generated ones need the header's
-//! `cudaTypedefs.h`, and a floor that cannot date a bound function is an error
-//! that names them. With `dynamic-loading` it has no effect (a function the
-//! driver lacks fails alone, at run time). The floor applied is passed on as
-//! `DEP_CUDA_DRIVER_FLOOR` (`13000`; empty without one).
-//!
-//! # Dynamic loading
-//!
-//! With the `dynamic-loading` feature nothing is linked: the same functions call
-//! through a table that opens `libcuda.so.1` at first use and resolves each
-//! function at its first call (the header's exact symbol, else the driver's
-//! `cuGetProcAddress` for a renamed plain name); see the `dynamic` module
-//! (present with the feature) for the search order and errors. Without a driver every
-//! call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; a function the driver
-//! lacks returns `CUDA_ERROR_NOT_FOUND`. Nothing panics.
-//!
-//! The crate asks for libloading `>=0.8, <0.10`, so that a build holds one copy:
-//! Cargo picks 0.9 where a dependent uses it, and keeps 0.8 where a dependent
-//! holds that (`cargo update -p libloading@0.9.1 --precise 0.8.9`). libloading
-//! 0.9 needs Rust 1.88: on Rust 1.85 to 1.87 (this crate needs 1.85), take
-//! 0.8 the same way, or let Cargo choose by Rust version (`resolver = "3"`, or
-//! `CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback`).
-//!
-//! # Which driver a function needs
-//!
-//! `cudaTypedefs.h`, beside `cuda.h` in every toolkit and pip wheel, types each
-//! ABI of every driver function with the release that introduced it; [`since`]
-//! gives it for each bound function (`since("cuMemGetDefaultMemPool") ==
-//! Some(13000)`), and each function's documentation says it. [`driver_has`]
-//! asks the running driver. [`FUNCTIONS`] lists every bound function.
-//!
-//! # Features
-//!
-//! | feature | effect |
-//! |---|---|
-//! | `bindgen` (default) | generate from the headers found (needs libclang at build time); without it none of bindgen, clang-sys, syn, quote, doxygen-bindgen is compiled and the pregenerated set is used |
-//! | `cuda-11070` ... `cuda-13050` | the CUDA release to bind, at most one ([Choosing a CUDA release](#choosing-a-cuda-release)) |
-//! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
-//! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |
-//! | `gl`, `egl`, `vdpau` | Linux: the module `gl` (`cudaGL.h`), `egl` (`cudaEGL.h`) or `vdpau` (`cudaVDPAU.h`) ([Graphics interop](#graphics-interop)) |
-//! | `d3d9`, `d3d10`, `d3d11` | Windows: the module `d3d9` (`cudaD3D9.h`), `d3d10` (`cudaD3D10.h`) or `d3d11` (`cudaD3D11.h`) ([Graphics interop](#graphics-interop)) |
-//!
-//! # Graphics interop
-//!
-//! The features `gl`, `egl` and `vdpau` (Linux targets) add the modules
-//! `libcuda_sys::gl`, `libcuda_sys::egl` and `libcuda_sys::vdpau`: what
-//! `cudaGL.h`, `cudaEGL.h` and `cudaVDPAU.h` add to `cuda.h` (their functions,
-//! enums, `CUeglFrame`, `MAX_PLANES`), each generated from that header in a
-//! bindgen pass of its own. On Windows targets `d3d9`, `d3d10` and `d3d11` add
-//! `libcuda_sys::d3d9`, `d3d10` and `d3d11`, from `cudaD3D9.h`, `cudaD3D10.h`
-//! and `cudaD3D11.h` (the Windows wheels and toolkits have them); their
-//! Direct3D and DXGI interfaces (`IDirect3DDevice9`, `ID3D11Resource`,
-//! `IDXGIAdapter`, ...) are opaque types of the crate, taken by pointer: cast
-//! a Direct3D binding's raw interface pointer to them. `cuda.h`'s items stay at the crate root (each
-//! module imports them). The plain names are bound to the versioned symbols as
-//! for `cuda.h` (`gl::cuGLGetDevices` is `cuGLGetDevices_v2`, `vdpau::cuVDPAUCtxCreate`
-//! `cuVDPAUCtxCreate_v2`; with `per-thread-default-stream`, `cuGLMapBufferObject`
-//! and `cuGLMapBufferObjectAsync` are the `_v2_ptds`/`_v2_ptsz` ones). The
-//! functions are in [`FUNCTIONS`], [`since`] (dated from `cudaGLTypedefs.h`,
-//! `cudaEGLTypedefs.h`, `cudaVDPAUTypedefs.h`), [`driver_has`] and the
-//! dynamic-loading table; `DEP_CUDA_INTEROP` names the modules bound.
-//!
-//! The window system's types (`GLuint`, `GLenum`, `EGLint`, `EGLImageKHR`,
-//! `EGLStreamKHR`, `EGLSyncKHR`, `VdpDevice`, `VdpVideoSurface`,
-//! `VdpOutputSurface`, `VdpFuncId`, `VdpStatus`, `VdpGetProcAddress`) are the
-//! crate's own, as the C types they are, in the module that uses them: the
-//! bindings do not depend on which of `libgl-dev`, `libegl-dev`,
-//! `libvdpau-dev` the build machine has. Their headers are read where they
-//! are installed; where one is missing, a stand-in in `OUT_DIR` that declares
-//! only those types is found after every other include directory.
-//!
-//! The pregenerated set has the six modules for every release it covers
-//! (`pregenerated/gl/`, ..., `d3d11/`; the Direct3D ones from each release's
-//! Windows headers), so they build without headers or libclang too. A feature
-//! for another OS than the target's is an error that says so, except on
-//! docs.rs, whose one page documents all six.
-//!
-//! `egl::cuEventCreateFromEGLSync` is declared by every `cudaEGL.h`, but the
-//! x86-64 desktop driver does not export it (measured with driver 580.159.04,
-//! CUDA 13.0; `cuGetProcAddress` does not find it either): a linked program
-//! that calls it does not start there, and `driver_has` answers `false`.
-//! Every other interop function resolves against that driver when the
-//! program starts (`tests/interop.rs` with `LD_BIND_NOW=1`, linked and with
-//! `dynamic-loading`, on an H200 with driver 580.159.04).
-//!
-//! On that machine, which has no display, `tests/gpu_interop.rs` makes a GL
-//! texture in a surfaceless EGL context on EGL's device platform (glvnd's
-//! `libEGL.so.1`, NVIDIA's EGL vendor library) and reads its texels back
-//! through `gl::cuGraphicsGLRegisterImage` and through an `EGLImage` with
-//! `egl::cuGraphicsEGLRegisterImage`; and it calls each interop function that
-//! needs no window system with arguments that name nothing, each in a process
-//! of its own. Five of those returned a code NVIDIA's documentation does not
-//! list for the function, and `vdpau::cuVDPAUCtxCreate` with a null
-//! `vdpGetProcAddress` crashed the process; each function's page says what it
-//! returned.
-//!
-//! # Environment variables
-//!
-//! The build script reads these, each with `rerun-if-env-changed`; an empty
-//! value is unset. `cargo build -vv` shows each value and every place searched.
-//!
-//! | variable | meaning |
-//! |---|---|
-//! | `LIBCUDA_SYS_BINDINGS` | `generate`, `pregenerated`, or unset ([Where the bindings come from](#where-the-bindings-come-from)) |
-//! | `DOCS_RS` | set (not `0`) by docs.rs: the pregenerated set, no search |
-//! | `LIBCUDA_SYS_INCLUDE_DIR` | the directory that holds `cuda.h`; wins over everything |
-//! | `LIBCUDA_SYS_LIB_DIR` | the directory of the `libcuda` to link |
-//! | `<TARGET>_LIBCUDA_SYS_INCLUDE_DIR`, `<TARGET>_LIBCUDA_SYS_LIB_DIR` | the same for one target (`X86_64_UNKNOWN_LINUX_GNU_...`); wins over the plain one |
-//! | `CUDA_PATH`, `CUDA_HOME`, `CUDA_ROOT`, `CUDA_TOOLKIT_ROOT_DIR` | a toolkit root; the first set wins, with a warning when another disagrees |
-//! | `PATH`, `PKG_CONFIG_PATH`, `CONDA_PREFIX`, `VIRTUAL_ENV`, `PYTHONPATH` | where `nvcc`, `cuda-X.Y.pc`, conda's and pip's headers are looked for |
-//! | `LIBCLANG_PATH`, `BINDGEN_EXTRA_CLANG_ARGS[_<target>]` | where libclang is, extra clang flags (a sysroot for a cross build) |
-//! | `ProgramFiles` | Windows targets: where the toolkit's default install directory is (on a Windows host, `C:\Program Files` where it is unset) |
-//! | `CC`, `CFLAGS` (and per target) | the C compiler for the preprocessor (also the release of headers not generated from) and the stand-in library |
-//! | `LIBCUDA_SYS_DRIVER_FLOOR` | the oldest driver, `X.Y` ([The driver floor](#the-driver-floor)) |
-//! | `LIBCUDA_SYS_DRIVER_PATH` | at run time, `dynamic-loading` only: the library to open instead of `libcuda.so.1` |
-//!
-//! A variable that is set but wrong (a path that does not exist or holds no
-//! `cuda.h`, a relative path) is an error in every mode, never skipped.
-//! `CUDA_API_PER_THREAD_DEFAULT_STREAM` (without the feature) and
-//! `__CUDA_API_VERSION_INTERNAL` change which ABI `cuda.h` declares: defined
-//! through `CFLAGS`/`CC` or `BINDGEN_EXTRA_CLANG_ARGS` (and its per-target
-//! forms, which bindgen splits as a shell does: `-D"NAME"` is `-DNAME`), they
-//! are an error. However they reach bindgen (a file that `-include` or
-//! `-imacros` reads first), bindings that declare `_ptsz`/`_ptds` functions
-//! without the `per-thread-default-stream` feature, none with it, or the legacy
-//! ABI of the plain names, are an error that names the variable bindgen read.
-//!
-//! # When the build runs again
-//!
-//! Cargo re-runs the build script when a variable above changes or a
-//! `rerun-if-changed` path does. Its rule, from its fingerprint code: a path is
-//! stale when its modification time is newer than the start of the script's
-//! last run; for a directory, the newest time of every entry in its whole tree
-//! (symlinks followed), which Cargo walks on every build; a path that does not
-//! exist is stale on every build. So this crate watches only paths that exist,
-//! and a directory only if its tree has at most 4096 entries and it neither
-//! is `/`, holds the home directory, the crate or the target directory, lies
-//! in the target directory, nor holds a Cargo project: a no-op `cargo build`
-//! re-runs nothing, wherever the project and its target directory are (under
-//! `/opt`, `/usr/local`, or a `PATH` directory; with `target/debug`, `/` or
-//! `$HOME` on `PATH`).
-//!
-//! Generated bindings watch each header bindgen read and, under those rules,
-//! their include directory. A build that fell back to the pregenerated set
-//! watches where what it lacks would appear, and generates on the next build
-//! after it does:
-//!
-//! | place | watched through |
-//! |---|---|
-//! | a toolkit or libclang installed with apt/dpkg or rpm | `/var/lib/dpkg/status`, `/var/lib/rpm/rpmdb.sqlite` (one file each) |
-//! | `nvcc` on `PATH` | each `PATH` directory, or for a missing one the nearest directory above it |
-//! | conda (`$CONDA_PREFIX`) | `conda-meta` (every install writes there), `include`, `targets/<triple>/include` |
-//! | pip wheels: site directories, pip's user site, `PYTHONPATH` (`pip install --target`) | `nvidia/` of each, once some NVIDIA package made it; before, it is named (the site directory itself changes with every install there, `maturin develop` too) |
-//! | `/usr/local/cuda`, `/opt/cuda`, `/usr/include` | the nearest directory that exists |
-//! | `LIBCLANG_PATH` | that directory |
-//!
-//! Each under the rules above: a place whose watch would break them is not
-//! watched, and the fallback's warning names it. After installing headers there,
-//! `cargo clean -p libcuda-sys` makes the next build look again.
+//! Where the bindings come from, choosing a CUDA release, finding the headers,
+//! linking (and the stand-in library for machines without a driver), the
+//! driver floor, dynamic loading, the features, every environment variable,
+//! when the build runs again, the cfgs, and the `DEP_CUDA_*` metadata for
+//! dependent crates: [`building`].
 
-//! # cfgs
-//!
-//! `cuda_11_2`, `cuda_11_3`, ..., up to the header's version, are set for this
-//! crate (cumulative: with 12.4 headers `cuda_12_0` is set too). A dependent
-//! derives the same from `DEP_CUDA_VERSION` (`major * 1000 + minor * 10`).
-//!
-//! # Metadata for dependents
-//!
-//! With `links = "cuda"`, a direct dependent's build script sees:
-//!
-//! | variable | value |
-//! |---|---|
-//! | `DEP_CUDA_ROOT` | toolkit root: the one above the headers `DEP_CUDA_INCLUDE` names, past symlinks and `targets/<triple>` (or the include directory when there is no root) |
-//! | `DEP_CUDA_INCLUDE` | the directory that holds the `cuda.h` these bindings come from |
-//! | `DEP_CUDA_INCLUDES` | the same, as a path list (the key Rust-CUDA's `cust_raw` uses) |
-//! | `DEP_CUDA_LIB_DIR` | the directory of the libcuda that was linked |
-//! | `DEP_CUDA_LINK_KIND` | `driver`, `toolkit-stub`, `generated-stub`, `import-library` (Windows `cuda.lib`), `dynamic-loading`, or `none` (with `DOCS_RS`: rustdoc links nothing) |
-//! | `DEP_CUDA_FOUND_BY` | how the headers were found (`CUDA_PATH`, `pip wheel`, ...), or `pregenerated` |
-//! | `DEP_CUDA_VERSION` | the header's `CUDA_VERSION`, e.g. `13000` |
-//! | `DEP_CUDA_VERSION_MAJOR`, `DEP_CUDA_VERSION_MINOR` | e.g. `13`, `0` |
-//! | `DEP_CUDA_DRIVER_VERSION`, `_MAJOR`, `_MINOR` | the same, under `cust_raw`'s names |
-//! | `DEP_CUDA_PER_THREAD_DEFAULT_STREAM` | `true` when the feature is on |
-//! | `DEP_CUDA_BINDINGS_DIR` | the directory of the Rust files the crate includes |
-//! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
-//! | `DEP_CUDA_DRIVER_FLOOR` | `LIBCUDA_SYS_DRIVER_FLOOR` as applied (`13000`), empty without one |
-//! | `DEP_CUDA_INTEROP` | the graphics-interop modules bound, comma-separated (`gl,egl`), empty without them |
-//!
-//! With the pregenerated bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
-//! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a
-//! dependent that compiles C against the headers must check for that and stop
-//! with its own message.
-//!
-//! A dependent that compiles C against the same header:
-//!
-//! ```ignore
-//! // build.rs of a crate that depends on libcuda-sys
-//! fn main() {
-//!     let include = std::env::var("DEP_CUDA_INCLUDE").unwrap();
-//!     if include.is_empty() {
-//!         // DEP_CUDA_FOUND_BY=pregenerated: no header to compile C against.
-//!         println!("cargo::warning=libcuda-sys uses its pregenerated bindings: no cuda.h to compile against");
-//!         std::process::exit(1);
-//!     }
-//!     let version: u32 = std::env::var("DEP_CUDA_VERSION").unwrap().parse().unwrap();
-//!     if version >= 12020 {
-//!         println!("cargo::rustc-cfg=has_pool_max_size");
-//!     }
-//!     println!("cargo::rustc-check-cfg=cfg(has_pool_max_size)");
-//!     cc::Build::new().file("src/helper.c").include(include).compile("helper");
-//! }
-//! ```
 #![no_std]
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 // The header's documentation is carried over as written; some of it is not
@@ -502,6 +277,7 @@
     rustdoc::invalid_rust_codeblocks
 )]
 
+pub mod building;
 #[cfg(feature = "dynamic-loading")]
 pub mod dynamic;
 #[macro_use]
@@ -716,7 +492,7 @@ pub fn driver_has(name: &str) -> Result<bool, CUresult> {
 /// with `dynamic-loading`, the library the crate opened.
 ///
 /// Linked against the crate's stand-in (a build made without a driver, see
-/// [Linking](crate#linking)), the library asked is the driver the stand-in
+/// [Linking](crate::building#linking)), the library asked is the driver the stand-in
 /// hands calls over to, so that a symbol the bindings do not declare is found
 /// and one the driver lacks is not.
 ///

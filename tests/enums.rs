@@ -141,3 +141,47 @@ fn the_top_bit_of_an_int_mask_is_a_bit_not_a_sign() {
         "CUCoredumpGenerationFlags(CU_COREDUMP_LOG_ONLY)"
     );
 }
+
+/// An enum whose values a parameter or attribute takes as a plain integer
+/// converts to that integer with `.into()`, as C converts it: no `.0 as`.
+#[test]
+fn enums_convert_to_the_integer_their_parameters_take() {
+    // cuStreamCreate's `c_uint Flags`.
+    let flags: std::ffi::c_uint = CU_STREAM_NON_BLOCKING.into();
+    assert_eq!(flags, CU_STREAM_NON_BLOCKING.0);
+    // cuCtxCreate's `flags`, a mask combined before the conversion.
+    let ctx: u32 = (CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC | CUctx_flags::CU_CTX_MAP_HOST).into();
+    assert_eq!(ctx, 0x4 | 0x8);
+    // CU_DEVICE_ATTRIBUTE_COMPUTE_MODE's `int` holds a CUcomputemode: compared without casts.
+    let mode: i32 = 3;
+    assert_eq!(mode, CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS.into());
+    let t = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_MODE.value_type().unwrap();
+    assert_eq!((t.c_name, t.values), ("int", Some("CUcomputemode")));
+    // cuGraphInstantiateWithFlags' `unsigned long long flags`.
+    let graph: u64 =
+        CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.into();
+    assert_eq!(graph, 1);
+}
+
+/// Each JIT option has the type of the value its slot holds, whether the
+/// driver reads it or writes a result back, and the enum an integer one holds.
+#[test]
+fn jit_options_say_what_their_slot_holds() {
+    let t = CU_JIT_MAX_REGISTERS.value_type().unwrap();
+    assert_eq!((t.c_name, t.size, t.shape), ("unsigned int", Some(4), Shape::Slot));
+    let t = CU_JIT_WALL_TIME.value_type().unwrap();
+    assert_eq!((t.c_name, t.shape), ("float", Shape::Out));
+    let t = CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES.value_type().unwrap();
+    assert_eq!((t.c_name, t.shape), ("unsigned int", Shape::InOut));
+    let t = CU_JIT_INFO_LOG_BUFFER.value_type().unwrap();
+    assert_eq!((t.c_name, t.size), ("char *", Some(8)));
+    let t = CU_JIT_TARGET.value_type().unwrap();
+    assert_eq!(t.values, Some("CUjit_target"));
+    let target: u32 = CUjit_target::CU_TARGET_COMPUTE_90.into();
+    assert_eq!(target, 90);
+    // An option that takes no value, and the count that ends the enum, have none.
+    assert_eq!(CU_JIT_TARGET_FROM_CUCONTEXT.value_type(), None);
+    assert_eq!(CU_JIT_NUM_OPTIONS.value_type(), None);
+    let e = CU_JIT_MAX_REGISTERS.typed().unwrap();
+    assert!(e.getters.is_empty() && e.setters.contains(&"cuModuleLoadDataEx"));
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
-use crate::model::{Bindings, Function, Module, Origin, Rename, Result};
+use crate::model::{Bindings, Enumerator, Function, Module, Origin, Rename, Result};
 use crate::sentences::result;
 use crate::tables;
 use crate::write::docs;
@@ -77,7 +77,7 @@ fn write_tables(dir: &Path, files: Vec<(&str, String)>) -> Result<()> {
 /// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`. And
 /// what each `CUresult` means, for its `Display`.
 fn enumerators(b: &Bindings) -> String {
-    let mut out = conversions(b, &b.aliases);
+    let mut out = conversions(b, &b.aliases, &b.enumerators);
     out.push_str("// C's enumerators under their global C names.\n");
     let mut meanings = String::new();
     for e in &b.enumerators {
@@ -102,13 +102,13 @@ fn enumerators(b: &Bindings) -> String {
     out
 }
 
-/// `From` each enum of `aliases` (`(enum, typedef)`) into the integer a
+/// `From` each enum of `aliases` (`(enum, typedef)`) or `enumerators` into the integer a
 /// parameter takes its values as (`params.txt`: `cuStreamCreate`'s `c_uint`
 /// `Flags` takes `CUstream_flags`), or an attribute holds them in
 /// (`CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`'s `int` holds a `CUcomputemode`), of
 /// every function of `b` and its modules: `CU_STREAM_NON_BLOCKING.into()`.
 /// The conversion is C's: the enum's integer, as that type.
-fn conversions(b: &Bindings, aliases: &[(String, String)]) -> String {
+fn conversions(b: &Bindings, aliases: &[(String, String)], enumerators: &[Enumerator]) -> String {
     use crate::sentences::param;
     let integer = |rust: &str| -> Option<&'static str> {
         let rust = rust.trim_start_matches("*mut").trim_start_matches("*const");
@@ -142,7 +142,9 @@ fn conversions(b: &Bindings, aliases: &[(String, String)]) -> String {
     pairs.dedup();
     let mut out = String::new();
     for (family, int) in pairs {
-        if aliases.iter().any(|(_, typedef)| typedef == family) {
+        // Its typedef, or its own name (the typedef of an anonymous enum).
+        let owners = enumerators.iter().map(|e| e.owner.as_str());
+        if aliases.iter().any(|(_, typedef)| typedef == family) || { owners }.any(|o| o == family) {
             let _ = writeln!(
                 out,
                 "/// Its integer as the `{int}` a C parameter or attribute takes it as.\n\
@@ -188,7 +190,7 @@ fn module(b: &Bindings, m: &Module, linked: bool) -> String {
     out.push_str(&renames(&m.renames));
     // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).
     render_names(&m.enumerators, &m.aliases, &[], &mut out);
-    out.push_str(&conversions(b, &m.aliases));
+    out.push_str(&conversions(b, &m.aliases, &m.enumerators));
     for e in &m.enumerators {
         let ty = m.aliases.iter().find(|(en, _)| *en == e.owner).map_or(&e.owner, |(_, a)| a);
         let _ = writeln!(
@@ -216,7 +218,11 @@ fn functions_of(b: &Bindings, list: &[Function], module: Option<&Module>, linked
     let index = docs::functions::Index::new(b, module);
     for f in list {
         let (mut before, after) = docs::functions::function(b, &index, f);
-        // A paragraph of its own, before the header's text.
+        // A paragraph of its own, before the header's text; a list of ours
+        // ends there (an HTML comment), not in the list of facts after it.
+        if before.last().is_some_and(|l| l.starts_with("- ")) {
+            before.extend([String::new(), "<!-- -->".into()]);
+        }
         if !before.is_empty() {
             before.push(String::new());
         }

@@ -229,7 +229,7 @@ fn reads_build_tree(package: &cargo_metadata::Package) -> Vec<String> {
 
 /// `cargo xtask gpu-bundle [VERSION [DIR]] [--features F] [--driver-floor V]`:
 /// every test binary built against one release's headers (13.0 by default: no
-/// newer than the GPU machine's driver), and the report. The test binaries
+/// newer than the GPU machine's driver), the report, and `examples/vector_add.rs`. The test binaries
 /// that read the build tree, which their package declares in
 /// `[package.metadata.libcuda-sys] reads-build-tree`, are left out and named.
 pub fn gpu(args: &[String]) -> Result {
@@ -265,6 +265,13 @@ pub fn gpu(args: &[String]) -> Result {
         report_args.extend(["--features", f]);
     }
     let report = build(&report_args, &env)?;
+    // The first program of the crate docs, as users run it.
+    let mut example_args =
+        vec!["build", "--locked", "-p", "libcuda-sys", "--example", "vector_add"];
+    if let Some(f) = &features {
+        example_args.extend(["--features", f]);
+    }
+    let example = build(&example_args, &env)?;
 
     let mut left_out = Vec::new();
     let mut binaries = Vec::new();
@@ -280,6 +287,11 @@ pub fn gpu(args: &[String]) -> Result {
         cargo::executables(report.messages(), false)
             .filter(|(a, _)| a.target.name == "mempool-report")
             .map(|(_, path)| ("report".to_string(), path.into())),
+    );
+    binaries.extend(
+        cargo::executables(example.messages(), false)
+            .filter(|(a, _)| a.target.name == "vector_add")
+            .map(|(_, path)| ("example-vector_add".to_string(), path.into())),
     );
     let info = [
         ("headers", version),

@@ -36,8 +36,15 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
             .collect();
     let mut defects: Vec<String> = Vec::new();
     let (mut functions, mut summarized, mut coded, mut linked, mut anonymous) = (0, 0, 0, 0, 0);
-    let mut pages: Vec<_> = std::fs::read_dir(doc)
-        .map_err(|e| format!("{}: {e}", doc.display()))?
+    let mut untyped = Untyped::default();
+    // The crate root's pages, and each interop module's.
+    let modules = libcuda_sys_build::interop::MODULES.map(|m| doc.join(m.feature));
+    let mut pages: Vec<_> = std::iter::once(doc.to_path_buf())
+        .chain(modules.into_iter().filter(|d| d.is_dir()))
+        .map(|dir| std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display())))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "html"))
@@ -70,6 +77,10 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
             if rest.contains(first) {
                 defects.push(format!("{file}: its description twice: {}", cut(first)));
             }
+        }
+        untyped.fields(&file, &html);
+        if file == "struct.CUjit_option.html" {
+            untyped.options(&html);
         }
         if file.contains("__bindgen_ty_") {
             anonymous += 1;
@@ -104,6 +115,7 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         if accessor && !html.contains("#value-types\"") {
             defects.push(format!("{file}: an attribute getter or setter without its value types"));
         }
+        untyped.parameters(name, &html, accessor, &mut defects);
         let renamed = renames.iter().any(|(p, t)| p == name || t == name);
         if mode == Mode::Generated && renamed && !html.contains("id=\"returns") {
             defects.push(format!("{file}: a renamed function without the header's text"));
@@ -119,23 +131,167 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     }
     Ok(format!(
         "{functions} function pages: {summarized} with a summary, {coded} with result codes, \
-         {linked} with their page of NVIDIA's reference; {anonymous} anonymous types, each \
-         with its parent; no leaked `<`, doubled dash, description twice, \"enum enum\" or \"1 bytes\""
+         {linked} with their page of NVIDIA's reference; {untyped}; {anonymous} anonymous types, \
+         each with its parent; no leaked `<`, doubled dash, description twice, \"enum enum\" or \
+         \"1 bytes\""
     ))
 }
 
-/// Whether the text of a page's paragraph is this Markdown's: rustdoc drops
-/// the backticks and curls the quotes.
+/// What the pages say of what C leaves untyped, counted out of all.
+#[derive(Default)]
+struct Untyped {
+    /// Integer flags or mode parameters (`sentences::untyped`): all, those
+    /// whose item links their enum or family, those reserved (pass 0).
+    flags: (usize, usize, usize),
+    /// `void *` parameters: all, those that say what they point to.
+    pointers: (usize, usize),
+    /// Named fields of structs and unions: all, those with this crate's line.
+    fields: (usize, usize),
+    /// `CUjit_option`'s options (not its end marker): all, those with a value type.
+    options: (usize, usize),
+}
+
+impl Untyped {
+    /// A function page's parameters: each untyped one's list item, as the
+    /// page shows it; one `params.txt` has a row for but the page lacks is a defect.
+    fn parameters(
+        &mut self,
+        function: &str,
+        html: &str,
+        accessor: bool,
+        defects: &mut Vec<String>,
+    ) {
+        let signature = html.split("<pre class=\"rust item-decl\"><code>").nth(1).unwrap_or("");
+        let signature = strip_tags(signature.split("</code></pre>").next().unwrap_or(""));
+        let Some(args) = signature.split_once('(').and_then(|(_, a)| a.rsplit_once(')')) else {
+            return;
+        };
+        for (name, ty) in args.0.split(',').filter_map(|a| a.split_once(':')) {
+            let name = name.trim();
+            if !libcuda_sys_build::sentences::untyped(name, ty) {
+                continue;
+            }
+            // Its list item: `name: ...` or `name (read by the driver): ...`.
+            let item =
+                html.split("<li>").skip(1).map(|i| i.split("</li>").next().unwrap_or("")).find(
+                    |i| {
+                        let text = strip_tags(i);
+                        text.strip_prefix(name)
+                            .is_some_and(|rest| rest.starts_with(':') || rest.starts_with(" ("))
+                    },
+                );
+            let row = libcuda_sys_build::sentences::param(function, name);
+            if row.is_some_and(|p| !p.text.is_empty() || p.family().is_some()) && item.is_none() {
+                defects.push(format!("fn.{function}.html: no item for its parameter `{name}`"));
+            }
+            if ty.contains("c_void") {
+                self.pointers.0 += 1;
+                // An attribute's value: the lines of its value types say what it points to.
+                let said =
+                    item.is_some_and(|i| !strip_tags(i).trim_start_matches(':').trim().is_empty());
+                self.pointers.1 += usize::from(said || accessor);
+            } else {
+                self.flags.0 += 1;
+                let linked =
+                    item.is_some_and(|i| ["struct.", "constant."].iter().any(|k| i.contains(k)));
+                self.flags.1 += usize::from(linked);
+                self.flags.2 += usize::from(item.is_some_and(|i| i.contains("reserved: pass 0")));
+            }
+        }
+    }
+
+    /// A struct's or union's page: its named fields, and those with this crate's line.
+    fn fields(&mut self, file: &str, html: &str) {
+        // The driver's records (`CUDA_MEMCPY2D_st`, `CUlaunchAttributeValue_union`),
+        // not the crate's own (`ValueType`).
+        let driver = ["struct.CU", "union.CU"].iter().any(|p| file.starts_with(p));
+        if !driver {
+            return;
+        }
+        for part in html.split("id=\"structfield.").skip(1) {
+            let name = part.split('"').next().unwrap_or("");
+            if name.starts_with('_') || name.chars().all(|c| c.is_ascii_digit()) {
+                continue;
+            }
+            self.fields.0 += 1;
+            // Its docblock, before the next field's.
+            let own = part.split("id=\"structfield.").next().unwrap_or("");
+            let text = strip_tags(own);
+            let ours = fields_text().iter().any(|line| same_within(&text, line));
+            self.fields.1 += usize::from(ours);
+        }
+    }
+
+    /// `CUjit_option`'s page: each option, and those whose line gives the value type of its slot.
+    fn options(&mut self, html: &str) {
+        for part in html.split("id=\"associatedconstant.").skip(1) {
+            let name = part.split('"').next().unwrap_or("");
+            if name.ends_with("NUM_OPTIONS") {
+                continue;
+            }
+            self.options.0 += 1;
+            let own = part.split("id=\"associatedconstant.").next().unwrap_or("");
+            self.options.1 += usize::from(own.contains("In its slot of the values array"));
+        }
+    }
+}
+
+impl std::fmt::Display for Untyped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (flags, pointers, fields, options) =
+            (self.flags, self.pointers, self.fields, self.options);
+        write!(
+            f,
+            "{} of {} flags parameters name their enum or family ({} more are reserved, pass 0); \
+             {} of {} `void *` parameters say what they point to; {} of {} struct fields have \
+             this crate's line; {} of {} `CUjit_option` values have a value type",
+            flags.1,
+            flags.0,
+            flags.2,
+            pointers.1,
+            pointers.0,
+            fields.1,
+            fields.0,
+            options.1,
+            options.0
+        )
+    }
+}
+
+/// The lines of `fields.txt`, read once.
+fn fields_text() -> &'static [String] {
+    static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let text = std::fs::read_to_string(crate::root().join("build-logic/fields.txt"))
+            .unwrap_or_default();
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| Some(l.split_once('\t')?.1.to_string()))
+            .collect()
+    })
+}
+
+/// Whether the page's `text` holds this Markdown `line`, as rustdoc renders it.
+fn same_within(text: &str, line: &str) -> bool {
+    plain(text).contains(&plain(line))
+}
+
+/// Whether the text of a page's paragraph is this Markdown's.
 fn same(text: &str, markdown: &str) -> bool {
-    let plain = |s: &str| -> String {
-        s.replace(['`'], "")
-            .replace(['\u{2019}', '\u{2018}'], "'")
-            .replace(['\u{201c}', '\u{201d}'], "\"")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     plain(text) == plain(markdown)
+}
+
+/// Text as rustdoc shows Markdown: without the backticks, the quotes and
+/// ellipses it makes typographic written back, one blank between words.
+fn plain(s: &str) -> String {
+    s.replace(['`'], "")
+        .replace(['\u{2019}', '\u{2018}'], "'")
+        .replace(['\u{201c}', '\u{201d}'], "\"")
+        .replace('\u{2026}', "...")
+        .replace('\u{2013}', "--")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn cut(text: &str) -> String {

@@ -166,6 +166,8 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
         }
         if let Some(g) = &d.group {
             let title = index.groups.get(g.as_str()).copied().unwrap_or(g);
+            // `Memory Management [DEPRECATED]`: brackets in a link's text are text.
+            let title = title.replace('[', "\\[").replace(']', "\\]");
             after.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
         }
     }
@@ -263,8 +265,11 @@ fn family_text(b: &Bindings, family: &str, bits: bool, c_type: &str, written: bo
             false => format!("the `{family}` constants' {how}: {}.", names.join(", ")),
         };
     }
-    let known = b.aliases.iter().any(|(_, t)| t == family)
-        || b.modules.iter().flat_map(|m| &m.aliases).any(|(_, t)| t == family);
+    // Under its typedef (`CUstream_flags`), or its own name where C's typedef
+    // names an anonymous enum (`CUgreenCtxCreate_flags`).
+    let enumerators = b.enumerators.iter().chain(b.modules.iter().flat_map(|m| &m.enumerators));
+    let aliases = b.aliases.iter().chain(b.modules.iter().flat_map(|m| &m.aliases));
+    let known = { aliases }.any(|(_, t)| t == family) || { enumerators }.any(|e| e.owner == family);
     let shown = if known { format!("[`{family}`]") } else { format!("`{family}`") };
     format!(
         "{article} {shown} {how} (`.into()` gives the `{c_type}`).",

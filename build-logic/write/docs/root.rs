@@ -26,7 +26,7 @@ pub(crate) fn crate_root(b: &Bindings, origin: &Origin) -> String {
     };
     format!(
         "{how} Another release's items are its feature's (`cuda-12080` for 12.8, see [Choosing \
-         a CUDA release](#choosing-a-cuda-release)): `cargo doc -p libcuda-sys --features \
+         a CUDA release](crate::building#choosing-a-cuda-release)): `cargo doc -p libcuda-sys --features \
          cuda-12080 --open` shows them, and a dependent's docs.rs page shows its release with \
          `[package.metadata.docs.rs] features = [\"libcuda-sys/cuda-12080\"]`. Each function's \
          page says what it does, the driver it needs, and links its page of [NVIDIA's driver \
