@@ -77,7 +77,7 @@ fn write_tables(dir: &Path, files: Vec<(&str, String)>) -> Result<()> {
 /// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`. And
 /// what each `CUresult` means, for its `Display`.
 fn enumerators(b: &Bindings) -> String {
-    let mut out = conversions(b, &b.aliases, &b.enumerators);
+    let mut out = conversions(b, &b.functions, &b.types, &b.aliases, &b.enumerators);
     out.push_str("// C's enumerators under their global C names.\n");
     let mut meanings = String::new();
     for e in &b.enumerators {
@@ -102,17 +102,27 @@ fn enumerators(b: &Bindings) -> String {
     out
 }
 
-/// `From` each enum of `aliases` (`(enum, typedef)`) or `enumerators` into the integer a
-/// parameter takes its values as (`params.txt`: `cuStreamCreate`'s `c_uint`
-/// `Flags` takes `CUstream_flags`), or an attribute holds them in
-/// (`CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`'s `int` holds a `CUcomputemode`), of
-/// every function of `b` and its modules: `CU_STREAM_NON_BLOCKING.into()`.
-/// The conversion is C's: the enum's integer, as that type.
-fn conversions(b: &Bindings, aliases: &[(String, String)], enumerators: &[Enumerator]) -> String {
-    use crate::sentences::param;
+/// `From` each enum (of `aliases`, `(enum, typedef)`, and `enumerators`, those
+/// of `types`) into the integer a parameter takes its values as (`params.txt`:
+/// `cuStreamCreate`'s `c_uint Flags` takes `CUstream_flags`), or an attribute
+/// holds them in (`CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`'s `int` holds a
+/// `CUcomputemode`): `CU_STREAM_NON_BLOCKING.into()`. The conversion is C's:
+/// the enum's integer, as that type. Every enum a row of `params.txt` names
+/// converts into its own integer whichever modules are bound (an interop
+/// function's `Flags` takes `CUgraphicsRegisterFlags` as a `c_uint`); the
+/// types of `functions` and the attributes add the rest.
+fn conversions(
+    b: &Bindings,
+    functions: &[Function],
+    types: &str,
+    aliases: &[(String, String)],
+    enumerators: &[Enumerator],
+) -> String {
+    use crate::sentences::{param, params};
     let integer = |rust: &str| -> Option<&'static str> {
+        let rust: String = rust.split_whitespace().collect();
         let rust = rust.trim_start_matches("*mut").trim_start_matches("*const");
-        let last = rust.rsplit("::").next().unwrap_or(rust).trim();
+        let last = rust.rsplit("::").next().unwrap_or(rust);
         Some(match last {
             "c_uint" | "cuuint32_t" | "u32" => "u32",
             "c_int" | "i32" => "i32",
@@ -124,34 +134,45 @@ fn conversions(b: &Bindings, aliases: &[(String, String)], enumerators: &[Enumer
             _ => return None,
         })
     };
+    // An enum of `types` by its typedef or its own name, and its integer.
+    let repr = |family: &str| -> Option<&'static str> {
+        let owner = aliases.iter().find(|(_, t)| t == family).map_or(family, |(e, _)| e.as_str());
+        enumerators.iter().find(|e| e.owner == owner)?;
+        let marker = format!("pub struct {owner}");
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let (at, _) = types
+            .match_indices(&marker)
+            .find(|(at, m)| !types[at + m.len()..].starts_with(ident))?;
+        let rest = &types[at..];
+        integer(rest[rest.find('(')? + 1..rest.find(')')?].trim_start_matches("pub"))
+    };
     let mut pairs: Vec<(&str, &str)> = Vec::new();
-    for f in b.all_functions() {
+    for family in params().iter().filter_map(|p| p.family()) {
+        pairs.extend(repr(family).map(|int| (family, int)));
+    }
+    for f in functions {
         for (name, ty) in docs::params(&f.decl) {
             let Some(family) = param(&f.name, &name).and_then(|p| p.family()) else { continue };
-            if let Some(int) = integer(&ty).filter(|_| !family.ends_with('*')) {
+            if let (Some(int), Some(_)) = (integer(&ty), repr(family)) {
                 pairs.push((family, int));
             }
         }
     }
     for t in &b.typed {
         if let (Some(values), Some(int)) = (&t.values, t.rust_type.as_deref().and_then(integer)) {
-            pairs.push((values, int));
+            pairs.extend(repr(values).map(|_| (values.as_str(), int)));
         }
     }
     pairs.sort_unstable();
     pairs.dedup();
     let mut out = String::new();
     for (family, int) in pairs {
-        // Its typedef, or its own name (the typedef of an anonymous enum).
-        let owners = enumerators.iter().map(|e| e.owner.as_str());
-        if aliases.iter().any(|(_, typedef)| typedef == family) || { owners }.any(|o| o == family) {
-            let _ = writeln!(
-                out,
-                "/// Its integer as the `{int}` a C parameter or attribute takes it as.\n\
-                 impl From<{family}> for {int} {{\n    fn from(value: {family}) -> {int} {{\n        \
-                 value.0 as {int}\n    }}\n}}"
-            );
-        }
+        let _ = writeln!(
+            out,
+            "/// Its integer as the `{int}` a C parameter or attribute takes it as.\n\
+             impl From<{family}> for {int} {{\n    fn from(value: {family}) -> {int} {{\n        \
+             value.0 as {int}\n    }}\n}}"
+        );
     }
     out
 }
@@ -190,7 +211,7 @@ fn module(b: &Bindings, m: &Module, linked: bool) -> String {
     out.push_str(&renames(&m.renames));
     // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).
     render_names(&m.enumerators, &m.aliases, &[], &mut out);
-    out.push_str(&conversions(b, &m.aliases, &m.enumerators));
+    out.push_str(&conversions(b, &m.functions, &m.types, &m.aliases, &m.enumerators));
     for e in &m.enumerators {
         let ty = m.aliases.iter().find(|(en, _)| *en == e.owner).map_or(&e.owner, |(_, a)| a);
         let _ = writeln!(

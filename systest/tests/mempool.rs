@@ -57,15 +57,16 @@ fn value_type_table_agrees_with_the_header_text() {
     assert!(commented.len() >= 12, "{} entries typed by their comment", commented.len());
     for e in &commented {
         let at = header
-            .find(&format!("    {}", e.name))
+            .find(&format!("    {} =", e.name))
             .unwrap_or_else(|| panic!("{} not in cuda.h", e.name));
         let comment = &header[..at][header[..at].rfind("/**").unwrap()..];
-        assert!(
-            comment.contains(&format!("(value type = {})", e.value_type.c_name)),
-            "{}: {}",
-            e.name,
-            comment
-        );
+        // An attribute's `(value type = T)`, or an option's `Option type: T`.
+        let option = matches!(e.value_type.shape, Shape::Slot | Shape::Out | Shape::InOut);
+        let says = match option {
+            true => format!("Option type: {}", e.value_type.c_name),
+            false => format!("(value type = {})", e.value_type.c_name),
+        };
+        assert!(comment.contains(&says), "{}: {}", e.name, comment);
     }
     // And every enumerator comment that declares a type is in the table.
     let mut missing = Vec::new();

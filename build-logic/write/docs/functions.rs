@@ -26,6 +26,8 @@ pub(crate) struct Index<'a> {
     groups: HashMap<&'a str, &'a str>,
     /// The attribute enums each function reads (`true`) or writes.
     accessors: HashMap<&'a str, Vec<(&'a str, bool)>>,
+    /// The `#define` constants, for the families of flags parameters (`CU_MEMHOSTALLOC_*`).
+    constants: Vec<&'a str>,
 }
 
 impl<'a> Index<'a> {
@@ -75,6 +77,12 @@ impl<'a> Index<'a> {
                 .map(|(id, t)| (id.as_str(), t.as_str()))
                 .collect(),
             accessors,
+            constants: [b.types.as_str(), b.macro_constants.as_str()]
+                .into_iter()
+                .chain(b.modules.iter().map(|m| m.types.as_str()))
+                .flat_map(super::records::constants)
+                .map(|(name, _)| name)
+                .collect(),
         }
     }
 }
@@ -136,7 +144,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
     for line in attribute_lines(b, index, f) {
         paragraph(&mut before, line);
     }
-    let (items, pointers) = parameter_lines(b, f, documented);
+    let (items, pointers) = parameter_lines(b, index, f, documented);
     if !items.is_empty() {
         paragraph(&mut before, "What its untyped parameters take:".into());
         before.extend(items);
@@ -190,6 +198,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
 /// header documents them (`[in]`, `[out]`, `Returned ...`) or `const` says.
 fn parameter_lines(
     b: &Bindings,
+    index: &Index,
     f: &Function,
     documented: Option<&Documented>,
 ) -> (Vec<String>, Option<String>) {
@@ -197,7 +206,7 @@ fn parameter_lines(
     let (mut reads, mut writes, mut both) = (Vec::new(), Vec::new(), Vec::new());
     for (name, ty) in params(&f.decl) {
         if let Some(p) = param(&f.name, &name) {
-            items.extend(parameter_item(b, &name, &ty, p));
+            items.extend(parameter_item(b, index, &name, &ty, p));
             continue;
         }
         if !ty.starts_with('*') {
@@ -224,7 +233,7 @@ fn parameter_lines(
 
 /// The list item of a parameter of `params.txt`; `None` for an attribute's
 /// value, which the lines of its value types tell.
-fn parameter_item(b: &Bindings, name: &str, ty: &str, p: &Param) -> Option<String> {
+fn parameter_item(b: &Bindings, index: &Index, name: &str, ty: &str, p: &Param) -> Option<String> {
     let attribute = b.typed.iter().any(|t| b.typedef_of(&t.owner) == p.takes);
     if p.text.is_empty() && attribute {
         return None;
@@ -234,7 +243,8 @@ fn parameter_item(b: &Bindings, name: &str, ty: &str, p: &Param) -> Option<Strin
     let (label, what) = match (p.kind, p.family()) {
         ("zero", _) => ("", "reserved: pass 0.".to_string()),
         (_, Some(family)) => {
-            ("", family_text(b, family, p.kind == "bits", c_type, ty.starts_with('*')))
+            let bits = p.kind == "bits";
+            ("", family_text(b, index, family, bits, c_type, ty.starts_with('*')))
         }
         ("bits" | "one", None) => ("", String::new()),
         ("in", _) => (" (read by the driver)", String::new()),
@@ -251,7 +261,14 @@ fn parameter_item(b: &Bindings, name: &str, ty: &str, p: &Param) -> Option<Strin
 /// What an integer parameter (or the integer a pointer parameter holds)
 /// takes: an enum's values, converted to `c_type` with `.into()`, or the
 /// constants of a `#define` family (`CU_MEMHOSTALLOC_*`).
-fn family_text(b: &Bindings, family: &str, bits: bool, c_type: &str, written: bool) -> String {
+fn family_text(
+    b: &Bindings,
+    index: &Index,
+    family: &str,
+    bits: bool,
+    c_type: &str,
+    written: bool,
+) -> String {
     let how = match (bits, written) {
         (true, false) => "values, combined with `|`",
         (false, false) => "value, one of them",
@@ -259,7 +276,12 @@ fn family_text(b: &Bindings, family: &str, bits: bool, c_type: &str, written: bo
         (false, true) => "value, written by the driver",
     };
     if let Some(prefix) = family.strip_suffix('*') {
-        let names: Vec<String> = family_constants(b, prefix).map(|n| format!("[`{n}`]")).collect();
+        let names: Vec<String> = index
+            .constants
+            .iter()
+            .filter(|n| n.starts_with(prefix))
+            .map(|n| format!("[`{n}`]"))
+            .collect();
         return match names.is_empty() {
             true => format!("the `{family}` constants' {how}."),
             false => format!("the `{family}` constants' {how}: {}.", names.join(", ")),
@@ -278,19 +300,6 @@ fn family_text(b: &Bindings, family: &str, bits: bool, c_type: &str, written: bo
             false => "a",
         }
     )
-}
-
-/// The constants of a `#define` family (`CU_MEMHOSTALLOC_`) these bindings have.
-fn family_constants<'a>(b: &'a Bindings, prefix: &'a str) -> impl Iterator<Item = &'a str> {
-    let texts = [b.types.as_str(), b.macro_constants.as_str()];
-    let modules = b.modules.iter().map(|m| m.types.as_str());
-    texts.into_iter().chain(modules).flat_map(move |t| {
-        t.match_indices("pub const ").filter_map(move |(at, m)| {
-            let rest = &t[at + m.len()..];
-            let name = rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
-            name.starts_with(prefix).then_some(name)
-        })
-    })
 }
 
 /// For a getter or setter of attributes: what its value parameter must be,
