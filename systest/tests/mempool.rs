@@ -56,8 +56,12 @@ fn value_type_table_agrees_with_the_header_text() {
         VALUE_TYPES.iter().filter(|e| e.source == Source::Comment).collect();
     assert!(commented.len() >= 12, "{} entries typed by their comment", commented.len());
     for e in &commented {
-        let at = header
-            .find(&format!("    {} =", e.name))
+        // The enumerator itself, not one whose name starts with it
+        // (`CU_JIT_TARGET` of `CU_JIT_TARGET_FROM_CUCONTEXT`).
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let (at, _) = header
+            .match_indices(&format!("    {}", e.name))
+            .find(|(at, m)| !header[at + m.len()..].starts_with(ident))
             .unwrap_or_else(|| panic!("{} not in cuda.h", e.name));
         let comment = &header[..at][header[..at].rfind("/**").unwrap()..];
         // An attribute's `(value type = T)`, or an option's `Option type: T`.
