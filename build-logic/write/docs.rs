@@ -1,16 +1,16 @@
 //! The crate's own documentation lines, added to generated and pregenerated
 //! bindings alike (after the header's text, where there is any), one file per
 //! kind of page:
-//! - [`functions`]: what each function does, its calling contract, what its
+//! - `functions`: what each function does, its calling contract, what its
 //!   untyped parameters take and which way its pointers go, what an attribute
 //!   getter's or setter's value must be, the result codes, related functions
 //!   and page of NVIDIA's reference, and the driver it needs;
-//! - [`enums`]: each enum, what it is and who takes it, with a table of its
+//! - `enums`: each enum, what it is and who takes it, with a table of its
 //!   enumerators' value types where they have them; each enumerator's value,
 //!   value type, and for a `CUresult` its meaning;
-//! - [`records`]: each struct and union, its page of NVIDIA's reference and
+//! - `records`: each struct and union, its page of NVIDIA's reference and
 //!   contract, and a line of every field; each `#define` constant's line;
-//! - [`root`]: the crate root's paragraph on the release shown.
+//! - `root`: the crate root's paragraph on the release shown.
 //!
 //! This file holds what they share: the release history of an item, links,
 //! and the insertion of `#[doc]` lines into Rust text.
