@@ -23,7 +23,9 @@
 //!     if r == CUDA_SUCCESS { Ok(()) } else { Err(r) }
 //! }
 //!
-//! # const PTX: &CStr = c"";
+//! /// The kernel as PTX text, NUL-terminated: `examples/vector_add.rs` has it whole.
+//! const PTX: &CStr = c"...";
+//!
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     unsafe {
 //!         check(cuInit(0))?; // no GPU or driver: an error that says which, never a panic
@@ -33,8 +35,8 @@
 //!         check(cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
 //!         check(cuCtxSetCurrent(ctx))?; // current to this thread only
 //!
-//!         // PTX text, NUL-terminated: `extern "C" __global__ void vector_add(
-//!         //     const float *a, const float *b, float *c, unsigned n)`.
+//!         // `extern "C" __global__ void vector_add(const float *a, const float *b,
+//!         //     float *c, unsigned n)`, compiled for this GPU by the driver.
 //!         let mut module = null_mut();
 //!         check(cuModuleLoadData(&mut module, PTX.as_ptr().cast()))?;
 //!         let mut f = null_mut();
@@ -108,7 +110,8 @@
 //!   objects. The driver API may be called from any thread, so a wrapper may
 //!   make its handle types `Send`, and `Sync` where the object allows
 //!   concurrent use: graphs (`CUgraph`, `CUgraphExec`) do not, nor does a
-//!   `CUlinkState`, so their wrappers are `Send` but not `Sync`. A handle is
+//!   green context (`CUgreenCtx`, one thread at a time), so their wrappers are
+//!   `Send` but not `Sync`. A handle is
 //!   valid until the call that destroys it, or until the context that owns it
 //!   is destroyed (modules, functions, streams, events and allocations of a
 //!   context go with it); pool allocations live until freed, in stream order.
