@@ -100,6 +100,12 @@ pub fn run(env: &setup::Env) -> Result {
             eprintln!("setup: {e}");
         }
     }
+    // The interop build-script tests generate from CUDA 13.0's headers
+    // (`tests/build_script/interop.rs`): fetched here, so that a fresh clone
+    // runs them instead of skipping them.
+    if let Err(e) = crate::headers::include_dir("13.0") {
+        eprintln!("setup: CUDA 13.0's headers: {e}");
+    }
     first_builds();
     let mut report = Report::default();
     for (label, args, tests, except) in suites() {
