@@ -203,7 +203,7 @@ pub(super) fn links(names: &[&str]) -> String {
 pub(crate) fn types(b: &Bindings) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     enums::lines(b, &b.enumerators, &b.aliases, &mut lines);
-    records::lines(b, &b.types, &mut lines);
+    let paths = records::lines(b, &b.types, &mut lines);
     for name in b.history.of.keys() {
         if !lines.contains_key(name.as_str()) {
             if let Some(h) = history(b, name) {
@@ -211,15 +211,15 @@ pub(crate) fn types(b: &Bindings) -> String {
             }
         }
     }
-    records::insert_fields(&insert_all(&b.types, &lines))
+    records::insert_fields(&insert_all(&b.types, &lines), &paths)
 }
 
 /// An interop module's types text (`m.types`), each item with this crate's lines.
 pub(crate) fn module_types(b: &Bindings, m: &crate::model::Module) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     one_page_per_enum(&m.aliases, &mut lines);
-    records::lines(b, &m.types, &mut lines);
-    records::insert_fields(&insert_all(&m.types, &lines))
+    let paths = records::lines(b, &m.types, &mut lines);
+    records::insert_fields(&insert_all(&m.types, &lines), &paths)
 }
 
 /// The constants `cuda.h` defines as casts or second names

@@ -134,17 +134,22 @@ fn conversions(
             _ => return None,
         })
     };
+    // Each newtype of `types` (`pub struct X(pub c_uint);`) and its integer, read once.
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let newtypes: std::collections::HashMap<&str, &'static str> = types
+        .match_indices("pub struct ")
+        .filter_map(|(at, m)| {
+            let rest = &types[at + m.len()..];
+            let name = &rest[..rest.find(|c: char| !ident(c))?];
+            let inner = rest[name.len()..].trim_start().strip_prefix('(')?;
+            Some((name, integer(inner[..inner.find(')')?].trim_start_matches("pub"))?))
+        })
+        .collect();
     // An enum of `types` by its typedef or its own name, and its integer.
     let repr = |family: &str| -> Option<&'static str> {
         let owner = aliases.iter().find(|(_, t)| t == family).map_or(family, |(e, _)| e.as_str());
         enumerators.iter().find(|e| e.owner == owner)?;
-        let marker = format!("pub struct {owner}");
-        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        let (at, _) = types
-            .match_indices(&marker)
-            .find(|(at, m)| !types[at + m.len()..].starts_with(ident))?;
-        let rest = &types[at..];
-        integer(rest[rest.find('(')? + 1..rest.find(')')?].trim_start_matches("pub"))
+        newtypes.get(owner).copied()
     };
     let mut pairs: Vec<(&str, &str)> = Vec::new();
     for family in params().iter().filter_map(|p| p.family()) {

@@ -12,8 +12,13 @@ use super::REFERENCE;
 /// The lines of the records and constants of `text` (types or constants as
 /// Rust text, of `b` or of one of its interop modules), into `lines`: which
 /// member each anonymous type is, each record's page of NVIDIA's reference and
-/// its contract, each constant's line.
-pub(super) fn lines<'a>(b: &Bindings, text: &'a str, lines: &mut BTreeMap<&'a str, Vec<String>>) {
+/// its contract, each constant's line. Returns each record's path, for
+/// [`insert_fields`].
+pub(super) fn lines<'a>(
+    b: &Bindings,
+    text: &'a str,
+    lines: &mut BTreeMap<&'a str, Vec<String>>,
+) -> BTreeMap<&'a str, String> {
     let records = records(text);
     for (name, line) in anonymous(&records) {
         lines.entry(name).or_default().push(line);
@@ -39,6 +44,7 @@ pub(super) fn lines<'a>(b: &Bindings, text: &'a str, lines: &mut BTreeMap<&'a st
     for (name, line) in constants(text) {
         lines.entry(name).or_default().extend(line);
     }
+    paths(&records)
 }
 
 /// `(name, line)` of each constant of `text` outside an `impl` block (an
@@ -115,10 +121,9 @@ pub(super) fn paths<'a>(records: &Records<'a>) -> BTreeMap<&'a str, String> {
 }
 
 /// `text` with this crate's line of every field (`fields.txt`) before the
-/// field, after the header's text of it, in one pass.
-pub(super) fn insert_fields(text: &str) -> String {
-    let records = records(text);
-    let paths = paths(&records);
+/// field, after the header's text of it, in one pass; `paths` are its
+/// records' (`lines`).
+pub(super) fn insert_fields(text: &str, paths: &BTreeMap<&str, String>) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut rest = text;
     let next = |rest: &str| {
