@@ -180,7 +180,7 @@ pub(super) fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String
         if typedef == owner { format!("type `enum {owner}`") } else { format!("enum `{typedef}`") };
     lines.push(format!(
         "The C {c_name} as a newtype over its integer: its values are the associated \
-         constants, also at the crate root under their C names, and [`{owner}::name`] names one."
+         constants, also at the crate root under their C names, and [`{typedef}::name`] names one."
     ));
     if b.bitmasks.iter().any(|m| m == owner) {
         lines.push(String::new());
