@@ -185,3 +185,11 @@ fn jit_options_say_what_their_slot_holds() {
     let e = CU_JIT_MAX_REGISTERS.typed().unwrap();
     assert!(e.getters.is_empty() && e.setters.contains(&"cuModuleLoadDataEx"));
 }
+
+/// The stub result names both stubs that give it: the toolkit's, and the
+/// crate's own stand-in where it finds no driver.
+#[test]
+fn the_stub_result_names_the_stand_in_too() {
+    let shown = CUresult::CUDA_ERROR_STUB_LIBRARY.to_string();
+    assert!(shown.contains("toolkit's link-time stub") && shown.contains("stand-in"), "{shown}");
+}

@@ -157,8 +157,8 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
     // LD_LIBRARY_PATH split at ';' as at ':'.
     let joined = format!("{};{}", stub.display(), driver_dir.display());
     check("';' in LD_LIBRARY_PATH", run_env(&exe, &[("LD_LIBRARY_PATH", &joined)]));
-    // $PLATFORM, which only the loader expands.
-    let platform = case.dir.join("by-platform").join(std::env::consts::ARCH);
+    // $PLATFORM, which only the loader expands (to `haswell`, not `x86_64`, on some CPUs).
+    let platform = case.dir.join("by-platform").join(loader_platform());
     fs::create_dir_all(&platform).unwrap();
     fs::copy(&driver, platform.join("libcuda.so.1")).unwrap();
     let tokens = format!("{}:{}/$PLATFORM", stub.display(), case.dir.join("by-platform").display());
@@ -256,6 +256,24 @@ fn run_with(exe: &Path, path: &[&Path]) -> String {
 }
 
 /// What `exe` prints in an environment with `env`.
+/// What the dynamic loader makes of `$PLATFORM` on this machine, asked of it
+/// (`LD_DEBUG=libs` prints the directories it searches), never assumed: glibc
+/// expands it to `haswell` on some x86-64 CPUs, whatever `uname -m` says.
+fn loader_platform() -> String {
+    const PROBE: &str = "/libcuda-sys-platform-probe/";
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .arg("--list")
+        .env("LD_LIBRARY_PATH", format!("{PROBE}$PLATFORM"))
+        .env("LD_DEBUG", "libs")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    let expanded = said.split(PROBE).nth(1).and_then(|rest| rest.split(['/', ':', '\t']).next());
+    expanded
+        .unwrap_or_else(|| panic!("the loader named no search path of {PROBE}:\n{said}"))
+        .to_string()
+}
+
 fn run_env(exe: &Path, env: &[(&str, &str)]) -> String {
     let out = std::process::Command::new(exe).envs(env.iter().copied()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
