@@ -83,8 +83,9 @@ pub(super) fn resolve(b: &Bindings, name: &str) -> String {
 
 /// `(name, type)` of each parameter of a declaration, the type without blanks.
 pub(super) fn params(decl: &str) -> Vec<(String, String)> {
-    let Some(at) = decl.find("pub fn ") else { return Vec::new() };
-    let rest = &decl[at..];
+    let code = code_only(decl);
+    let Some(at) = code.find("pub fn ") else { return Vec::new() };
+    let rest = &code[at..];
     let (Some(open), Some(close)) = (rest.find('('), rest.rfind(") ->")) else {
         return Vec::new();
     };
@@ -265,6 +266,30 @@ pub(crate) fn one_page_per_enum<'a>(
     }
 }
 
+/// Rust text with the contents of its string literals blanked, each byte a
+/// space, so that a search for items finds only items and never the text of a
+/// doc attribute (a header comment may say `pub fn cuInit(...)`). Of the same
+/// length: an offset into it is one into `text`.
+pub(crate) fn code_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        // The closing quote is code again; an escaped one is the string's.
+        let inside = in_string && (c != '"' || escaped);
+        match (in_string, c) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (_, '"') => in_string = !in_string,
+            _ => {}
+        }
+        match inside {
+            true => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+            false => out.push(c),
+        }
+    }
+    out
+}
+
 /// `text` with `#[doc = ...]` lines before each `pub <keyword> <name>` that
 /// `lines` has lines for (after the item's own attributes, so that they follow
 /// its documentation), in one pass. A line that starts with `#[` is an
@@ -272,14 +297,15 @@ pub(crate) fn one_page_per_enum<'a>(
 /// by its `Y`.
 pub(crate) fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> String {
     const KEYWORDS: [&str; 7] = ["const", "struct", "union", "type", "fn", "static", "use"];
+    let code = code_only(text);
+    let word = |s: &str| {
+        let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+        s[..end].to_string()
+    };
     let mut out = String::with_capacity(text.len() + text.len() / 4);
-    let mut rest = text;
-    while let Some(at) = rest.find("pub ") {
-        let after = &rest[at + 4..];
-        let word = |s: &str| {
-            let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
-            s[..end].to_string()
-        };
+    let mut last = 0;
+    for (at, _) in code.match_indices("pub ") {
+        let after = &code[at + 4..];
         let keyword = word(after);
         let name = match keyword.as_str() {
             "use" => after[..after.find(';').unwrap_or(after.len())]
@@ -288,33 +314,52 @@ pub(crate) fn insert_all(text: &str, lines: &BTreeMap<&str, Vec<String>>) -> Str
             _ => word(after[keyword.len()..].trim_start()),
         };
         // Not the end of a longer word (`mypub `).
-        let prev = rest[..at].chars().next_back().or(out.chars().next_back());
-        let own = prev.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
-        out.push_str(&rest[..at]);
-        if own && KEYWORDS.contains(&keyword.as_str()) {
-            if let Some(add) = lines.get(name.as_str()).filter(|l| !l.is_empty()) {
-                let attribute = |l: &String| l.starts_with("#[");
-                // A blank doc line first, so that ours is a paragraph of its own.
-                if !add.iter().all(attribute) {
-                    out.push_str("#[doc = \"\"] ");
-                }
-                for line in add {
-                    match attribute(line) {
-                        true => out.push_str(line),
-                        false => out.push_str(&format!("#[doc = {line:?}]")),
-                    }
-                    out.push(' ');
-                }
-            }
+        let own =
+            code[..at].chars().next_back().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        if !own || !KEYWORDS.contains(&keyword.as_str()) {
+            continue;
         }
-        out.push_str("pub ");
-        rest = after;
+        let Some(add) = lines.get(name.as_str()).filter(|l| !l.is_empty()) else { continue };
+        out.push_str(&text[last..at]);
+        last = at;
+        let attribute = |l: &String| l.starts_with("#[");
+        // A blank doc line first, so that ours is a paragraph of its own.
+        if !add.iter().all(attribute) {
+            out.push_str("#[doc = \"\"] ");
+        }
+        for line in add {
+            match attribute(line) {
+                true => out.push_str(line),
+                false => out.push_str(&format!("#[doc = {line:?}]")),
+            }
+            out.push(' ');
+        }
     }
-    out.push_str(rest);
+    out.push_str(&text[last..]);
     out
 }
 
 /// `#[doc = "..."]` lines inserted in `decl` (one declaration) before its `pub fn`.
 pub(crate) fn insert_before(decl: &str, name: &str, add: &[String]) -> String {
     insert_all(decl, &BTreeMap::from([(name, add.to_vec())]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A doc attribute that reads like an item (a header comment may say
+    /// anything) is text: lines go before the item itself, once.
+    #[test]
+    fn doc_text_that_reads_like_an_item_is_not_one() {
+        let text = "#[doc = \"Call `pub fn cuInit(Flags: u32)` first; \\\"pub struct X {\\\" é\"] \
+                    pub fn cuInit(Flags: u32) -> CUresult;";
+        let lines = BTreeMap::from([("cuInit", vec!["Ours.".to_string()])]);
+        let out = insert_all(text, &lines);
+        assert_eq!(out.matches("Ours.").count(), 1, "{out}");
+        assert!(out
+            .ends_with("#[doc = \"\"] #[doc = \"Ours.\"] pub fn cuInit(Flags: u32) -> CUresult;"));
+        assert_eq!(code_only(text).len(), text.len());
+        assert_eq!(params(text), [("Flags".to_string(), "u32".to_string())]);
+    }
 }

@@ -136,7 +136,8 @@ fn conversions(
     };
     // Each newtype of `types` (`pub struct X(pub c_uint);`) and its integer, read once.
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let newtypes: std::collections::HashMap<&str, &'static str> = types
+    let code = docs::code_only(types);
+    let newtypes: std::collections::HashMap<&str, &'static str> = code
         .match_indices("pub struct ")
         .filter_map(|(at, m)| {
             let rest = &types[at + m.len()..];

@@ -424,3 +424,29 @@ fn bindings_of_another_abi_than_the_features_are_refused() {
         run.assert_stderr_has(&[&format!("BINDGEN_EXTRA_CLANG_ARGS={flags}")]);
     }
 }
+
+/// A header comment may read like Rust: the crate's lines still go before the
+/// items themselves, once, and the files stay Rust.
+#[test]
+fn a_header_comment_that_reads_like_an_item_is_text() {
+    if generation_unavailable() {
+        return;
+    }
+    let mut case = Case::new("comment_like_items");
+    let cuda_h = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cuda.h")).unwrap();
+    let said = " * \\brief Initialize the CUDA driver API\n * In Rust: pub fn cuInit(x), \"pub const CU_MEMHOSTALLOC_PORTABLE\", pub struct CUDA_MEMCPY2D_st {\n";
+    let patched = cuda_h.replacen(" * \\brief Initialize the CUDA driver API\n", said, 1);
+    assert_ne!(patched, cuda_h, "cuInit's comment not found");
+    let include = include_with(&case, "include", &[("cuda.h", patched)]);
+    let run =
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).env("LIBCUDA_SYS_BINDINGS", "generate").run();
+    run.assert_no_panic();
+    for file in ["functions.rs", "bindings.rs"] {
+        let text = fs::read_to_string(case.out_dir().join(file)).unwrap();
+        let parsed = libcuda_sys_build::make::items::parse(&text);
+        assert!(parsed.is_ok(), "{file} is no longer Rust: {:?}", parsed.err());
+    }
+    let functions = fs::read_to_string(case.out_dir().join("functions.rs")).unwrap();
+    let summary = libcuda_sys_build::sentences::summary("cuInit").unwrap();
+    assert_eq!(functions.matches(&format!("{summary:?}")).count(), 1, "cuInit's summary, once");
+}

@@ -149,8 +149,9 @@ pub(super) type Users<'a> = BTreeMap<&'a str, (Vec<&'a str>, Vec<&'a str>)>;
 pub(super) fn users(b: &Bindings) -> Users<'_> {
     let mut out: Users = BTreeMap::new();
     for f in &b.functions {
-        // The signature only: the attributes before it hold the header's text.
-        let Some(at) = f.decl.find("pub fn ") else { continue };
+        // The signature only: the attributes before it hold the header's text,
+        // which may say anything (`code_only` blanks it).
+        let Some(at) = super::code_only(&f.decl).find("pub fn ") else { continue };
         let words: Vec<&str> = f.decl[at..]
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| !w.is_empty())
