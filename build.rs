@@ -269,6 +269,7 @@ fn generate_module(
     extra_args: &[(String, Option<String>)],
     stand_ins: &std::path::Path,
 ) -> model::Result<ModulePass> {
+    interop::check_header(m, &header.include_dir)?;
     let mut flags: Vec<String> = interop::DEFINES.iter().map(|d| format!("-D{d}")).collect();
     // After every other include directory, so that a header the system has
     // wins; or first, for a module whose system headers add nothing.

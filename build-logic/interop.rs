@@ -231,6 +231,35 @@ pub fn enabled(
     }
 }
 
+/// The module's header beside `cuda.h` in `include_dir`, or why the feature
+/// cannot be generated there: without it the preprocessor would fail on an
+/// `#include` the user never wrote.
+pub fn check_header(m: &Interop, include_dir: &std::path::Path) -> Result<()> {
+    let path = include_dir.join(m.header);
+    if path.is_file() {
+        return Ok(());
+    }
+    Err(Error::new(
+        format!(
+            "the `{}` feature needs {} beside cuda.h in {}",
+            m.feature,
+            m.header,
+            include_dir.display()
+        ),
+        format!(
+            "The `{}` module is generated from {}, which these headers lack: {} is not there.\n\
+             Toolkits and NVIDIA's pip wheels (nvidia-cuda-runtime) ship it beside cuda.h.\n\n\
+             Fix: use the headers of a full toolkit or wheel (LIBCUDA_SYS_INCLUDE_DIR, CUDA_PATH), \
+             or turn the `{}` feature off; LIBCUDA_SYS_BINDINGS=pregenerated binds the module \
+             without headers.",
+            m.feature,
+            m.header,
+            path.display(),
+            m.feature
+        ),
+    ))
+}
+
 /// `` `gl`, `egl` ``.
 fn names(modules: &[&Interop]) -> String {
     modules.iter().map(|m| format!("`{}`", m.feature)).collect::<Vec<_>>().join(", ")

@@ -107,24 +107,48 @@ pub fn emit(
     ));
 }
 
-/// Bound functions `cudaTypedefs.h` has no `PFN_` type for: its release is
-/// not `cuda.h`'s (a mixed install), and `since()` cannot date them.
+/// Bound functions no `*Typedefs.h` has a `PFN_` type for, told by the header
+/// that should date them (`cudaTypedefs.h` for `cuda.h`'s, `cudaGLTypedefs.h`
+/// for the `gl` module's): absent, or of another CUDA release than `cuda.h`
+/// (a mixed install). `since()` cannot date them.
 fn undated_warning(bindings: &Bindings, origin: &Origin) -> Option<String> {
     let undated = bindings.undated()?;
-    let first: Vec<&str> = undated.iter().take(3).copied().collect();
-    (!undated.is_empty()).then(|| {
+    let dir = origin.headers().map(|t| t.include_dir.clone());
+    let mut by_header: Vec<(&str, Vec<&str>)> = Vec::new();
+    for name in undated {
+        let module = bindings.modules.iter().find(|m| m.functions.iter().any(|f| f.name == name));
+        let header = module.map_or("cudaTypedefs.h", |m| m.typedefs);
+        match by_header.iter_mut().find(|(h, _)| *h == header) {
+            Some((_, names)) => names.push(name),
+            None => by_header.push((header, vec![name])),
+        }
+    }
+    let told: Vec<String> = by_header
+        .iter()
+        .map(|(header, names)| {
+            let first: Vec<&str> = names.iter().take(3).copied().collect();
+            let list =
+                format!("{}{}", first.join(", "), if names.len() > 3 { ", ..." } else { "" });
+            let path =
+                dir.as_ref().map_or(header.to_string(), |d| d.join(header).display().to_string());
+            let present = dir.as_ref().is_some_and(|d| d.join(header).is_file());
+            match present {
+                true => format!(
+                    "{path} types no ABI for {} bound functions ({list}): it is most likely from \
+                     another CUDA release than cuda.h",
+                    names.len()
+                ),
+                false => format!(
+                    "{path} is absent, which types the ABI of {} bound functions ({list})",
+                    names.len()
+                ),
+            }
+        })
+        .collect();
+    (!told.is_empty()).then(|| {
         format!(
-            "the cudaTypedefs.h beside {} types no ABI for {} bound functions ({}{}): it is most \
-             likely from another CUDA release than cuda.h, and since() knows nothing of those; \
-             install the two from one toolkit or wheel",
-            origin.headers().map_or("cuda.h".into(), |t| t
-                .include_dir
-                .join("cuda.h")
-                .display()
-                .to_string()),
-            undated.len(),
-            first.join(", "),
-            if undated.len() > first.len() { ", ..." } else { "" }
+            "{}; since() knows nothing of those: install the headers from one toolkit or wheel",
+            told.join("; ")
         )
     })
 }

@@ -298,3 +298,43 @@ fn direct3d_modules_are_bound_for_windows_only() {
     assert_eq!(run.metadata("interop"), "gl,egl,vdpau,d3d9,d3d10,d3d11");
     assert!(read(&docs, "d3d11.rs").contains("pub fn cuD3D11GetDevices("));
 }
+
+/// An interop feature whose header these headers lack is an error that names
+/// the header and the feature, not the preprocessor's failure on cuda.h.
+#[test]
+fn a_feature_without_its_header_says_which() {
+    if generation_unavailable() {
+        return;
+    }
+    let case = &mut Case::new("interop_no_header");
+    let include = include_with(case, "include", &[]);
+    fs::remove_file(include.join("cudaEGL.h")).unwrap();
+    let run = case
+        .feature("egl")
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
+        .env("LIBCUDA_SYS_BINDINGS", "generate")
+        .run();
+    run.failure(&format!(
+        "the `egl` feature needs cudaEGL.h beside cuda.h in {}",
+        include.display()
+    ));
+    run.assert_stderr_has(&["turn the `egl` feature off", "LIBCUDA_SYS_BINDINGS=pregenerated"]);
+}
+
+/// A module's `*Typedefs.h` that is missing is named as missing; the
+/// `cudaTypedefs.h` beside it, present and of cuda.h's release, is not blamed.
+#[test]
+fn a_missing_module_typedefs_header_is_named() {
+    if generation_unavailable() {
+        return;
+    }
+    let case = &mut Case::new("interop_no_typedefs");
+    let include = include_with(case, "include", &[]);
+    fs::remove_file(include.join("cudaGLTypedefs.h")).unwrap();
+    let run = case.feature("gl").env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    let warning = run.warnings().into_iter().find(|w| w.contains("since()")).unwrap_or_default();
+    let missing = include.join("cudaGLTypedefs.h").display().to_string();
+    assert!(warning.contains(&format!("{missing} is absent")), "{warning}");
+    assert!(!warning.contains("cudaTypedefs.h types no ABI"), "{warning}");
+}
