@@ -195,6 +195,8 @@ fn generate(
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, &macros, &extra_args)?;
     header::check_same(&header, version, items.define("CUDA_VERSION"))?;
+    // Flags that reach bindgen alone must not change a layout either.
+    header.check_layouts(&items.layouts(), &extra_args)?;
     let bitmasks = items::bitmasks(&items);
     items.drop_enum_debug();
     // One preprocessor run expands the macros both steps look at.

@@ -261,10 +261,31 @@ impl Compiler {
         flags: &[&str],
         out_dir: &Path,
     ) -> Result<std::result::Result<String, String>> {
+        self.run(source, flags, "-E", out_dir)
+    }
+
+    /// Compiles `source` without writing anything (`-fsyntax-only`, MSVC's
+    /// `/Zs`): its diagnostics where it fails, as [`Self::preprocess`].
+    pub fn check_syntax(
+        &self,
+        source: &str,
+        out_dir: &Path,
+    ) -> Result<std::result::Result<String, String>> {
+        self.run(source, &[], if self.msvc { "/Zs" } else { "-fsyntax-only" }, out_dir)
+    }
+
+    /// The compiler on `source` with `flags` and the step `step` (`-E`).
+    fn run(
+        &self,
+        source: &str,
+        flags: &[&str],
+        step: &str,
+        out_dir: &Path,
+    ) -> Result<std::result::Result<String, String>> {
         // Run by hand rather than through cc's `expand`, which drops the
         // compiler's diagnostics (the missing include, the line) on failure.
         let mut cmd = self.to_command();
-        cmd.args(flags).arg("-E");
+        cmd.args(flags).arg(step);
         let stdin = if self.msvc {
             let file = out_dir.join("libcuda_sys_preprocess.c");
             std::fs::write(&file, source).map_err(|e| write_error(&file, e))?;

@@ -269,6 +269,11 @@
 //! `-imacros` reads first), bindings that declare `_ptsz`/`_ptds` functions
 //! without the `per-thread-default-stream` feature, none with it, or the legacy
 //! ABI of the plain names, are an error that names the variable bindgen read.
+//! Where `BINDGEN_EXTRA_CLANG_ARGS` is set, the size and alignment of every
+//! struct bindgen laid out are checked against the target's C compiler (one
+//! compile of static assertions): a flag that changes layouts for bindgen
+//! alone (`-fpack-struct`, `-malign-double`, `-fshort-enums`, a `#pragma pack`
+//! in an `-include`d file) is an error that names the structs it changes.
 //!
 //! # When the build runs again
 //!

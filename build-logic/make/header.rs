@@ -189,6 +189,87 @@ impl Header {
         Ok(())
     }
 
+    /// The size and alignment of each struct and union bindgen laid out
+    /// (`layouts`, from its layout assertions), against what the target's C
+    /// compiler gives them, without the flags that reach bindgen alone
+    /// (`BINDGEN_EXTRA_CLANG_ARGS`): a flag there that changes a layout
+    /// (`-fpack-struct`, `-malign-double`, `-fshort-enums`, a `#pragma pack`
+    /// in an `-include`d file) would otherwise give declarations of another
+    /// ABI than libcuda's without a word. One compile, of static assertions.
+    pub fn check_layouts(
+        &self,
+        layouts: &std::collections::BTreeMap<String, (usize, usize)>,
+        extra_args: &[(String, Option<String>)],
+    ) -> Result<()> {
+        let Some((var, value)) = bindgen_args_used(extra_args) else { return Ok(()) };
+        let cuda_h = String::from_utf8_lossy(&self.cuda_h()?).into_owned();
+        const MARK: &str = "libcuda_sys_layout";
+        let mut source = self.source();
+        let word = |w: &str| {
+            cuda_h.match_indices(w).any(|(at, _)| {
+                let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                let before = cuda_h[..at].chars().next_back().is_none_or(|c| !ident(c));
+                before && !cuda_h[at + w.len()..].starts_with(ident)
+            })
+        };
+        // A tag (`struct CUDA_MEMCPY2D_st`); a typedef of an anonymous record; or
+        // a tag declared inside another record, which bindgen prefixes with its
+        // name (`CUstreamBatchMemOpParams_union_CUstreamMemOpWaitValueParams_st`).
+        let spelled = |name: &str| -> Option<String> {
+            let tag = |name: &str| {
+                ["struct", "union"]
+                    .map(|kind| format!("{kind} {name}"))
+                    .into_iter()
+                    .find(|c| word(c))
+            };
+            tag(name)
+                .or_else(|| word(name).then(|| name.to_string()))
+                .or_else(|| name.match_indices('_').find_map(|(i, _)| tag(&name[i + 1..])))
+        };
+        for (name, (size, align)) in layouts.iter().filter(|(n, _)| !n.contains("__bindgen_")) {
+            let Some(c) = spelled(name) else { continue };
+            source.push_str(&format!(
+                "_Static_assert(sizeof({c}) == {size} && _Alignof({c}) == {align}, \"{MARK} {name} {size} {align}\");\n"
+            ));
+        }
+        let why = match self.compiler.check_syntax(&source, &self.out_dir)? {
+            Ok(_) => return Ok(()),
+            Err(why) => why,
+        };
+        let mut differ: Vec<String> = why
+            .split(MARK)
+            .skip(1)
+            .filter_map(|rest| {
+                let mut words = rest.split_whitespace();
+                let name = words.next()?;
+                let size = words.next()?;
+                let align = words.next()?.trim_end_matches(['"', ')', ';']);
+                Some(format!("{name} (bindgen: {size} bytes, align {align})"))
+            })
+            .collect();
+        differ.dedup();
+        if differ.is_empty() {
+            return Err(Error::new(
+                "the C compiler could not check the layouts bindgen gave cuda.h's structs",
+                format!("{}\n\nFix: check CC and CFLAGS, or unset {var}.", why.trim_end()),
+            ));
+        }
+        let shown: Vec<&String> = differ.iter().take(5).collect();
+        Err(Error::new(
+            format!("{var} changes the layout of {} of cuda.h's structs", differ.len()),
+            format!(
+                "With {var}={value}, bindgen lays out structs otherwise than the C compiler ({}) \
+                 does, and than libcuda was built with:\n  {}{}\nBindings of that layout would read \
+                 and write the driver's structs at the wrong offsets.\n\n\
+                 Fix: remove the flag that changes layouts (packing, alignment, -fshort-enums, \
+                 -fshort-wchar, a #pragma pack in an -include'd file) from {var}.",
+                self.compiler.path.display(),
+                shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  "),
+                if differ.len() > shown.len() { format!("\n  and {} more", differ.len() - shown.len()) } else { String::new() },
+            ),
+        ))
+    }
+
     /// The ABI bindgen's declarations are of, against the one the crate says it
     /// binds (its features, `DEP_CUDA_PER_THREAD_DEFAULT_STREAM`, the plain-name
     /// aliases), however the macros that choose it reached libclang: a file that

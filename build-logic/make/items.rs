@@ -158,6 +158,12 @@ pub fn without(mut file: syn::File, bound: &Items) -> syn::File {
 }
 
 impl Items {
+    /// `(size, align)` of each struct and union, as bindgen's layout assertions say.
+    pub fn layouts(&self) -> BTreeMap<String, (usize, usize)> {
+        let mut layouts = crate::make::c_types::Types::new(&self.types, &[], &[], &|_| false);
+        std::mem::take(&mut layouts.layouts)
+    }
+
     /// The functions as the model keeps them: name and declaration.
     pub fn model_functions(&self) -> Vec<crate::model::Function> {
         let function =

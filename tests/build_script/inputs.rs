@@ -450,3 +450,33 @@ fn a_header_comment_that_reads_like_an_item_is_text() {
     let summary = libcuda_sys_build::sentences::summary("cuInit").unwrap();
     assert_eq!(functions.matches(&format!("{summary:?}")).count(), 1, "cuInit's summary, once");
 }
+
+/// A flag that reaches bindgen alone and changes how structs are laid out
+/// (`-fpack-struct=1` in `BINDGEN_EXTRA_CLANG_ARGS`) is refused, naming the
+/// structs whose layout it changes; one that changes none passes.
+#[test]
+fn a_flag_that_changes_layouts_is_refused() {
+    if generation_unavailable() {
+        return;
+    }
+    let mut case = Case::new("layout_flag");
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
+        .env("BINDGEN_EXTRA_CLANG_ARGS", "-fpack-struct=1")
+        .run();
+    run.assert_no_panic();
+    let summary = run.warnings().first().map(|w| w.to_string()).unwrap_or_default();
+    assert!(
+        summary.starts_with("BINDGEN_EXTRA_CLANG_ARGS changes the layout of")
+            && summary.ends_with("of cuda.h's structs"),
+        "{}",
+        run.report()
+    );
+    run.assert_stderr_has(&["CUDA_ARRAY3D_DESCRIPTOR_st (bindgen: 36 bytes, align 1)", "packing"]);
+    let mut case = Case::new("layout_flag_harmless");
+    let run = case
+        .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
+        .env("BINDGEN_EXTRA_CLANG_ARGS", "-DLIBCUDA_SYS_UNUSED=1")
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+}
