@@ -125,7 +125,10 @@
 //! `LD_LIBRARY_PATH` and `/lib:/usr/local/lib:/usr/lib`), and passes over
 //! itself, a library whose real path is in a `stubs` directory, one whose
 //! `cuDriverGetVersion` answers `CUDA_ERROR_STUB_LIBRARY`, and other
-//! stand-ins. So a driver installed after the build, or mounted into a
+//! stand-ins. In CUDA's forward-compatibility layout (`/usr/local/cuda/compat`
+//! on `LD_LIBRARY_PATH`, a system driver in the cache) that is the `compat`
+//! driver, whether the program was linked with a RUNPATH or an old-style
+//! DT_RPATH, as the loader picks it. So a driver installed after the build, or mounted into a
 //! container by `docker run --gpus`, answers without a rebuild; without one,
 //! every call returns `CUDA_ERROR_STUB_LIBRARY`, and a function the driver
 //! lacks `CUDA_ERROR_NOT_FOUND`. [`driver_symbol`](crate::driver_symbol) and [`driver_has`](crate::driver_has) answer

@@ -322,6 +322,10 @@ fn stand_in_source(target: &Target, bindings: &Bindings) -> String {
     c
 }
 
+/// The stand-in's RUNPATH: a directory that cannot exist, which only marks a
+/// place in its search list.
+const RUNPATH_MARK: &str = "/libcuda-sys-stand-in/none";
+
 /// A shared library with soname `libcuda.so.1` that exports every symbol of the
 /// bindings' link list ([`stand_in_source`]).
 fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<Link> {
@@ -350,9 +354,13 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
     cmd.extend(["-shared", "-fPIC", "-O0", "-Wl,-soname,libcuda.so.1", "-o"].map(String::from));
     cmd.push(so.display().to_string());
     cmd.push(c.display().to_string());
-    // dlopen is in libdl before glibc 2.34.
+    // dlopen is in libdl before glibc 2.34. The RUNPATH marks where the
+    // loader's default directories start in the stand-in's own search list
+    // (`stand_in.c`, `libcuda_sys_find_driver`).
     if target.triple.ends_with("-gnu") {
         cmd.push("-ldl".into());
+        cmd.push(format!("-Wl,--enable-new-dtags,-rpath,{RUNPATH_MARK}"));
+        cmd.push(format!("-DLIBCUDA_SYS_RUNPATH_MARK=\"{RUNPATH_MARK}\""));
     }
     log(format!("stand-in libcuda: {}", cmd.join(" ")));
     let out = Command::new(&cmd[0]).args(&cmd[1..]).output().map_err(|e| {

@@ -144,19 +144,31 @@ static void *libcuda_sys_driver_in_cache(const struct stat *self) {
 /* In the loader's order for the program's own libcuda.so.1: its RPATH (where it
    has no RUNPATH), LD_LIBRARY_PATH, its RUNPATH, the cache, the default
    directories. The loader lists all but the cache; the defaults end every
-   object's list, and this library's own list holds LD_LIBRARY_PATH's
-   directories and the defaults alone, which tells where the cache goes. */
+   object's list, which tells where the cache goes. This library's RUNPATH is
+   one mark that names no directory (LIBCUDA_SYS_RUNPATH_MARK, given when it is
+   linked): its own list is LD_LIBRARY_PATH's directories, the mark and the
+   defaults, and, having a RUNPATH, it inherits no program's DT_RPATH, which
+   would otherwise pass for defaults and put the cache before LD_LIBRARY_PATH. */
 static void *libcuda_sys_find_driver(const struct stat *self, const char *self_path) {
   void *program = dlopen(0, RTLD_LAZY), *own = dlopen(self_path, RTLD_LAZY | RTLD_NOLOAD), *h = 0;
   Dl_serinfo *list = libcuda_sys_search_list(program), *mine = libcuda_sys_search_list(own);
   size_t defaults = 0, first_default, i, env = libcuda_sys_env_dirs();
+  int marked = 0;
   if (own) dlclose(own);
   if (!list) {
     free(mine);
     h = libcuda_sys_driver_in_list(getenv("LD_LIBRARY_PATH"), ":;", self);
     return h ? h : libcuda_sys_driver_in_cache(self);
   }
-  if (mine && mine->dls_cnt >= env) defaults = mine->dls_cnt - env;
+#ifdef LIBCUDA_SYS_RUNPATH_MARK
+  for (i = 0; mine && !marked && i < mine->dls_cnt; i++) {
+    if (strcmp(mine->dls_serpath[i].dls_name, LIBCUDA_SYS_RUNPATH_MARK) == 0) {
+      defaults = mine->dls_cnt - i - 1;
+      marked = 1;
+    }
+  }
+#endif
+  if (!marked && mine && mine->dls_cnt >= env) defaults = mine->dls_cnt - env;
   first_default = list->dls_cnt >= defaults ? list->dls_cnt - defaults : 0;
   for (i = 0; !h && i < first_default; i++)
     h = libcuda_sys_driver_in(list->dls_serpath[i].dls_name, strlen(list->dls_serpath[i].dls_name), self);

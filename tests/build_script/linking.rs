@@ -299,3 +299,69 @@ fn a_symlinked_toolkit_stub_is_a_stub() {
     assert_eq!(run.metadata("link_kind"), "generated-stub", "{}", run.report());
     assert!(run.stderr.contains("passed over for the stand-in"), "{}", run.report());
 }
+
+/// The CUDA compatibility layout, in a program linked with an old-style
+/// DT_RPATH (`--disable-new-dtags`): a `compat/` driver on `LD_LIBRARY_PATH`,
+/// a system driver in the loader's cache. The loader searches the RPATH, then
+/// `LD_LIBRARY_PATH`, then the cache, and takes `compat/`'s: the stand-in
+/// hands over to that one too (it took the cache's when the program's RPATH
+/// was counted among the default directories).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("stand_in_rpath");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    if run.metadata("link_kind") != "generated-stub" {
+        return testkit::skip("this machine has a libcuda: no stand-in is built");
+    }
+    let stub = case.out_dir().join("stub");
+    let compat = testkit::fake_driver(&case.dir.join("compat"), 12030, 0);
+    let compat_dir = compat.parent().unwrap();
+    // The system's driver, told apart by its version.
+    let system = case.mkdir("system");
+    fs::write(
+        system.join("driver.c"),
+        "int cuInit(unsigned f) { (void)f; return 0; }\nint cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n\
+         int cuMemAlloc_v2(unsigned long long *p, unsigned long long n) { *p = 0x2000 + n; return 0; }\n",
+    )
+    .unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = Command::new(&cc)
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(system.join("libcuda.so.1"))
+        .arg(system.join("driver.c"))
+        .status()
+        .unwrap();
+    assert!(built.success(), "{cc} could not build the system driver");
+    let rpath = case.mkdir("rpath");
+    let exe = program_against(
+        &case,
+        &stub,
+        &[&format!("-Wl,--disable-new-dtags,-rpath,{}", rpath.display())],
+    );
+    let conf = case.dir.join("ld.so.conf");
+    fs::write(&conf, format!("{}\n", system.display())).unwrap();
+    let cache = case.dir.join("ld.so.cache");
+    let ldconfig =
+        Command::new("ldconfig").args(["-X", "-C"]).arg(&cache).arg("-f").arg(&conf).status();
+    let namespace = Command::new("unshare").args(["-m", "true"]).output();
+    if !(ldconfig.is_ok_and(|s| s.success()) && namespace.is_ok_and(|o| o.status.success())) {
+        return testkit::skip(
+            "the loader's cache: `ldconfig -C` or `unshare -m` (root) is not available",
+        );
+    }
+    let path = std::env::join_paths([&stub, compat_dir]).unwrap();
+    let out = Command::new("unshare")
+        .args(["-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ld.so.cache && exec \"$1\""])
+        .arg(&cache)
+        .arg(&exe)
+        .env("LD_LIBRARY_PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let got = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(got, "0 12345 0 1007", "the stand-in did not take LD_LIBRARY_PATH's compat driver");
+}
