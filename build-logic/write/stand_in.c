@@ -10,6 +10,16 @@ static int libcuda_sys_stub(void) { return 34; /* CUDA_ERROR_STUB_LIBRARY */ }
 static int libcuda_sys_missing(void) { return 500; /* CUDA_ERROR_NOT_FOUND */ }
 static void *libcuda_sys_driver;
 
+/* Whether this stand-in is looking for the driver now. Another copy of the
+   stand-in that its search opens (the stand-ins of several builds on one path)
+   asks, and then looks for nothing itself: it is passed over as a stand-in
+   anyway, and its own search would open the copies after it, each of which
+   would open the rest, before any of them was told apart. */
+static int libcuda_sys_searching;
+__attribute__((visibility("default"))) int libcuda_sys_stand_in_searching(void) {
+  return libcuda_sys_searching;
+}
+
 /* The library the calls go to, so that libcuda_sys::driver_symbol looks there
    and not here; NULL when there is none. */
 __attribute__((visibility("default"))) void *libcuda_sys_stand_in_driver(void) {
@@ -192,10 +202,19 @@ __attribute__((constructor)) static void libcuda_sys_hand_over(void) {
   Dl_info info;
   struct stat self;
   size_t i;
+  Dl_info theirs;
+  int (*searching)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "libcuda_sys_stand_in_searching");
   for (i = 0; i < LIBCUDA_SYS_COUNT; i++) libcuda_sys_slots[i] = (void *)libcuda_sys_stub;
-  if (!dladdr((void *)libcuda_sys_stand_in, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0)
+  /* This library, told by a static function's address: its exported names
+     may be bound to another stand-in's. */
+  if (!dladdr((void *)libcuda_sys_stub, &info) || !info.dli_fname || stat(info.dli_fname, &self) != 0)
     return;
+  /* Opened by another stand-in's search, which passes over this copy. */
+  if (searching && dladdr((void *)searching, &theirs) && theirs.dli_fbase != info.dli_fbase && searching())
+    return;
+  libcuda_sys_searching = 1;
   libcuda_sys_driver = libcuda_sys_find_driver(&self, info.dli_fname);
+  libcuda_sys_searching = 0;
   if (!libcuda_sys_driver) return;
   for (i = 0; i < LIBCUDA_SYS_COUNT; i++) {
     void *f = dlsym(libcuda_sys_driver, libcuda_sys_names[i]);

@@ -365,3 +365,51 @@ fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
     let got = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert_eq!(got, "0 12345 0 1007", "the stand-in did not take LD_LIBRARY_PATH's compat driver");
 }
+
+/// Copies of the stand-in on the library path (stand-ins of several builds,
+/// or one copied about) are passed over without running their own search:
+/// start-up stays linear in the length of the path. 16 copies before the
+/// driver: the program reaches it in well under its time limit (it was still
+/// loading after 120 s with 10).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn copies_of_the_stand_in_are_passed_over_quickly() {
+    if linking_untestable() {
+        return;
+    }
+    let mut case = Case::new("stand_in_copies");
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    if run.metadata("link_kind") != "generated-stub" {
+        return testkit::skip("this machine has a libcuda: no stand-in is built");
+    }
+    let stub = case.out_dir().join("stub");
+    let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
+    let exe = program_against(&case, &stub, &[]);
+    let mut times = Vec::new();
+    for copies in [1usize, 8, 16] {
+        let mut path = vec![stub.clone()];
+        for i in 0..copies {
+            let dir = case.mkdir(&format!("copies-{copies}/{i}"));
+            fs::copy(stub.join("libcuda.so.1"), dir.join("libcuda.so.1")).unwrap();
+            path.push(dir);
+        }
+        path.push(driver.parent().unwrap().to_path_buf());
+        let joined = std::env::join_paths(&path).unwrap();
+        let started = std::time::Instant::now();
+        let out = Command::new("timeout")
+            .arg("60")
+            .arg(&exe)
+            .env("LD_LIBRARY_PATH", &joined)
+            .output()
+            .unwrap();
+        let took = started.elapsed().as_secs_f64();
+        let got = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert_eq!(
+            got, "0 12345 0 1007",
+            "{copies} copies: the driver was not reached ({took:.1} s)"
+        );
+        times.push(format!("{copies} copies: {took:.3} s"));
+        assert!(took < 5.0, "{copies} copies took {took:.1} s to start");
+    }
+    println!("start-up with copies of the stand-in on the path: {}", times.join(", "));
+}
