@@ -29,7 +29,7 @@ __attribute__((visibility("default"))) void *libcuda_sys_stand_in_driver(void) {
 /* dir/libcuda.so.1 (dir is len bytes) opened, if it is a driver: not this file
    under any name, not a toolkit stub (told by its real path, so also behind a
    symlink, and by its answer, so also when copied), not another stand-in. */
-static void *libcuda_sys_driver_in(const char *dir, size_t len, const struct stat *self) {
+static void *libcuda_sys_driver_file(const char *dir, size_t len, const struct stat *self) {
   char path[PATH_MAX], real[PATH_MAX];
   struct stat st;
   void *h;
@@ -48,6 +48,41 @@ static void *libcuda_sys_driver_in(const char *dir, size_t len, const struct sta
     return 0;
   }
   return h;
+}
+
+/* Whether this CPU has the x86-64 level (2, 3, 4) whose glibc-hwcaps
+   subdirectory the loader would search, as far as the compiler can ask. */
+static int libcuda_sys_level(int level) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+  switch (level) {
+  case 4: return __builtin_cpu_supports("x86-64-v4");
+  case 3: return __builtin_cpu_supports("x86-64-v3");
+  case 2: return __builtin_cpu_supports("x86-64-v2");
+  }
+#endif
+  (void)level;
+  return 0;
+}
+
+/* The driver the loader would take from dir: glibc 2.33 and later look in
+   its glibc-hwcaps subdirectories of the levels this CPU has, best first,
+   before the directory itself. */
+static void *libcuda_sys_driver_in(const char *dir, size_t len, const struct stat *self) {
+  void *h = 0;
+#ifdef __GLIBC__
+  const char *version = gnu_get_libc_version();
+  int major = 0, minor = 0, level;
+  if (sscanf(version, "%d.%d", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 33))) {
+    for (level = 4; !h && level >= 2; level--) {
+      char sub[PATH_MAX];
+      int n;
+      if (!libcuda_sys_level(level) || len > sizeof sub) continue;
+      n = snprintf(sub, sizeof sub, "%.*s/glibc-hwcaps/x86-64-v%d", (int)len, dir, level);
+      if (n > 0 && (size_t)n < sizeof sub) h = libcuda_sys_driver_file(sub, (size_t)n, self);
+    }
+  }
+#endif
+  return h ? h : libcuda_sys_driver_file(dir, len, self);
 }
 
 /* The first driver in a list of directories separated by any of seps. */

@@ -167,6 +167,18 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
     let runpath = format!("-Wl,--enable-new-dtags,-rpath,{}", driver_dir.display());
     let with_runpath = program_against(&case, &stub, &[&runpath]);
     check("RUNPATH", run_with(&with_runpath, &[&stub]));
+    // A directory's glibc-hwcaps subdirectory (glibc 2.33+), which the loader
+    // tries first, where this CPU has the level.
+    let hwcaps = case.dir.join("hwcaps");
+    match loader_hwcaps_level() {
+        Some(level) => {
+            let sub = hwcaps.join("glibc-hwcaps").join(&level);
+            fs::create_dir_all(&sub).unwrap();
+            fs::copy(&driver, sub.join("libcuda.so.1")).unwrap();
+            check(&format!("glibc-hwcaps/{level}"), run_with(&exe, &[&stub, &hwcaps]));
+        }
+        None => testkit::skip("glibc-hwcaps: the loader names no supported x86-64 level here"),
+    }
     // NVIDIA's stub in the way, behind a symlink and copied: passed over.
     let stubs = nvidia_like_stub(&case);
     let linked = case.mkdir("linked-stub");
@@ -272,6 +284,19 @@ fn loader_platform() -> String {
     expanded
         .unwrap_or_else(|| panic!("the loader named no search path of {PROBE}:\n{said}"))
         .to_string()
+}
+
+/// The lowest glibc-hwcaps level the loader says it searches on this machine
+/// (`ld.so --help`: "x86-64-v2 (supported, searched)"), where it has one.
+fn loader_hwcaps_level() -> Option<String> {
+    let out =
+        std::process::Command::new("/lib64/ld-linux-x86-64.so.2").arg("--help").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("x86-64-v") && l.contains("(supported, searched)"))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .last()
 }
 
 fn run_env(exe: &Path, env: &[(&str, &str)]) -> String {
