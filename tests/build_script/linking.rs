@@ -131,15 +131,7 @@ fn a_release_newer_than_the_toolkit_links_its_own_functions() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
-    if linking_untestable() {
-        return;
-    }
-    let mut case = Case::new("stand_in_search");
-    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
-    if run.metadata("link_kind") != "generated-stub" {
-        return testkit::skip("this machine has a libcuda: no stand-in is built");
-    }
-    let stub = case.out_dir().join("stub");
+    let Some((case, stub)) = stand_in_case("stand_in_search") else { return };
     let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
     let driver_dir = driver.parent().unwrap();
     let answer = "0 12345 0 1007";
@@ -189,26 +181,53 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
     check("a copied stub", run_with(&exe, &[&stub, &copied, driver_dir]));
     // The loader's cache, in a mount namespace of its own with a cache that
     // names the driver's directory.
+    if let Some(got) = with_cache(&case, driver_dir, &exe, &[&stub]) {
+        check("the loader's cache", got);
+    }
+    assert!(missed.is_empty(), "the driver was not reached: {missed:#?}");
+}
+
+/// A case whose build links the crate's stand-in (no driver on this machine),
+/// and the stand-in's directory; `None` (said as `skipped`) where it cannot be.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn stand_in_case(name: &'static str) -> Option<(Case, PathBuf)> {
+    if linking_untestable() {
+        return None;
+    }
+    let mut case = Case::new(name);
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    if run.metadata("link_kind") != "generated-stub" {
+        testkit::skip("this machine has a libcuda: no stand-in is built");
+        return None;
+    }
+    let stub = case.out_dir().join("stub");
+    Some((case, stub))
+}
+
+/// What `exe` prints with `LD_LIBRARY_PATH` the directories `path` and a
+/// loader's cache that names `cached` (in a mount namespace of its own);
+/// `None` (said as `skipped`) where `ldconfig -C` or `unshare -m` (root) is
+/// not available.
+fn with_cache(case: &Case, cached: &Path, exe: &Path, path: &[&Path]) -> Option<String> {
     let conf = case.dir.join("ld.so.conf");
-    fs::write(&conf, format!("{}\n", driver_dir.display())).unwrap();
+    fs::write(&conf, format!("{}\n", cached.display())).unwrap();
     let cache = case.dir.join("ld.so.cache");
     let ldconfig =
         Command::new("ldconfig").args(["-X", "-C"]).arg(&cache).arg("-f").arg(&conf).status();
     let namespace = Command::new("unshare").args(["-m", "true"]).output();
-    if ldconfig.is_ok_and(|s| s.success()) && namespace.is_ok_and(|o| o.status.success()) {
-        let out = Command::new("unshare")
-            .args(["-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ld.so.cache && exec \"$1\""])
-            .arg(&cache)
-            .arg(&exe)
-            .env("LD_LIBRARY_PATH", &stub)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        check("the loader's cache", String::from_utf8_lossy(&out.stdout).trim().to_string());
-    } else {
+    if !(ldconfig.is_ok_and(|s| s.success()) && namespace.is_ok_and(|o| o.status.success())) {
         testkit::skip("the loader's cache: `ldconfig -C` or `unshare -m` (root) is not available");
+        return None;
     }
-    assert!(missed.is_empty(), "the driver was not reached: {missed:#?}");
+    let out = Command::new("unshare")
+        .args(["-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ld.so.cache && exec \"$1\""])
+        .arg(&cache)
+        .arg(exe)
+        .env("LD_LIBRARY_PATH", std::env::join_paths(path).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// A stub as NVIDIA's toolkit ships it, in the case's `toolkit/lib64/stubs`
@@ -296,7 +315,7 @@ fn loader_hwcaps_level() -> Option<String> {
         .map(str::trim)
         .filter(|l| l.starts_with("x86-64-v") && l.contains("(supported, searched)"))
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .last()
+        .next_back()
 }
 
 fn run_env(exe: &Path, env: &[(&str, &str)]) -> String {
@@ -334,15 +353,7 @@ fn a_symlinked_toolkit_stub_is_a_stub() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
-    if linking_untestable() {
-        return;
-    }
-    let mut case = Case::new("stand_in_rpath");
-    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
-    if run.metadata("link_kind") != "generated-stub" {
-        return testkit::skip("this machine has a libcuda: no stand-in is built");
-    }
-    let stub = case.out_dir().join("stub");
+    let Some((case, stub)) = stand_in_case("stand_in_rpath") else { return };
     let compat = testkit::fake_driver(&case.dir.join("compat"), 12030, 0);
     let compat_dir = compat.parent().unwrap();
     // The system's driver, told apart by its version.
@@ -367,27 +378,7 @@ fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
         &stub,
         &[&format!("-Wl,--disable-new-dtags,-rpath,{}", rpath.display())],
     );
-    let conf = case.dir.join("ld.so.conf");
-    fs::write(&conf, format!("{}\n", system.display())).unwrap();
-    let cache = case.dir.join("ld.so.cache");
-    let ldconfig =
-        Command::new("ldconfig").args(["-X", "-C"]).arg(&cache).arg("-f").arg(&conf).status();
-    let namespace = Command::new("unshare").args(["-m", "true"]).output();
-    if !(ldconfig.is_ok_and(|s| s.success()) && namespace.is_ok_and(|o| o.status.success())) {
-        return testkit::skip(
-            "the loader's cache: `ldconfig -C` or `unshare -m` (root) is not available",
-        );
-    }
-    let path = std::env::join_paths([&stub, compat_dir]).unwrap();
-    let out = Command::new("unshare")
-        .args(["-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ld.so.cache && exec \"$1\""])
-        .arg(&cache)
-        .arg(&exe)
-        .env("LD_LIBRARY_PATH", &path)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let got = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let Some(got) = with_cache(&case, &system, &exe, &[&stub, compat_dir]) else { return };
     assert_eq!(got, "0 12345 0 1007", "the stand-in did not take LD_LIBRARY_PATH's compat driver");
 }
 
@@ -399,15 +390,7 @@ fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn copies_of_the_stand_in_are_passed_over_quickly() {
-    if linking_untestable() {
-        return;
-    }
-    let mut case = Case::new("stand_in_copies");
-    let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
-    if run.metadata("link_kind") != "generated-stub" {
-        return testkit::skip("this machine has a libcuda: no stand-in is built");
-    }
-    let stub = case.out_dir().join("stub");
+    let Some((case, stub)) = stand_in_case("stand_in_copies") else { return };
     let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
     let exe = program_against(&case, &stub, &[]);
     let mut times = Vec::new();
