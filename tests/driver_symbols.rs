@@ -41,7 +41,7 @@ fn driver_has_every_bound_function() {
         let result = r.to_string();
         let why = testkit::no_driver_for_tests(r.0)
             .unwrap_or_else(|| panic!("cuInit(0) returned {result}"));
-        return testkit::skip(&format!("cuInit(0) returned {result}: {why}"));
+        return testkit::skip_gpu(&format!("cuInit(0) returned {result}: {why}"));
     }
     let mut driver = 0;
     assert_eq!(unsafe { cuDriverGetVersion(&mut driver) }, CUresult::CUDA_SUCCESS);
@@ -110,10 +110,10 @@ fn driver_symbol_finds_what_the_library_exports() {
         Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED)
             if cfg!(feature = "dynamic-loading") =>
         {
-            return testkit::skip("no driver library to open (libcuda.so.1)");
+            return testkit::skip_gpu("no driver library to open (libcuda.so.1)");
         }
         Err(CUresult::CUDA_ERROR_STUB_LIBRARY) if cfg!(not(feature = "dynamic-loading")) => {
-            return testkit::skip("linked against the stand-in, with no driver behind it");
+            return testkit::skip_gpu("linked against the stand-in, with no driver behind it");
         }
         other => other.expect("the libcuda this program runs with exports cuInit"),
     };

@@ -411,7 +411,7 @@ fn every_attribute_has_the_width_of_its_value_type() {
         }
     }
     if !two_gpus.is_empty() {
-        testkit::skip(&format!(
+        testkit::skip_gpu(&format!(
             "one GPU: {} attributes of two devices ({}) not measured",
             two_gpus.len(),
             two_gpus.join(", ")

@@ -49,7 +49,7 @@ const NO_ACCESS: CUmemAccess_flags = CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT
 fn gpu() -> Option<Gpu> {
     let gpu = gpu::gpu()?;
     if attribute(gpu.dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) == 0 {
-        testkit::skip("device 0 does not support memory pools");
+        testkit::skip_gpu("device 0 does not support memory pools");
         return None;
     }
     Some(gpu)
@@ -553,7 +553,7 @@ fn max_pool_size_limits_allocations_12_2() {
             assert!(v >= 32 * MIB as u64, "max pool size below what was asked for");
         } else if driver < 13020 {
             // The attribute is newer than the driver: the limit itself was checked above.
-            testkit::skip(&format!(
+            testkit::skip_gpu(&format!(
                 "reading CU_MEMPOOL_ATTR_MAX_POOL_SIZE: the driver supports CUDA {driver}, \
                      older than the attribute (13020), and returns {}",
                 name(r)
@@ -831,7 +831,7 @@ mod ipc {
     pub fn parent(test: &str, child_device: c_int) {
         let Some(gpu) = gpu() else { return };
         if child_device >= gpu.devices {
-            testkit::skip(&format!(
+            testkit::skip_gpu(&format!(
                 "{} GPU: the child's device {child_device} is not there",
                 gpu.devices
             ));
@@ -841,7 +841,7 @@ mod ipc {
             let mut can = 0;
             ck!(cuDeviceCanAccessPeer(&mut can, device(child_device), gpu.dev));
             if can == 0 {
-                testkit::skip(&format!(
+                testkit::skip_gpu(&format!(
                     "device {child_device} cannot access device 0's memory (cuDeviceCanAccessPeer = 0)"
                 ));
                 return;
@@ -852,7 +852,7 @@ mod ipc {
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
         );
         if types as c_uint & POSIX_FD.0 == 0 {
-            testkit::skip(&format!(
+            testkit::skip_gpu(&format!(
                 "device 0's pools cannot export POSIX file descriptors (handle types {types:#x})"
             ));
             return;
@@ -993,14 +993,14 @@ mod ipc {
 fn peer_access_to_a_pool() {
     let Some(gpu) = gpu() else { return };
     if gpu.devices < 2 {
-        testkit::skip("one GPU");
+        testkit::skip_gpu("one GPU");
         return;
     }
     let dev1 = device(1);
     let mut can = 0;
     ck!(cuDeviceCanAccessPeer(&mut can, dev1, gpu.dev));
     if can == 0 {
-        testkit::skip("device 1 cannot access device 0's memory (cuDeviceCanAccessPeer = 0)");
+        testkit::skip_gpu("device 1 cannot access device 0's memory (cuDeviceCanAccessPeer = 0)");
         return;
     }
     let pool = Pool::on(gpu.dev);

@@ -31,7 +31,7 @@ fn profiler_start_and_stop() {
         // Without a driver the calls still reach a function: the stand-in's or
         // the dynamic table's, which answer as every other.
         assert_eq!(unsafe { cuProfilerStart() }, r, "cuProfilerStart");
-        return testkit::skip(&format!("cuInit(0) returned {r:?}: {why}"));
+        return testkit::skip_gpu(&format!("cuInit(0) returned {r:?}: {why}"));
     }
     let mut ctx = std::ptr::null_mut();
     assert_eq!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, 0) }, CUresult::CUDA_SUCCESS);

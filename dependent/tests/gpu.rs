@@ -7,7 +7,7 @@ use std::io::Write;
 
 use libcuda_sys::*;
 use libcuda_sys_dependent_example::PrimaryContext;
-use testkit::skip;
+use testkit::skip_gpu;
 
 fn name(result: CUresult) -> String {
     result.to_string()
@@ -40,7 +40,7 @@ fn no_gpu() -> Option<String> {
 fn used_mem_current_agrees_between_rust_and_c() {
     const TEST: &str = "used_mem_current_agrees_between_rust_and_c";
     if let Some(reason) = no_gpu() {
-        skip(&reason);
+        skip_gpu(&reason);
         return;
     }
     let ctx = PrimaryContext::retain(0)
@@ -56,7 +56,7 @@ fn used_mem_current_agrees_between_rust_and_c() {
     };
     assert_eq!(r, cudaError_enum::CUDA_SUCCESS, "{}", name(r));
     if supported == 0 {
-        skip("device 0 does not support memory pools");
+        skip_gpu("device 0 does not support memory pools");
         return;
     }
     let pool =
@@ -103,14 +103,14 @@ fn used_mem_current_agrees_between_rust_and_c() {
 #[test]
 fn default_pool_is_on_its_device() {
     if let Some(reason) = no_gpu() {
-        skip(&reason);
+        skip_gpu(&reason);
         return;
     }
     let mut driver = 0;
     // SAFETY: `driver` is a valid int for the driver to write.
     let _ = unsafe { cuDriverGetVersion(&mut driver) };
     if driver < 13020 {
-        skip(&format!(
+        skip_gpu(&format!(
             "the driver supports CUDA {driver}, older than CU_MEMPOOL_ATTR_LOCATION_TYPE (13020)"
         ));
         return;

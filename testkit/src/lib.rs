@@ -12,15 +12,29 @@ use std::io::Write;
 /// test on after the test (`tests::name` in a module). Where
 /// `LIBCUDA_SYS_SKIP_LOG` names a file, also appends `{"test":..,"reason":..}`
 /// to it as one JSON line: how `cargo xtask test` and the GPU bundle collect
-/// skips, as data.
+/// skips, as data. For what this machine lacks other than a GPU (a tool, a
+/// layout, root); a test that wants a GPU or driver calls [`skip_gpu`].
 pub fn skip(reason: &str) {
+    log_skip(reason, false);
+}
+
+/// [`skip`] for a test that needs a GPU, a driver, or more of either than
+/// this machine has (a second device, a newer driver, a device feature).
+/// Its log line says `"gpu":true`: the test command counts these skips apart
+/// from the others, which a machine like CI's should not have.
+pub fn skip_gpu(reason: &str) {
+    log_skip(reason, true);
+}
+
+fn log_skip(reason: &str, gpu: bool) {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("main");
     // One write, so that libtest's own output cannot land inside the line.
     let _ = std::io::stderr().write_all(format!("skipped: {test}: {reason}\n").as_bytes());
     if let Some(log) = std::env::var_os(SKIP_LOG) {
+        let gpu = if gpu { ",\"gpu\":true" } else { "" };
         let line =
-            format!("{{\"test\":{},\"reason\":{}}}\n", json_string(test), json_string(reason));
+            format!("{{\"test\":{},\"reason\":{}{gpu}}}\n", json_string(test), json_string(reason));
         // One write in append mode: lines of tests running at once stay whole.
         let written = std::fs::OpenOptions::new()
             .create(true)
@@ -267,7 +281,7 @@ mod tests {
         // The only test of this crate that sets the variable: no other sees it.
         std::env::set_var(super::SKIP_LOG, &log);
         super::skip("no \"GPU\" here\\\n\tat all");
-        super::skip("why");
+        super::skip_gpu("why");
         std::env::remove_var(super::SKIP_LOG);
         let text = std::fs::read_to_string(&log).unwrap();
         let lines: Vec<&str> = text.lines().collect();
@@ -275,7 +289,7 @@ mod tests {
             lines,
             [
                 r#"{"test":"tests::skips_are_logged_as_json_lines","reason":"no \"GPU\" here\\\n\u0009at all"}"#,
-                r#"{"test":"tests::skips_are_logged_as_json_lines","reason":"why"}"#,
+                r#"{"test":"tests::skips_are_logged_as_json_lines","reason":"why","gpu":true}"#,
             ]
         );
         std::fs::remove_dir_all(&dir).unwrap();

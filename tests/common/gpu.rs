@@ -123,7 +123,7 @@ pub fn gpu() -> Option<Gpu> {
     let devices = match driver() {
         Ok(n) => n,
         Err(why) => {
-            testkit::skip(&why);
+            testkit::skip_gpu(&why);
             return None;
         }
     };

@@ -30,7 +30,7 @@ use std::process::ExitCode;
 const COMMANDS: &[(&str, &str, &str)] = &[
     ("report", "[--json]", "setup, then the memory-pool report (the static table without a GPU); exit status \
       the report's, 3 when setup fails, 64 for an unknown argument"),
-    ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped`; exit status \
+    ("test", "", "setup, then every test; the last line is `tests: N passed, N failed, N skipped (N for want of a GPU or driver, N ignored, N for another reason)`; exit status \
       1 when any failed, 3 when setup fails, 64 for an argument"),
     ("setup", "", "install what is missing (libclang-dev, or libclang-common-N-dev where libclang lacks \
       clang's stddef.h, pkg-config; CUDA headers from pip where no toolkit is \

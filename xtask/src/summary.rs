@@ -30,12 +30,48 @@ pub type Outcome = std::result::Result<String, Failure>;
 struct Counts {
     passed: usize,
     failed: usize,
-    skipped: usize,
+    /// By [`Kind`], in its order.
+    skipped: [usize; 3],
 }
 
 impl std::fmt::Display for Counts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped)
+        let [gpu, ignored, other] = self.skipped;
+        let skipped = gpu + ignored + other;
+        write!(f, "{} passed, {} failed, {skipped} skipped", self.passed, self.failed)?;
+        if skipped > 0 {
+            write!(
+                f,
+                " ({gpu} {}, {ignored} {}, {other} {})",
+                Gpu.why(),
+                Ignored.why(),
+                Other.why()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a test or check did not run, which the counts keep apart: a machine
+/// like CI's has no GPU, and every other skip is worth a look.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    /// It wants a GPU or driver, or more of one (`testkit::skip_gpu`).
+    Gpu,
+    /// `#[ignore]`d.
+    Ignored,
+    /// It wants something else the machine lacks (`testkit::skip`, a check's skip).
+    Other,
+}
+use Kind::{Gpu, Ignored, Other};
+
+impl Kind {
+    fn why(self) -> &'static str {
+        match self {
+            Gpu => "for want of a GPU or driver",
+            Ignored => "ignored",
+            Other => "for another reason",
+        }
     }
 }
 
@@ -97,14 +133,16 @@ type Invocation<'a> = dyn Fn(&[&str]) -> Command + 'a;
 /// The one account of suites, checks and tests: each suite and check says
 /// `ok`, `FAILED` or `skipped` as it ends, and [`Report::finish`] lists the
 /// skips and counts.
+/// `(test or check, why, [(suite, its reasons there)])`.
+type Skipped = (String, Kind, Vec<(String, String)>);
+
 #[derive(Default)]
 pub struct Report {
     suites: Counts,
     checks: Counts,
     tests: Counts,
-    /// `(test or check, [(suite, its reasons there)])`: each once, in the
-    /// order they first skipped.
-    skipped: Vec<(String, Vec<(String, String)>)>,
+    /// Each test or check once a kind, in the order they first skipped.
+    skipped: Vec<Skipped>,
     /// Run only the suites and checks whose name holds this (`cargo xtask fallback-tests <part>`).
     pub only: Option<String>,
 }
@@ -130,9 +168,9 @@ impl Report {
                 }
             }
             Err(Failure::Skipped(why)) => {
-                self.checks.skipped += 1;
+                self.checks.skipped[Other as usize] += 1;
                 println!("skipped  {name} {took}: {why}");
-                self.skip("checks", name, &why);
+                self.skip("checks", name, &why, Other);
             }
             Err(Failure::Failed(why)) => {
                 self.checks.failed += 1;
@@ -194,10 +232,13 @@ impl Report {
     /// Runs a suite's `programs` one by one and counts their tests; the suite
     /// fails where any does, or `failed` names anything.
     fn programs(&mut self, label: &str, programs: &[Program], mut failed: Vec<String>, took: Took) {
-        let log = crate::root().join(format!("target/xtask-skips-{}.jsonl", std::process::id()));
+        // Outside the tree: the target directory may be elsewhere and the
+        // tree read-only, and a log the programs cannot write loses their skips.
+        let dir = tempfile::Builder::new().prefix("xtask-skips-").tempdir();
         let mut counts = Counts::default();
         for program in programs {
-            let ran = match run(program, &log) {
+            let ran = dir.as_ref().map_err(|e| format!("a directory for the skip log: {e}"));
+            let ran = match ran.and_then(|dir| run(program, &dir.path().join("skips.jsonl"))) {
                 Ok(ran) => ran,
                 Err(e) => {
                     counts.failed += 1;
@@ -211,14 +252,16 @@ impl Report {
             }
             counts.passed += tally.passed;
             counts.failed += tally.failed;
-            counts.skipped += tally.skipped.len();
-            for (test, reason) in &tally.skipped {
-                self.skip(label, test, reason);
+            for (test, reason, kind) in &tally.skipped {
+                counts.skipped[*kind as usize] += 1;
+                self.skip(label, test, reason, *kind);
             }
         }
         self.tests.passed += counts.passed;
         self.tests.failed += counts.failed;
-        self.tests.skipped += counts.skipped;
+        for (all, these) in self.tests.skipped.iter_mut().zip(counts.skipped) {
+            *all += these;
+        }
         if failed.is_empty() {
             self.suites.passed += 1;
             println!("ok       {label}: tests {counts} {}", took.end());
@@ -232,15 +275,15 @@ impl Report {
         }
     }
 
-    fn skip(&mut self, suite: &str, test: &str, reason: &str) {
-        let at = match self.skipped.iter().position(|(t, _)| t == test) {
+    fn skip(&mut self, suite: &str, test: &str, reason: &str, kind: Kind) {
+        let at = match self.skipped.iter().position(|(t, k, _)| t == test && *k == kind) {
             Some(at) => at,
             None => {
-                self.skipped.push((test.into(), Vec::new()));
+                self.skipped.push((test.into(), kind, Vec::new()));
                 self.skipped.len() - 1
             }
         };
-        let suites = &mut self.skipped[at].1;
+        let suites = &mut self.skipped[at].2;
         match suites.iter_mut().find(|(s, _)| s == suite) {
             Some((_, reasons)) => add_reason(reasons, reason),
             None => suites.push((suite.into(), reason.into())),
@@ -252,7 +295,7 @@ impl Report {
         print!("{}", self.summary());
         let ran = [&self.suites, &self.checks]
             .iter()
-            .map(|c| c.passed + c.failed + c.skipped)
+            .map(|c| c.passed + c.failed + c.skipped.iter().sum::<usize>())
             .sum::<usize>();
         if let Some(part) = self.only.as_ref().filter(|_| ran == 0) {
             return Err(format!("no suite or check's name holds `{part}`: nothing ran"));
@@ -272,28 +315,24 @@ impl Report {
         }
     }
 
-    /// Each skipped test once, with its suites (grouped by reason), then the
-    /// counts of suites, checks and, last, tests.
+    /// Each skipped test once, with its suites (grouped by reason), the
+    /// GPU's skips, the ignored tests and the others apart, then the counts of
+    /// suites, checks and, last, tests.
     fn summary(&self) -> String {
         let mut out = String::new();
-        if !self.skipped.is_empty() {
-            out.push_str("\nskipped (each test once, with the suites it skipped in):\n");
-        }
-        for (test, places) in &self.skipped {
-            let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-            for (suite, reason) in places {
-                match groups.iter_mut().find(|(r, _)| r == reason) {
-                    Some((_, suites)) => suites.push(suite),
-                    None => groups.push((reason, vec![suite])),
-                }
+        for kind in [Gpu, Ignored, Other] {
+            let mut these = self.skipped.iter().filter(|(_, k, _)| *k == kind).peekable();
+            if these.peek().is_some() {
+                let what = match kind {
+                    Ignored => "ignored".to_string(),
+                    _ => format!("skipped {}", kind.why()),
+                };
+                out.push_str(&format!(
+                    "\n{what} (each test once, with the suites it skipped in):\n"
+                ));
             }
-            if let [(reason, suites)] = groups.as_slice() {
-                out.push_str(&format!("  {test} ({}): {reason}\n", suites.join(", ")));
-                continue;
-            }
-            out.push_str(&format!("  {test}:\n"));
-            for (reason, suites) in groups {
-                out.push_str(&format!("      ({}): {reason}\n", suites.join(", ")));
+            for (test, _, places) in these {
+                out.push_str(&skipped_test(test, places));
             }
         }
         let suites = &self.suites;
@@ -302,6 +341,25 @@ impl Report {
         out.push_str(&format!("tests: {}\n", self.tests));
         out
     }
+}
+
+/// A skipped test's lines: its suites, grouped by reason.
+fn skipped_test(test: &str, places: &[(String, String)]) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (suite, reason) in places {
+        match groups.iter_mut().find(|(r, _)| r == reason) {
+            Some((_, suites)) => suites.push(suite),
+            None => groups.push((reason, vec![suite])),
+        }
+    }
+    if let [(reason, suites)] = groups.as_slice() {
+        return format!("  {test} ({}): {reason}\n", suites.join(", "));
+    }
+    let mut out = format!("  {test}:\n");
+    for (reason, suites) in groups {
+        out.push_str(&format!("      ({}): {reason}\n", suites.join(", ")));
+    }
+    out
 }
 
 /// `reason` added to `reasons` (`; ` between them), where it is not there yet.
@@ -373,8 +431,8 @@ struct Ran {
     tests: Vec<String>,
     ignored: Vec<String>,
     status: ExitStatus,
-    /// The skip log's entries, `(test, reason)`.
-    skips: Vec<(String, String)>,
+    /// The skip log's entries, `(test, reason, whether for the GPU)`.
+    skips: Vec<(String, String, bool)>,
     /// Where it failed, the tests that fail run alone (`None`: it cannot run one alone).
     failing: Option<Vec<String>>,
 }
@@ -383,8 +441,9 @@ struct Ran {
 struct Tally {
     passed: usize,
     failed: usize,
-    /// `(test, its reasons)`, each once.
-    skipped: Vec<(String, String)>,
+    /// `(test, its reasons, why)`, each once: for the GPU where every
+    /// reason is.
+    skipped: Vec<(String, String, Kind)>,
 }
 
 impl Ran {
@@ -392,16 +451,22 @@ impl Ran {
     /// the program passed; where it failed, those that fail run alone failed
     /// (at least one), and where none can run alone (doctests), all of them.
     fn tally(&self) -> Tally {
-        let mut skipped: Vec<(String, String)> = Vec::new();
-        let ignored = self.ignored.iter().map(|t| (t.as_str(), "ignored"));
-        let skips = self.skips.iter().map(|(t, r)| (t.as_str(), r.as_str()));
-        for (test, reason) in skips.chain(ignored) {
-            match skipped.iter_mut().find(|(t, _)| t == test) {
-                Some((_, reasons)) => add_reason(reasons, reason),
-                None => skipped.push((test.into(), reason.into())),
+        let mut skipped: Vec<(String, String, Kind)> = Vec::new();
+        let ignored = self.ignored.iter().map(|t| (t.as_str(), "ignored", Ignored));
+        let skips = self.skips.iter().map(|(t, r, gpu)| (t.as_str(), r.as_str(), gpu));
+        let skips = skips.map(|(t, r, gpu)| (t, r, if *gpu { Gpu } else { Other }));
+        for (test, reason, kind) in skips.chain(ignored) {
+            match skipped.iter_mut().find(|(t, _, _)| t == test) {
+                Some((_, reasons, was)) => {
+                    add_reason(reasons, reason);
+                    if *was != kind {
+                        *was = Other;
+                    }
+                }
+                None => skipped.push((test.into(), reason.into(), kind)),
             }
         }
-        let ran = self.tests.iter().filter(|t| !skipped.iter().any(|(s, _)| s == *t)).count();
+        let ran = self.tests.iter().filter(|t| !skipped.iter().any(|(s, ..)| s == *t)).count();
         let failed = match (self.status.success(), &self.failing) {
             (true, _) => 0,
             (false, Some(failing)) => failing.len().max(1),
@@ -438,14 +503,14 @@ fn run(program: &Program, log: &Path) -> Result<Ran> {
             !cmd.stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
         };
         let candidates = tests.iter().filter(|t| !ignored.contains(t));
-        let candidates = candidates.filter(|t| !skips.iter().any(|(s, _)| s == *t));
+        let candidates = candidates.filter(|t| !skips.iter().any(|(s, ..)| s == *t));
         failing = Some(candidates.filter(alone).cloned().collect());
     }
     Ok(Ran { tests, ignored, status, skips, failing })
 }
 
-/// The skip log's entries, `(test, reason)`.
-fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
+/// The skip log's entries, `(test, reason, whether for the GPU)`.
+fn read_skips(log: &Path) -> Result<Vec<(String, String, bool)>> {
     let text = match std::fs::read_to_string(log) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -453,7 +518,8 @@ fn read_skips(log: &Path) -> Result<Vec<(String, String)>> {
     };
     let entry = |line: &str| {
         let entry: Value = serde_json::from_str(line).ok()?;
-        Some((entry["test"].as_str()?.to_string(), entry["reason"].as_str()?.to_string()))
+        let gpu = entry.get("gpu").map_or(Some(false), Value::as_bool)?;
+        Some((entry["test"].as_str()?.to_string(), entry["reason"].as_str()?.to_string(), gpu))
     };
     text.lines()
         .map(|line| entry(line).ok_or_else(|| format!("{}: not a skip: {line}", log.display())))
@@ -469,17 +535,22 @@ mod tests {
 
     /// A stand-in test program: it lists `tests` (`(name, how it ends)`:
     /// `ok`, `ignored` or `fails`) as libtest does, runs one alone with
-    /// `--exact`, and run whole appends `skips` (`test`, `reason`) to the
-    /// skip log and fails where a test fails.
-    fn program(name: &str, tests: &[(&str, &str)], skips: &[(&str, &str)]) -> Program<'static> {
+    /// `--exact`, and run whole appends `skips` (`test`, `reason`, whether
+    /// for the GPU) to the skip log and fails where a test fails.
+    fn program(
+        name: &str,
+        tests: &[(&str, &str)],
+        skips: &[(&str, &str, bool)],
+    ) -> Program<'static> {
         let list = |only: &str| -> String {
             let names = tests.iter().filter(|(_, end)| only.is_empty() || *end == only);
             names.map(|(t, _)| format!("{t}: test\\n")).collect()
         };
         let mut run = String::new();
-        for (test, reason) in skips {
+        for (test, reason, gpu) in skips {
+            let gpu = if *gpu { ",\"gpu\":true" } else { "" };
             run.push_str(&format!(
-                "printf '{{\"test\":\"{test}\",\"reason\":\"{reason}\"}}\\n' >> \"$LIBCUDA_SYS_SKIP_LOG\"; "
+                "printf '{{\"test\":\"{test}\",\"reason\":\"{reason}\"{gpu}}}\\n' >> \"$LIBCUDA_SYS_SKIP_LOG\"; "
             ));
         }
         let fails: Vec<String> = tests
@@ -514,23 +585,32 @@ mod tests {
     /// a skipped or ignored test as skipped, not passed; a test of a program
     /// that failed as failed where it fails alone; suites (failed by a
     /// program or their build) and checks have counts of their own; each
-    /// skipped test is listed once, with its suites and reasons.
+    /// skipped test is listed once, with its suites and reasons; the GPU's
+    /// skips, the ignored tests and the other skips are counted and listed
+    /// apart.
     #[test]
     fn the_summary_counts_tests_once_a_run_and_lists_each_skipped_test_once() {
         let mut report = super::Report::default();
         let lib = [("gpu_a", "ok"), ("plain", "ok"), ("tests::broken", "fails")];
         let other = [("gpu_b", "ok"), ("slow", "ignored")];
-        let skips = [("gpu_b", "no driver"), ("gpu_b", "one GPU")];
+        let skips = [("gpu_b", "no driver", true), ("gpu_b", "one GPU", true)];
         report.programs(
             "workspace",
-            &[program("a lib", &lib, &[("gpu_a", "no driver")]), program("a test", &other, &skips)],
+            &[
+                program("a lib", &lib, &[("gpu_a", "no driver", true)]),
+                program("a test", &other, &skips),
+            ],
             Vec::new(),
             Took::start(),
         );
         let dynamic = [("gpu_a", "ok"), ("plain", "ok"), ("tests::panics", "ok")];
         report.programs(
             "dynamic-loading",
-            &[program("a lib", &dynamic, &[("gpu_a", "no libcuda.so.1")])],
+            &[program(
+                "a lib",
+                &dynamic,
+                &[("gpu_a", "no libcuda.so.1", true), ("plain", "no python3", false)],
+            )],
             Vec::new(),
             Took::start(),
         );
@@ -543,17 +623,22 @@ mod tests {
         assert_eq!(
             tail,
             [
-                "skipped (each test once, with the suites it skipped in):",
+                "skipped for want of a GPU or driver (each test once, with the suites it skipped in):",
                 "  gpu_a:",
                 "      (workspace): no driver",
                 "      (dynamic-loading): no libcuda.so.1",
                 "  gpu_b (workspace): no driver; one GPU",
+                "",
+                "ignored (each test once, with the suites it skipped in):",
                 "  slow (workspace): ignored",
+                "",
+                "skipped for another reason (each test once, with the suites it skipped in):",
+                "  plain (dynamic-loading): no python3",
                 "  another check (checks): no unshare",
                 "",
                 "suites: 1 passed, 2 failed",
-                "checks: 1 passed, 0 failed, 1 skipped",
-                "tests: 3 passed, 1 failed, 4 skipped",
+                "checks: 1 passed, 0 failed, 1 skipped (0 for want of a GPU or driver, 0 ignored, 1 for another reason)",
+                "tests: 2 passed, 1 failed, 5 skipped (3 for want of a GPU or driver, 1 ignored, 1 for another reason)",
             ],
             "{summary}"
         );
@@ -564,34 +649,41 @@ mod tests {
     fn skips_are_read_and_kept_once_a_test_and_suite_with_every_reason() {
         let log = std::env::temp_dir().join(format!("xtask-skips-{}.jsonl", std::process::id()));
         let lines = [
-            r#"{"test":"gpu_a","reason":"no driver"}"#,
-            r#"{"test":"gpu_a","reason":"one GPU"}"#,
+            r#"{"test":"gpu_a","reason":"no driver","gpu":true}"#,
+            r#"{"test":"gpu_a","reason":"one GPU","gpu":true}"#,
             r#"{"test":"tests::gpu_b","reason":"no \"GPU\""}"#,
         ];
         std::fs::write(&log, lines.join("\n")).unwrap();
         let skips = super::read_skips(&log).unwrap();
-        std::fs::write(&log, "not json\n").unwrap();
-        let bad = super::read_skips(&log);
+        let bad = |text: &str| {
+            std::fs::write(&log, text).unwrap();
+            super::read_skips(&log).is_err()
+        };
+        let (not_json, not_a_flag) =
+            (bad("not json\n"), bad(r#"{"test":"a","reason":"b","gpu":"yes"}"#));
         std::fs::remove_file(&log).unwrap();
-        assert!(bad.is_err());
+        assert!(not_json && not_a_flag);
         let mut report = super::Report::default();
         for suite in ["a", "b"] {
-            for (test, reason) in skips.iter().chain(&skips) {
-                report.skip(suite, test, reason);
+            for (test, reason, gpu) in skips.iter().chain(&skips) {
+                let kind = if *gpu { super::Gpu } else { super::Other };
+                report.skip(suite, test, reason, kind);
             }
         }
         let kept: Vec<String> = report
             .skipped
             .iter()
-            .flat_map(|(t, places)| places.iter().map(move |(s, r)| format!("{t} in {s}: {r}")))
+            .flat_map(|(t, k, places)| {
+                places.iter().map(move |(s, r)| format!("{t} in {s} ({k:?}): {r}"))
+            })
             .collect();
         assert_eq!(
             kept,
             [
-                "gpu_a in a: no driver; one GPU",
-                "gpu_a in b: no driver; one GPU",
-                "tests::gpu_b in a: no \"GPU\"",
-                "tests::gpu_b in b: no \"GPU\"",
+                "gpu_a in a (Gpu): no driver; one GPU",
+                "gpu_a in b (Gpu): no driver; one GPU",
+                "tests::gpu_b in a (Other): no \"GPU\"",
+                "tests::gpu_b in b (Other): no \"GPU\"",
             ]
         );
     }
@@ -604,9 +696,11 @@ mod tests {
     #[test]
     fn a_programs_tests_are_counted_from_its_lists_exit_status_and_skip_log() {
         let names = |n: &[&str]| n.iter().map(|t| t.to_string()).collect::<Vec<_>>();
-        let skip = |t: &str, r: &str| (t.to_string(), r.to_string());
+        let skip = |t: &str, r: &str| (t.to_string(), r.to_string(), true);
         let skips =
             vec![skip("gpu_a", "no driver"), skip("gpu_a", "one GPU"), skip("main", "a thread")];
+        // A test with a skip for the GPU and one for another reason is not the GPU's.
+        let mixed = vec![skip("gpu_a", "no driver"), ("gpu_a".into(), "no python3".into(), false)];
         let ran = |status: i32, failing: Option<&[&str]>| Ran {
             tests: names(&["gpu_a", "plain", "tests::b", "doc.rs - f (line 3)"]),
             ignored: names(&["doc.rs - f (line 3)"]),
@@ -618,13 +712,18 @@ mod tests {
             let tally = ran.tally();
             (tally.passed, tally.failed)
         };
+        let kind = |t: &str, r: &str, k| (t.to_string(), r.to_string(), k);
         assert_eq!(
             ran(0, None).tally().skipped,
             [
-                skip("gpu_a", "no driver; one GPU"),
-                skip("main", "a thread"),
-                skip("doc.rs - f (line 3)", "ignored"),
+                kind("gpu_a", "no driver; one GPU", super::Gpu),
+                kind("main", "a thread", super::Gpu),
+                kind("doc.rs - f (line 3)", "ignored", super::Ignored),
             ]
+        );
+        assert_eq!(
+            Ran { skips: mixed, ..ran(0, None) }.tally().skipped[0],
+            kind("gpu_a", "no driver; no python3", super::Other)
         );
         assert_eq!(counts(ran(0, None)), (2, 0));
         assert_eq!(counts(ran(101, Some(&["tests::b"]))), (1, 1));

@@ -7,10 +7,11 @@
 //! program passes or fails by its exit status. Its tests are what it lists (libtest's `--list
 //! --format terse`, the stable listing IDEs and cargo-nextest read; libtest's
 //! JSON is unstable), with `--ignored` the ignored ones. A test that cannot
-//! run here says `skipped` through `testkit::skip`, which appends it to the
-//! skip log (`LIBCUDA_SYS_SKIP_LOG`, one JSON line a skip, with libtest's
-//! name for the test): such a test counts as skipped, never as passed, and
-//! so does an ignored one. The other tests of a program count as passed where
+//! run here says `skipped` through `testkit::skip_gpu` (it wants a GPU or
+//! driver) or `testkit::skip` (anything else), which append it to the skip
+//! log (`LIBCUDA_SYS_SKIP_LOG`, one JSON line a skip, with libtest's name
+//! for the test): such a test counts as skipped, never as passed, and so
+//! does an ignored one. The other tests of a program count as passed where
 //! it exited 0. Where it did not, each runs again alone (`--exact`), its
 //! output not shown: those that fail count as failed (at least one), the
 //! others as passed; doctests cannot run alone (rustdoc splits a filter at
@@ -18,13 +19,14 @@
 //! test runs, and counts, once in each suite it is in.
 //!
 //! The summary lists each skipped test once, with the suites it skipped in
-//! and why, then three counts, the last line
-//! `tests: N passed, N failed, N skipped`; for example:
+//! and why, the GPU's skips, the ignored tests and the others apart, then
+//! three counts, the last line `tests: N passed, N failed, N skipped (...)`;
+//! for example:
 //!
 //! ```text
-//! suites: 7 passed, 0 failed
-//! checks: 15 passed, 0 failed, 0 skipped
-//! tests: 362 passed, 0 failed, 117 skipped
+//! suites: 8 passed, 0 failed
+//! checks: 16 passed, 0 failed, 0 skipped
+//! tests: 463 passed, 0 failed, 157 skipped (153 for want of a GPU or driver, 4 ignored, 0 for another reason)
 //! ```
 
 use crate::summary::{Report, Tests};
