@@ -8,6 +8,16 @@
 //! that name is the development link, and in a toolkit's `stubs` folder it is
 //! the stub.
 //!
+//! The library opened may be this crate's stand-in: a linked build's
+//! `libcuda.so.1` for machines without a driver, which Cargo puts on the
+//! library path of `cargo test` and `cargo run` (see
+//! [the build](crate::building)). It is looked through: the calls,
+//! [`driver_symbol`](crate::driver_symbol) and
+//! [`driver_has`](crate::driver_has) go to the driver it found behind it,
+//! as in a linked program; where it found none, there is no driver, as when
+//! no library opens (WSL2's is tried next, and [`try_load`] names the
+//! stand-in).
+//!
 //! Each function is resolved at its first call, once: the exact symbol the
 //! header names (`cuMemAlloc_v2`, never the legacy plain `cuMemAlloc`), which is
 //! the ABI these bindings declare; where the library does not export it and the
@@ -165,6 +175,8 @@ fn open(name: &std::ffi::OsStr) -> Result<Driver, LoadError> {
             ),
         });
     }
+    #[cfg(target_os = "linux")]
+    let library = behind_stand_in(library, name)?;
     // SAFETY: the signatures are those of cuda.h for these exact symbols.
     let proc_address = unsafe {
         if let Ok(f) = library.get(b"cuGetProcAddress_v2\0") {
@@ -186,6 +198,73 @@ fn open(name: &std::ffi::OsStr) -> Result<Driver, LoadError> {
             })
     };
     Ok(Driver { library, proc_address, version })
+}
+
+/// Where `library` is this crate's stand-in, the driver it hands calls to
+/// (opened again by its path, so that this crate holds it), or that it has
+/// none; any other library as it is.
+#[cfg(target_os = "linux")]
+fn behind_stand_in(
+    library: libloading::Library,
+    name: &std::ffi::OsStr,
+) -> Result<libloading::Library, LoadError> {
+    #[repr(C)]
+    struct DlInfo {
+        fname: *const c_char,
+        fbase: *mut c_void,
+        sname: *const c_char,
+        saddr: *mut c_void,
+    }
+    // glibc before 2.34 keeps these in libdl.
+    #[cfg_attr(target_env = "gnu", link(name = "dl"))]
+    extern "C" {
+        fn dladdr(address: *const c_void, info: *mut DlInfo) -> c_int;
+        fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    }
+    use std::os::unix::ffi::OsStrExt;
+    // The file `address` is in, as the loader names it.
+    let file = |address: *const c_void| {
+        let mut info = DlInfo {
+            fname: core::ptr::null(),
+            fbase: core::ptr::null_mut(),
+            sname: core::ptr::null(),
+            saddr: core::ptr::null_mut(),
+        };
+        // SAFETY: `info` is written by dladdr; `fname` is a NUL-terminated
+        // string of the loader's, valid while the library stays loaded.
+        unsafe {
+            (dladdr(address, &mut info) != 0 && !info.fname.is_null())
+                .then(|| std::ffi::CString::from(std::ffi::CStr::from_ptr(info.fname)))
+        }
+    };
+    // SAFETY: the stand-in's `void *libcuda_sys_stand_in_driver(void)`.
+    let behind = match unsafe {
+        library.get::<unsafe extern "C" fn() -> *mut c_void>(b"libcuda_sys_stand_in_driver\0")
+    } {
+        Ok(f) => (unsafe { f() }, file(*f as *const c_void)),
+        Err(_) => return Ok(library),
+    };
+    let stand_in = behind.1.map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let error = |message: String| LoadError { tried: name.to_string_lossy().into_owned(), message };
+    // SAFETY: a handle the stand-in opened and keeps open; only an address is taken.
+    let init = match behind.0.is_null() {
+        true => core::ptr::null_mut(),
+        false => unsafe { dlsym(behind.0, c"cuInit".as_ptr()) },
+    };
+    let Some(driver) = (!init.is_null()).then(|| file(init)).flatten() else {
+        return Err(error(std::format!(
+            "the library loaded ({stand_in}) is libcuda-sys's stand-in, which found no NVIDIA \
+             driver to hand calls over to"
+        )));
+    };
+    let path = std::ffi::OsStr::from_bytes(driver.to_bytes());
+    // SAFETY: a library already loaded, by the stand-in: no initialiser runs again.
+    unsafe { libloading::Library::new(path) }.map_err(|e| {
+        error(std::format!(
+            "the stand-in {stand_in} hands calls to {}, which does not open again: {e}",
+            path.to_string_lossy()
+        ))
+    })
 }
 
 /// WSL2's driver, which its loader configuration (`/etc/ld.so.conf.d/ld.wsl.conf`)

@@ -494,16 +494,18 @@ pub fn driver_has(name: &str) -> Result<bool, CUresult> {
 /// libcuda loaded with the program (`libcuda.so.1`, `nvcuda.dll`);
 /// with `dynamic-loading`, the library the crate opened.
 ///
-/// Linked against the crate's stand-in (a build made without a driver, see
-/// [Linking](crate::building#linking)), the library asked is the driver the stand-in
-/// hands calls over to, so that a symbol the bindings do not declare is found
-/// and one the driver lacks is not.
+/// Where that library is the crate's stand-in (a build made without a
+/// driver, see [Linking](crate::building#linking)), the library asked is the
+/// driver the stand-in hands calls over to, so that a symbol the bindings do
+/// not declare is found and one the driver lacks is not; `dynamic-loading`
+/// opens the stand-in only where it is first on the library path.
 ///
 /// Errors, never a panic: `CUDA_ERROR_NOT_FOUND` for a name the library does
-/// not export; `CUDA_ERROR_STUB_LIBRARY` for the stand-in with no driver
-/// behind it; `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` where there is no such
-/// library (`dynamic-loading` could not open it; linked, on a platform without
-/// a loader to ask).
+/// not export; linked, `CUDA_ERROR_STUB_LIBRARY` for the stand-in with no
+/// driver behind it; `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED` where there is no
+/// such library (`dynamic-loading` could not open one, or opened the stand-in
+/// with no driver behind it: [`dynamic::try_load`] says which; linked, on a
+/// platform without a loader to ask).
 ///
 /// The driver's own way to find a function is `cuGetProcAddress`: it takes the
 /// *base* name (`"cuMemAlloc"`) and the CUDA version whose ABI is wanted, and

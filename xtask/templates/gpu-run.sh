@@ -28,14 +28,17 @@ done
 # Built without a driver, the binaries were linked against the crate's
 # stand-in: run each again with it first on the library path, as `cargo test`
 # runs them on the machine that built them; the stand-in must hand every call
-# over to this driver.
+# over to this driver. A dynamic-loading bundle has no stand-in of its own:
+# STAND_IN=<a linked bundle>/stand-in runs it through that one, which it must
+# look through to this driver.
 through=()
-if [ -f "$here/stand-in/libcuda.so.1" ]; then
+stand_in=${STAND_IN:-$here/stand-in}
+if [ -f "$stand_in/libcuda.so.1" ]; then
   for exe in "$here"/bin/*; do
     name=$(basename "$exe")
     [ "$name" = report ] && continue
     echo "=== $name, through the stand-in"
-    if LD_LIBRARY_PATH=$here/stand-in${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} MEMPOOL_REPORT_EXE=$here/bin/report "$exe" --test-threads=1; then
+    if LD_LIBRARY_PATH=$stand_in${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} MEMPOOL_REPORT_EXE=$here/bin/report "$exe" --test-threads=1; then
       through+=("$name"); else failed+=("$name through the stand-in ($?)"); fi
   done
 fi
@@ -43,7 +46,7 @@ fi
 echo
 echo "=== summary"
 echo "passed: ${passed[*]:-none}"
-[ -f "$here/stand-in/libcuda.so.1" ] && echo "passed through the stand-in: ${through[*]:-none}"
+[ -f "$stand_in/libcuda.so.1" ] && echo "passed through the stand-in: ${through[*]:-none}"
 echo "FAILED: ${failed[*]:-none}"
 left_out=$(sed -n 's/^left_out=//p' "$here/info.txt")
 echo "not bundled (they read the build tree): ${left_out:-none}"
