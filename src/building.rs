@@ -123,9 +123,12 @@
 //! reads it: `:` and `;`, `$ORIGIN`, `$LIB`, `$PLATFORM`), its RUNPATH, the
 //! loader's cache (`ldconfig`), the default directories (on glibc; elsewhere
 //! `LD_LIBRARY_PATH` and `/lib:/usr/local/lib:/usr/lib`), and passes over
-//! itself, a library whose real path is in a `stubs` directory, one whose
-//! `cuDriverGetVersion` answers `CUDA_ERROR_STUB_LIBRARY`, and other
-//! stand-ins. In CUDA's forward-compatibility layout (`/usr/local/cuda/compat`
+//! itself, other stand-ins, a library whose real path is in a `stubs`
+//! directory (the toolkit's stub, also behind a symlink) and one that does
+//! not export `cuInit`. It calls nothing of the library it takes while the
+//! program loads, so a broken one cannot stop the program before `main`; a
+//! copy of the toolkit's stub elsewhere is taken, as the loader would take it,
+//! and answers `CUDA_ERROR_STUB_LIBRARY`. In CUDA's forward-compatibility layout (`/usr/local/cuda/compat`
 //! on `LD_LIBRARY_PATH`, a system driver in the cache) that is the `compat`
 //! driver, whether the program was linked with a RUNPATH or an old-style
 //! DT_RPATH, as the loader picks it. So a driver installed after the build, or mounted into a

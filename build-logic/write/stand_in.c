@@ -28,13 +28,15 @@ __attribute__((visibility("default"))) void *libcuda_sys_stand_in_driver(void) {
 
 /* dir/libcuda.so.1 (dir is len bytes) opened, if it is a driver: not this file
    under any name, not a toolkit stub (told by its real path, so also behind a
-   symlink, and by its answer, so also when copied), not another stand-in. */
+   symlink), not another stand-in, and exporting cuInit. Nothing of it is
+   called: while the program loads, a library that hangs or crashes when called
+   must not stop it before main. So a copy of the toolkit's stub outside a
+   stubs directory is taken, as the loader would take it, and answers
+   CUDA_ERROR_STUB_LIBRARY, as this file does without a driver. */
 static void *libcuda_sys_driver_file(const char *dir, size_t len, const struct stat *self) {
   char path[PATH_MAX], real[PATH_MAX];
   struct stat st;
   void *h;
-  int (*version)(int *);
-  int v = 0;
   if (len == 0 || len + sizeof "/libcuda.so.1" > sizeof path) return 0;
   memcpy(path, dir, len);
   strcpy(path + len, "/libcuda.so.1");
@@ -42,8 +44,7 @@ static void *libcuda_sys_driver_file(const char *dir, size_t len, const struct s
   if (st.st_dev == self->st_dev && st.st_ino == self->st_ino) return 0;
   h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) return 0; /* also a library of another architecture */
-  version = (int (*)(int *))dlsym(h, "cuDriverGetVersion");
-  if (dlsym(h, "libcuda_sys_stand_in") || !dlsym(h, "cuInit") || !version || version(&v) == 34) {
+  if (dlsym(h, "libcuda_sys_stand_in") || !dlsym(h, "cuInit")) {
     dlclose(h);
     return 0;
   }

@@ -171,20 +171,57 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
         }
         None => testkit::skip("glibc-hwcaps: the loader names no supported x86-64 level here"),
     }
-    // NVIDIA's stub in the way, behind a symlink and copied: passed over.
+    // NVIDIA's stub in the way behind a symlink: passed over, by its real path.
     let stubs = nvidia_like_stub(&case);
     let linked = case.mkdir("linked-stub");
     std::os::unix::fs::symlink(stubs.join("libcuda.so"), linked.join("libcuda.so.1")).unwrap();
+    check("a stub behind a symlink", run_with(&exe, &[&stub, &linked, driver_dir]));
+    // Copied elsewhere, nothing tells it from a driver without calling it: it
+    // is taken, as the loader takes it, and answers as a stub.
     let copied = case.mkdir("copied-stub");
     fs::copy(stubs.join("libcuda.so"), copied.join("libcuda.so.1")).unwrap();
-    check("a stub behind a symlink", run_with(&exe, &[&stub, &linked, driver_dir]));
-    check("a copied stub", run_with(&exe, &[&stub, &copied, driver_dir]));
+    let got = run_with(&exe, &[&stub, &copied, driver_dir]);
+    assert!(got.starts_with("34 0 34"), "a copied stub: {got}");
     // The loader's cache, in a mount namespace of its own with a cache that
     // names the driver's directory.
     if let Some(got) = with_cache(&case, driver_dir, &exe, &[&stub]) {
         check("the loader's cache", got);
     }
     assert!(missed.is_empty(), "the driver was not reached: {missed:#?}");
+}
+
+/// Nothing of a library the stand-in looks at is called while the program
+/// loads: one whose `cuDriverGetVersion` hangs, or crashes, lets the program
+/// reach `main`, and the calls it makes go to that library.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn a_driver_that_hangs_or_crashes_when_called_cannot_stop_the_program_loading() {
+    let Some((case, stub)) = stand_in_case("stand_in_calls_nothing") else { return };
+    let exe = compile_c(
+        "#include <stdio.h>\nint cuInit(unsigned);\n\
+         int main(void) { printf(\"main \"); fflush(stdout); printf(\"%d\\n\", cuInit(0)); return 0; }\n",
+        &case.dir.join("init"),
+        &[&format!("-L{}", stub.display()), "-l:libcuda.so.1"],
+    );
+    for (what, body) in [("hangs", "for (;;) pause();"), ("crashes", "*(volatile int *)0 = 0;")] {
+        let dir = case.mkdir(what);
+        compile_c(
+            &format!(
+                "#include <unistd.h>\nint cuInit(unsigned f) {{ (void)f; return 7; }}\n\
+                 int cuDriverGetVersion(int *v) {{ (void)v; {body} return 0; }}\n"
+            ),
+            &dir.join("libcuda.so.1"),
+            &["-shared", "-fPIC"],
+        );
+        let out = Command::new("timeout")
+            .arg("20")
+            .arg(&exe)
+            .env("LD_LIBRARY_PATH", std::env::join_paths([&stub, &dir]).unwrap())
+            .output()
+            .unwrap();
+        let got = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(got.trim(), "main 7", "a driver that {what} ({})", out.status);
+    }
 }
 
 /// A case whose build links the crate's stand-in (no driver on this machine),
@@ -235,49 +272,38 @@ fn with_cache(case: &Case, cached: &Path, exe: &Path, path: &[&Path]) -> Option<
 /// answering `CUDA_ERROR_STUB_LIBRARY`.
 fn nvidia_like_stub(case: &Case) -> PathBuf {
     let stubs = case.mkdir("toolkit/lib64/stubs");
-    let c = stubs.join("stub.c");
-    fs::write(
-        &c,
+    compile_c(
         "int cuInit(unsigned f) { (void)f; return 34; }\nint cuDriverGetVersion(int *v) { (void)v; return 34; }\n\
          int cuMemAlloc_v2(void *p, unsigned long long n) { (void)p; (void)n; return 34; }\n",
-    )
-    .unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let built = std::process::Command::new(&cc)
-        .args(["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", "-o"])
-        .arg(stubs.join("libcuda.so"))
-        .arg(&c)
-        .status()
-        .unwrap();
-    assert!(built.success(), "{cc} could not build the stub");
+        &stubs.join("libcuda.so"),
+        &["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1"],
+    );
     stubs
+}
+
+/// `source` compiled by the C compiler (`CC`) into `out` (its source beside
+/// it, `out` with `.c` added), with `args` after the source; `out`.
+fn compile_c(source: &str, out: &Path, args: &[&str]) -> PathBuf {
+    let c = PathBuf::from(format!("{}.c", out.display()));
+    fs::write(&c, source).unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = Command::new(&cc).arg("-o").arg(out).arg(&c).args(args).status().unwrap();
+    assert!(built.success(), "{cc} could not build {}", out.display());
+    out.to_path_buf()
 }
 
 /// A C program that calls the driver, linked against the `libcuda.so.1` in
 /// `dir` as the Rust one is (with `args` for the linker): it prints
 /// `cuDriverGetVersion`'s result and version and `cuMemAlloc_v2`'s result and address.
 fn program_against(case: &Case, dir: &Path, args: &[&str]) -> PathBuf {
-    let main = case.dir.join("main.c");
-    fs::write(
-        &main,
+    let link = format!("-L{}", dir.display());
+    compile_c(
         "#include <stdio.h>\nint cuDriverGetVersion(int *);\nint cuMemAlloc_v2(unsigned long long *, unsigned long long);\n\
          int main(void) { int v = 0; unsigned long long p = 0; int r = cuDriverGetVersion(&v);\n\
          int a = cuMemAlloc_v2(&p, 7); printf(\"%d %d %d %llx\\n\", r, v, a, p); return 0; }\n",
+        &case.dir.join(format!("main{}", args.len())),
+        &[&[&link[..], "-l:libcuda.so.1"], args].concat(),
     )
-    .unwrap();
-    let exe = case.dir.join(format!("main{}", args.len()));
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let built = std::process::Command::new(&cc)
-        .arg(&main)
-        .arg("-o")
-        .arg(&exe)
-        .arg(format!("-L{}", dir.display()))
-        .arg("-l:libcuda.so.1")
-        .args(args)
-        .status()
-        .unwrap();
-    assert!(built.success(), "{cc} could not link against {}", dir.display());
-    exe
 }
 
 /// What `exe` prints with `LD_LIBRARY_PATH` the directories `path`.
@@ -286,7 +312,6 @@ fn run_with(exe: &Path, path: &[&Path]) -> String {
     run_env(exe, &[("LD_LIBRARY_PATH", joined.to_str().unwrap())])
 }
 
-/// What `exe` prints in an environment with `env`.
 /// What the dynamic loader makes of `$PLATFORM` on this machine, asked of it
 /// (`LD_DEBUG=libs` prints the directories it searches), never assumed: glibc
 /// expands it to `haswell` on some x86-64 CPUs, whatever `uname -m` says.
@@ -318,6 +343,7 @@ fn loader_hwcaps_level() -> Option<String> {
         .next_back()
 }
 
+/// What `exe` prints in an environment with `env`.
 fn run_env(exe: &Path, env: &[(&str, &str)]) -> String {
     let out = std::process::Command::new(exe).envs(env.iter().copied()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -358,20 +384,12 @@ fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
     let compat_dir = compat.parent().unwrap();
     // The system's driver, told apart by its version.
     let system = case.mkdir("system");
-    fs::write(
-        system.join("driver.c"),
+    compile_c(
         "int cuInit(unsigned f) { (void)f; return 0; }\nint cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n\
          int cuMemAlloc_v2(unsigned long long *p, unsigned long long n) { *p = 0x2000 + n; return 0; }\n",
-    )
-    .unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let built = Command::new(&cc)
-        .args(["-shared", "-fPIC", "-o"])
-        .arg(system.join("libcuda.so.1"))
-        .arg(system.join("driver.c"))
-        .status()
-        .unwrap();
-    assert!(built.success(), "{cc} could not build the system driver");
+        &system.join("libcuda.so.1"),
+        &["-shared", "-fPIC"],
+    );
     let rpath = case.mkdir("rpath");
     let exe = program_against(
         &case,
