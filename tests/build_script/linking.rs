@@ -149,12 +149,15 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
     // LD_LIBRARY_PATH split at ';' as at ':'.
     let joined = format!("{};{}", stub.display(), driver_dir.display());
     check("';' in LD_LIBRARY_PATH", run_env(&exe, &[("LD_LIBRARY_PATH", &joined)]));
-    // $PLATFORM, which only the loader expands (to `haswell`, not `x86_64`, on some CPUs).
-    let platform = case.dir.join("by-platform").join(loader_platform());
-    fs::create_dir_all(&platform).unwrap();
-    fs::copy(&driver, platform.join("libcuda.so.1")).unwrap();
-    let tokens = format!("{}:{}/$PLATFORM", stub.display(), case.dir.join("by-platform").display());
-    check("$PLATFORM", run_env(&exe, &[("LD_LIBRARY_PATH", &tokens)]));
+    // $PLATFORM and $LIB, which only the loader expands (`$PLATFORM` to
+    // `haswell`, not `x86_64`, on some CPUs).
+    for (token, dir) in [("$PLATFORM", "by-platform"), ("$LIB", "by-lib")] {
+        let expanded = case.dir.join(dir).join(loader_expands(token));
+        fs::create_dir_all(&expanded).unwrap();
+        fs::copy(&driver, expanded.join("libcuda.so.1")).unwrap();
+        let path = format!("{}:{}/{token}", stub.display(), case.dir.join(dir).display());
+        check(token, run_env(&exe, &[("LD_LIBRARY_PATH", &path)]));
+    }
     // The program's RUNPATH, after LD_LIBRARY_PATH (which finds the stand-in).
     let runpath = format!("-Wl,--enable-new-dtags,-rpath,{}", driver_dir.display());
     let with_runpath = program_against(&case, &stub, &[&runpath]);
@@ -312,21 +315,25 @@ fn run_with(exe: &Path, path: &[&Path]) -> String {
     run_env(exe, &[("LD_LIBRARY_PATH", joined.to_str().unwrap())])
 }
 
-/// What the dynamic loader makes of `$PLATFORM` on this machine, asked of it
-/// (`LD_DEBUG=libs` prints the directories it searches), never assumed: glibc
-/// expands it to `haswell` on some x86-64 CPUs, whatever `uname -m` says.
-fn loader_platform() -> String {
-    const PROBE: &str = "/libcuda-sys-platform-probe/";
+/// What the dynamic loader makes of `token` (`$PLATFORM`, `$LIB`) on this
+/// machine, asked of it (`LD_DEBUG=libs` prints the directories it searches),
+/// never assumed: glibc expands `$PLATFORM` to `haswell` on some x86-64 CPUs,
+/// whatever `uname -m` says, and `$LIB` to `lib/x86_64-linux-gnu` on Debian
+/// and `lib64` on Fedora.
+fn loader_expands(token: &str) -> String {
+    const PROBE: &str = "/libcuda-sys-token-probe/";
+    const END: &str = "/end-of-probe";
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .arg("--list")
-        .env("LD_LIBRARY_PATH", format!("{PROBE}$PLATFORM"))
+        .env("LD_LIBRARY_PATH", format!("{PROBE}{token}{END}"))
         .env("LD_DEBUG", "libs")
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
-    let expanded = said.split(PROBE).nth(1).and_then(|rest| rest.split(['/', ':', '\t']).next());
+    let expanded = said.split(PROBE).nth(1).and_then(|rest| rest.split_once(END));
     expanded
-        .unwrap_or_else(|| panic!("the loader named no search path of {PROBE}:\n{said}"))
+        .unwrap_or_else(|| panic!("the loader named no search path of {PROBE}{token}{END}:\n{said}"))
+        .0
         .to_string()
 }
 
