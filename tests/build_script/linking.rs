@@ -332,7 +332,9 @@ fn loader_expands(token: &str) -> String {
     let said = String::from_utf8_lossy(&out.stderr);
     let expanded = said.split(PROBE).nth(1).and_then(|rest| rest.split_once(END));
     expanded
-        .unwrap_or_else(|| panic!("the loader named no search path of {PROBE}{token}{END}:\n{said}"))
+        .unwrap_or_else(|| {
+            panic!("the loader named no search path of {PROBE}{token}{END}:\n{said}")
+        })
         .0
         .to_string()
 }
