@@ -189,8 +189,8 @@ impl Header {
         Ok(())
     }
 
-    /// The size and alignment of each struct and union bindgen laid out
-    /// (`layouts`, from its layout assertions), against what the target's C
+    /// The size and alignment of each struct, union and enum bindgen laid out
+    /// (`layouts`, from its layout assertions and enums' integers), against what the target's C
     /// compiler gives them, without the flags that reach bindgen alone
     /// (`BINDGEN_EXTRA_CLANG_ARGS`): a flag there that changes a layout
     /// (`-fpack-struct`, `-malign-double`, `-fshort-enums`, a `#pragma pack`
@@ -202,7 +202,9 @@ impl Header {
         extra_args: &[(String, Option<String>)],
     ) -> Result<()> {
         let Some((var, value)) = bindgen_args_used(extra_args) else { return Ok(()) };
-        let cuda_h = String::from_utf8_lossy(&self.cuda_h()?).into_owned();
+        // Preprocessed: a comment's words (`\typedef enum CUdevResourceType`)
+        // are not declarations.
+        let (_, cuda_h) = self.expand(&[])?;
         const MARK: &str = "libcuda_sys_layout";
         let mut source = self.source();
         let word = |w: &str| {
@@ -217,7 +219,7 @@ impl Header {
         // name (`CUstreamBatchMemOpParams_union_CUstreamMemOpWaitValueParams_st`).
         let spelled = |name: &str| -> Option<String> {
             let tag = |name: &str| {
-                ["struct", "union"]
+                ["struct", "union", "enum"]
                     .map(|kind| format!("{kind} {name}"))
                     .into_iter()
                     .find(|c| word(c))
@@ -244,7 +246,8 @@ impl Header {
                 let name = words.next()?;
                 let size = words.next()?;
                 let align = words.next()?.trim_end_matches(['"', ')', ';']);
-                Some(format!("{name} (bindgen: {size} bytes, align {align})"))
+                let bytes = if size == "1" { "byte" } else { "bytes" };
+                Some(format!("{name} (bindgen: {size} {bytes}, align {align})"))
             })
             .collect();
         differ.dedup();
@@ -256,11 +259,12 @@ impl Header {
         }
         let shown: Vec<&String> = differ.iter().take(5).collect();
         Err(Error::new(
-            format!("{var} changes the layout of {} of cuda.h's structs", differ.len()),
+            format!("{var} changes the layout of {} of cuda.h's types", differ.len()),
             format!(
-                "With {var}={value}, bindgen lays out structs otherwise than the C compiler ({}) \
+                "With {var}={value}, bindgen lays out types otherwise than the C compiler ({}) \
                  does, and than libcuda was built with:\n  {}{}\nBindings of that layout would read \
-                 and write the driver's structs at the wrong offsets.\n\n\
+                 and write the driver's structs at the wrong offsets, and pass and return its \
+                 enums at the wrong width.\n\n\
                  Fix: remove the flag that changes layouts (packing, alignment, -fshort-enums, \
                  -fshort-wchar, a #pragma pack in an -include'd file) from {var}.",
                 self.compiler.path.display(),

@@ -158,10 +158,15 @@ pub fn without(mut file: syn::File, bound: &Items) -> syn::File {
 }
 
 impl Items {
-    /// `(size, align)` of each struct and union, as bindgen's layout assertions say.
+    /// `(size, align)` of each struct and union, as bindgen's layout
+    /// assertions say, and of each enum, its integer's.
     pub fn layouts(&self) -> BTreeMap<String, (usize, usize)> {
-        let mut layouts = crate::make::c_types::Types::new(&self.types, &[], &[], &|_| false);
-        std::mem::take(&mut layouts.layouts)
+        let types = crate::make::c_types::Types::new(&self.types, &[], &self.enums, &|_| false);
+        let enums = self.enums.iter().filter_map(|e| Some((e.clone(), types.layout(e)?)));
+        let enums: Vec<_> = enums.map(|(e, (size, align, _))| (e, (size, align))).collect();
+        let mut layouts = types.layouts;
+        layouts.extend(enums);
+        layouts
     }
 
     /// The functions as the model keeps them: name and declaration.

@@ -451,28 +451,36 @@ fn a_header_comment_that_reads_like_an_item_is_text() {
     assert_eq!(functions.matches(&format!("{summary:?}")).count(), 1, "cuInit's summary, once");
 }
 
-/// A flag that reaches bindgen alone and changes how structs are laid out
-/// (`-fpack-struct=1` in `BINDGEN_EXTRA_CLANG_ARGS`) is refused, naming the
-/// structs whose layout it changes; one that changes none passes.
+/// A flag that reaches bindgen alone and changes how types are laid out
+/// (`-fpack-struct=1`, `-fshort-enums` in `BINDGEN_EXTRA_CLANG_ARGS`) is
+/// refused, naming the structs and enums whose layout it changes; one that
+/// changes none passes.
 #[test]
 fn a_flag_that_changes_layouts_is_refused() {
     if generation_unavailable() {
         return;
     }
-    let mut case = Case::new("layout_flag");
-    let run = case
-        .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
-        .env("BINDGEN_EXTRA_CLANG_ARGS", "-fpack-struct=1")
-        .run();
-    run.assert_no_panic();
-    let summary = run.warnings().first().map(|w| w.to_string()).unwrap_or_default();
-    assert!(
-        summary.starts_with("BINDGEN_EXTRA_CLANG_ARGS changes the layout of")
-            && summary.ends_with("of cuda.h's structs"),
-        "{}",
-        run.report()
-    );
-    run.assert_stderr_has(&["CUDA_ARRAY3D_DESCRIPTOR_st (bindgen: 36 bytes, align 1)", "packing"]);
+    for (flag, differs) in [
+        ("-fpack-struct=1", "CUDA_ARRAY3D_DESCRIPTOR_st (bindgen: 36 bytes, align 1)"),
+        // Every enum 1 or 2 bytes wide: also where no struct's size changes.
+        ("-fshort-enums", "CUaccessPolicyWindow_st (bindgen: 24 bytes, align 8)"),
+        ("-fshort-enums", "CUaccessProperty_enum (bindgen: 1 byte, align 1)"),
+    ] {
+        let mut case = Case::new("layout_flag");
+        let run = case
+            .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
+            .env("BINDGEN_EXTRA_CLANG_ARGS", flag)
+            .run();
+        run.assert_no_panic();
+        let summary = run.warnings().first().map(|w| w.to_string()).unwrap_or_default();
+        assert!(
+            summary.starts_with("BINDGEN_EXTRA_CLANG_ARGS changes the layout of")
+                && summary.ends_with("of cuda.h's types"),
+            "{flag}: {}",
+            run.report()
+        );
+        run.assert_stderr_has(&[differs, "packing"]);
+    }
     let mut case = Case::new("layout_flag_harmless");
     let run = case
         .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
