@@ -6,8 +6,6 @@
 //! one's arguments. A process of its own: the library is opened once.
 #![cfg(feature = "dynamic-loading")]
 
-use std::process::Command;
-
 use libcuda_sys::*;
 
 const DRIVER: u32 = 12010;
@@ -30,18 +28,7 @@ int cuGetProcAddress_v2(const char *symbol, void **pfn, int version, u64 flags, 
 fn an_abi_newer_than_the_driver_is_absent_without_asking() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("old-driver");
     std::fs::create_dir_all(&dir).unwrap();
-    let (c, so) = (dir.join("old.c"), dir.join("libcuda-old.so"));
-    std::fs::write(&c, FAKE).unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let cmd: Vec<&str> = cc.split_whitespace().collect();
-    let status = Command::new(cmd[0])
-        .args(&cmd[1..])
-        .args(["-shared", "-fPIC", "-o"])
-        .arg(&so)
-        .arg(&c)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let so = testkit::compile_c(FAKE, &dir.join("libcuda-old.so"), &["-shared", "-fPIC"]);
     std::env::set_var("LIBCUDA_SYS_DRIVER_PATH", &so);
     libcuda_sys::dynamic::try_load().unwrap();
     let library = unsafe { libloading::Library::new(&so) }.unwrap();

@@ -40,19 +40,7 @@ fn built() -> (PathBuf, PathBuf) {
     let driver = testkit::fake_driver(&tmp.join("fake-driver-behind"), CUDA_VERSION, flags);
     let dir = tmp.join("fake-stand-in");
     std::fs::create_dir_all(&dir).unwrap();
-    let c = dir.join("stand_in.c");
-    std::fs::write(&c, STAND_IN).unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let cmd: Vec<&str> = cc.split_whitespace().collect();
-    let status = Command::new(cmd[0])
-        .args(&cmd[1..])
-        .args(["-shared", "-fPIC", "-o"])
-        .arg(dir.join("libcuda.so.1"))
-        .arg(&c)
-        .arg("-ldl")
-        .status()
-        .unwrap();
-    assert!(status.success(), "{cc} could not build the stand-in");
+    testkit::compile_c(STAND_IN, &dir.join("libcuda.so.1"), &["-shared", "-fPIC", "-ldl"]);
     (dir, driver)
 }
 

@@ -249,25 +249,35 @@ int cuGetProcAddress_v2(const char *symbol, void **pfn, int version, u64 flags, 
 "#;
 
 /// [`FAKE_DRIVER`] compiled in `dir` as `libcuda.so.1`, for `cuGetProcAddress`
-/// asked at `version` with `flags`; its path. Any C compiler will do (`CC`).
+/// asked at `version` with `flags`; its path.
 pub fn fake_driver(dir: &std::path::Path, version: u32, flags: u32) -> std::path::PathBuf {
     std::fs::create_dir_all(dir).unwrap();
-    let c = dir.join("fake.c");
-    std::fs::write(&c, FAKE_DRIVER).unwrap();
-    let so = dir.join("libcuda.so.1");
+    let (version, flags) = (
+        format!("-DLIBCUDA_SYS_EXPECT_VERSION={version}"),
+        format!("-DLIBCUDA_SYS_EXPECT_FLAGS={flags}"),
+    );
+    compile_c(FAKE_DRIVER, &dir.join("libcuda.so.1"), &["-shared", "-fPIC", &version, &flags])
+}
+
+/// C `source` compiled into `out` by the C compiler (`CC`, with its words, or
+/// `cc`), its source written beside it (`out` with `.c` added), `args` after
+/// the source (`-shared -fPIC` for a library, `-l` options); `out`. Panics,
+/// naming `out`, where the compiler fails.
+pub fn compile_c(source: &str, out: &std::path::Path, args: &[&str]) -> std::path::PathBuf {
+    let c = std::path::PathBuf::from(format!("{}.c", out.display()));
+    std::fs::write(&c, source).unwrap();
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let cmd: Vec<&str> = cc.split_whitespace().collect();
     let status = std::process::Command::new(cmd[0])
         .args(&cmd[1..])
-        .args(["-shared", "-fPIC", "-o"])
-        .arg(&so)
+        .arg("-o")
+        .arg(out)
         .arg(&c)
-        .arg(format!("-DLIBCUDA_SYS_EXPECT_VERSION={version}"))
-        .arg(format!("-DLIBCUDA_SYS_EXPECT_FLAGS={flags}"))
+        .args(args)
         .status()
         .unwrap();
-    assert!(status.success(), "{cc} could not build the fake driver");
-    so
+    assert!(status.success(), "{cc} could not build {}", out.display());
+    out.to_path_buf()
 }
 
 #[cfg(test)]

@@ -200,7 +200,7 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
 #[test]
 fn a_driver_that_hangs_or_crashes_when_called_cannot_stop_the_program_loading() {
     let Some((case, stub)) = stand_in_case("stand_in_calls_nothing") else { return };
-    let exe = compile_c(
+    let exe = testkit::compile_c(
         "#include <stdio.h>\nint cuInit(unsigned);\n\
          int main(void) { printf(\"main \"); fflush(stdout); printf(\"%d\\n\", cuInit(0)); return 0; }\n",
         &case.dir.join("init"),
@@ -208,7 +208,7 @@ fn a_driver_that_hangs_or_crashes_when_called_cannot_stop_the_program_loading() 
     );
     for (what, body) in [("hangs", "for (;;) pause();"), ("crashes", "*(volatile int *)0 = 0;")] {
         let dir = case.mkdir(what);
-        compile_c(
+        testkit::compile_c(
             &format!(
                 "#include <unistd.h>\nint cuInit(unsigned f) {{ (void)f; return 7; }}\n\
                  int cuDriverGetVersion(int *v) {{ (void)v; {body} return 0; }}\n"
@@ -275,7 +275,7 @@ fn with_cache(case: &Case, cached: &Path, exe: &Path, path: &[&Path]) -> Option<
 /// answering `CUDA_ERROR_STUB_LIBRARY`.
 fn nvidia_like_stub(case: &Case) -> PathBuf {
     let stubs = case.mkdir("toolkit/lib64/stubs");
-    compile_c(
+    testkit::compile_c(
         "int cuInit(unsigned f) { (void)f; return 34; }\nint cuDriverGetVersion(int *v) { (void)v; return 34; }\n\
          int cuMemAlloc_v2(void *p, unsigned long long n) { (void)p; (void)n; return 34; }\n",
         &stubs.join("libcuda.so"),
@@ -284,23 +284,12 @@ fn nvidia_like_stub(case: &Case) -> PathBuf {
     stubs
 }
 
-/// `source` compiled by the C compiler (`CC`) into `out` (its source beside
-/// it, `out` with `.c` added), with `args` after the source; `out`.
-fn compile_c(source: &str, out: &Path, args: &[&str]) -> PathBuf {
-    let c = PathBuf::from(format!("{}.c", out.display()));
-    fs::write(&c, source).unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let built = Command::new(&cc).arg("-o").arg(out).arg(&c).args(args).status().unwrap();
-    assert!(built.success(), "{cc} could not build {}", out.display());
-    out.to_path_buf()
-}
-
 /// A C program that calls the driver, linked against the `libcuda.so.1` in
 /// `dir` as the Rust one is (with `args` for the linker): it prints
 /// `cuDriverGetVersion`'s result and version and `cuMemAlloc_v2`'s result and address.
 fn program_against(case: &Case, dir: &Path, args: &[&str]) -> PathBuf {
     let link = format!("-L{}", dir.display());
-    compile_c(
+    testkit::compile_c(
         "#include <stdio.h>\nint cuDriverGetVersion(int *);\nint cuMemAlloc_v2(unsigned long long *, unsigned long long);\n\
          int main(void) { int v = 0; unsigned long long p = 0; int r = cuDriverGetVersion(&v);\n\
          int a = cuMemAlloc_v2(&p, 7); printf(\"%d %d %d %llx\\n\", r, v, a, p); return 0; }\n",
@@ -393,7 +382,7 @@ fn with_an_rpath_ld_library_path_still_comes_before_the_cache() {
     let compat_dir = compat.parent().unwrap();
     // The system's driver, told apart by its version.
     let system = case.mkdir("system");
-    compile_c(
+    testkit::compile_c(
         "int cuInit(unsigned f) { (void)f; return 0; }\nint cuDriverGetVersion(int *v) { *v = 13000; return 0; }\n\
          int cuMemAlloc_v2(unsigned long long *p, unsigned long long n) { *p = 0x2000 + n; return 0; }\n",
         &system.join("libcuda.so.1"),
