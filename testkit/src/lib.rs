@@ -264,8 +264,12 @@ pub fn fake_driver(dir: &std::path::Path, version: u32, flags: u32) -> std::path
 /// the source (`-shared -fPIC` for a library, `-l` options); `out`. Panics,
 /// naming `out`, where the compiler fails.
 pub fn compile_c(source: &str, out: &std::path::Path, args: &[&str]) -> std::path::PathBuf {
-    let c = std::path::PathBuf::from(format!("{}.c", out.display()));
-    std::fs::write(&c, source).unwrap();
+    // Built from the OS string, not `display()`: a path that is not UTF-8
+    // (the non-UTF-8 driver path's test) must stay the path it is.
+    let mut c = out.as_os_str().to_owned();
+    c.push(".c");
+    let c = std::path::PathBuf::from(c);
+    std::fs::write(&c, source).unwrap_or_else(|e| panic!("writing {}: {e}", c.display()));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let cmd: Vec<&str> = cc.split_whitespace().collect();
     let status = std::process::Command::new(cmd[0])
