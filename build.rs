@@ -238,6 +238,10 @@ fn generate(
             types: items.render_types(),
             functions: items.model_functions(),
             renames,
+            names: items::names(&items.types)
+                .into_iter()
+                .chain(constants.iter().map(|c| c.name.clone()))
+                .collect(),
             macro_constants: names::render_constants(&constants),
             since,
             typed: attributes::find(&items)

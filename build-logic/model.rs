@@ -285,6 +285,9 @@ pub struct Bindings {
     pub renames: Vec<Rename>,
     /// Constants the header defines as casts or second names (Rust text).
     pub macro_constants: String,
+    /// The name of every other item of `cuda.h`'s bindings: types, constants
+    /// and enumerators (`OUT_DIR/items.txt` adds the functions and plain names).
+    pub names: Vec<String>,
     /// The CUDA version each function's ABI needs, or `None` without `cudaTypedefs.h`.
     pub since: Option<BTreeMap<String, u32>>,
     pub typed: Vec<Typed>,

@@ -120,6 +120,15 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
     let bitmasks = read_bitmasks(&table("bitmasks.txt")?);
     let moved = rows(target, release, "moved_members.txt", read_moved)?;
     let reference = reference(target, release, "")?;
+    let functions = functions(&section(target, "functions.rs", release)?);
+    // `items.txt` lists the functions too, which the floor may leave out.
+    let declared: std::collections::BTreeSet<&str> =
+        functions.iter().map(|f| f.name.as_str()).collect();
+    let names = table("items.txt")?
+        .lines()
+        .filter(|l| !l.is_empty() && !declared.contains(l))
+        .map(str::to_string)
+        .collect();
     Ok(Bindings {
         version,
         enumerators: enumerators(&types),
@@ -128,9 +137,10 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
         moved,
         history: history(target)?,
         types,
-        functions: functions(&section(target, "functions.rs", release)?),
+        functions,
         renames,
         macro_constants: section(target, "macro_constants.rs", release)?,
+        names,
         since: Some(since),
         typed,
         reference,

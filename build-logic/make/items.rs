@@ -119,6 +119,34 @@ pub fn read(file: syn::File) -> Result<Items> {
     Ok(items)
 }
 
+/// The names `items` declare: items, and the enumerators of `impl` blocks
+/// (`pregenerated/items.txt`, `OUT_DIR/items.txt`).
+pub fn names(items: &[syn::Item]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Const(c) => out.push(c.ident.to_string()),
+            syn::Item::Struct(s) => out.push(s.ident.to_string()),
+            syn::Item::Union(u) => out.push(u.ident.to_string()),
+            syn::Item::Type(t) => out.push(t.ident.to_string()),
+            syn::Item::Static(s) => out.push(s.ident.to_string()),
+            syn::Item::Use(syn::ItemUse { tree: syn::UseTree::Path(p), .. }) => {
+                if let syn::UseTree::Rename(r) = &*p.tree {
+                    out.push(r.rename.to_string());
+                }
+            }
+            syn::Item::Impl(imp) if imp.trait_.is_none() => {
+                out.extend(imp.items.iter().filter_map(|i| match i {
+                    syn::ImplItem::Const(c) => Some(c.ident.to_string()),
+                    _ => None,
+                }));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `file` (an interop module's bindgen output, which also holds what its
 /// declarations use of `cuda.h`) without every item `bound` (`cuda.h`'s own
 /// bindings) already has, by name: what is left is what the module's header

@@ -73,6 +73,7 @@ pub fn emit(
     let lib_dir = link.map(|l| l.dir.display().to_string()).unwrap_or_default();
 
     // Metadata for dependents: DEP_CUDA_<KEY>.
+    let items = target.out_dir.join("items.txt").display().to_string();
     let meta = [
         ("root", root),
         ("include", include.clone()),
@@ -91,6 +92,10 @@ pub fn emit(
         ("cuda_h_fnv1a64", fingerprint),
         ("driver_floor", floor.map(|f| f.to_string()).unwrap_or_default()),
         ("interop", bindings.modules.iter().map(|m| m.name).collect::<Vec<_>>().join(",")),
+        ("items", items),
+        // This crate's `cuda_X_Y` cfgs, for a dependent to emit as its own.
+        ("cfgs", cfgs(v).join(",")),
+        ("check_cfgs", names.join(",")),
     ];
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");

@@ -24,6 +24,7 @@ pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path, linked: bool) -> Resul
         ("value_types.rs", value_types(b)),
         ("enumerators.rs", enumerators(b)),
         ("accessors.rs", accessors(b)),
+        ("items.txt", items(b)),
     ];
     // The interop modules bound (their features on), each in a file of its own.
     let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m, linked)));
@@ -60,6 +61,19 @@ pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path, linked: bool) -> Resul
         write_tables(&out_dir.join("tables").join(m.name), files)?;
     }
     Ok(())
+}
+
+/// `items.txt` (`DEP_CUDA_ITEMS`): every name `cuda.h`'s bindings declare at
+/// the crate root, one a line, sorted: for a dependent's bindgen pass to leave
+/// out and take from this crate instead (the crate docs, "A binding crate on
+/// libcuda-sys"). The functions are those bound, after the driver floor.
+fn items(b: &Bindings) -> String {
+    let functions = b.functions.iter().map(|f| &f.name);
+    let plain = b.renames.iter().map(|r| &r.plain);
+    let mut names: Vec<&String> = b.names.iter().chain(functions).chain(plain).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.into_iter().map(|n| format!("{n}\n")).collect()
 }
 
 /// Writes `files` into `dir`, which it makes.

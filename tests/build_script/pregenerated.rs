@@ -505,3 +505,61 @@ fn libclang_without_its_own_headers_names_the_package() {
         }
     }
 }
+
+/// `DEP_CUDA_ITEMS` names the same items whether the bindings were generated
+/// or pregenerated, for the same release: a dependent's bindgen pass leaves
+/// out the same ones either way. And `DEP_CUDA_CFGS` is the crate's own cfgs.
+#[test]
+fn the_items_list_for_dependents_is_the_same_generated_and_pregenerated() {
+    if generation_unavailable() {
+        return;
+    }
+    let releases =
+        libcuda_sys_build::pregenerated::releases_in(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|e| panic!("{e}"));
+    if !releases.iter().any(|r| r.0.to_string() == *REAL_VERSION) {
+        return testkit::skip(&format!("CUDA {} is not in the pregenerated set", *REAL_VERSION));
+    }
+    let feature = format!("cuda-{}", *REAL_VERSION);
+    let mut generated = Case::new("items_generated");
+    let root = generated.toolkit("toolkit");
+    let generated =
+        generated.env("LIBCUDA_SYS_BINDINGS", "").env("CUDA_PATH", &root).feature(&feature).run();
+    generated.found(&root.join("include"), "CUDA_PATH");
+    let mut pregenerated = Case::new("items_pregenerated");
+    let pregenerated =
+        pregenerated.env("LIBCUDA_SYS_BINDINGS", "pregenerated").feature(&feature).run();
+    assert_eq!(pregenerated.metadata("found_by"), "pregenerated");
+    let read = |run: &Outcome| {
+        let path = run.metadata("items");
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let (g, p) = (read(&generated), read(&pregenerated));
+    let differ: Vec<_> = g.lines().filter(|l| !p.contains(&format!("\n{l}\n"))).take(5).collect();
+    assert!(g == p, "generated and pregenerated lists differ, e.g. {differ:?}");
+    // Types, their tags, enums under both names, enumerators, `#define`s,
+    // functions by symbol and by plain name.
+    for name in [
+        "CUstream",
+        "CUstream_st",
+        "CUresult",
+        "cudaError_enum",
+        "CUDA_SUCCESS",
+        "CU_MEMHOSTALLOC_PORTABLE",
+        "cuInit",
+        "cuMemAlloc_v2",
+        "cuMemAlloc",
+    ] {
+        assert!(g.lines().any(|l| l == name), "{name} not in the items list");
+    }
+    let own = format!(
+        "cuda_{}_{}",
+        REAL_VERSION.parse::<u32>().unwrap() / 1000,
+        REAL_VERSION.parse::<u32>().unwrap() % 1000 / 10
+    );
+    for run in [&generated, &pregenerated] {
+        let (cfgs, all) = (run.metadata("cfgs"), run.metadata("check_cfgs"));
+        assert!(cfgs.split(',').any(|c| c == own), "{own} not in DEP_CUDA_CFGS {cfgs}");
+        assert!(cfgs.split(',').all(|c| all.split(',').any(|a| a == c)), "{cfgs} not all in {all}");
+    }
+}

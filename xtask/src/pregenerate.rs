@@ -259,8 +259,8 @@ fn parts(out: &Path, modules: &[&interop::Interop]) -> Result<(Vec<Vec<String>>,
     let macro_file = rust_file(out, "macro_constants.rs")?;
     let (function_names, functions) =
         declarations(rust_file(out, "functions.rs")?, "functions.rs")?;
-    let mut names = item_names(&bindings.items);
-    names.extend(item_names(&macro_file.items));
+    let mut names = items::names(&bindings.items);
+    names.extend(items::names(&macro_file.items));
     names.extend(function_names);
     let names = names.into_iter().map(|n| format!("{n}\n")).collect();
     let members = items::all(&bindings.items);
@@ -363,33 +363,6 @@ fn declarations(file: syn::File, name: &str) -> Result<(Vec<String>, Vec<String>
         })
         .collect();
     Ok((function_names, functions))
-}
-
-/// The names a file declares: items, and the enumerators of `impl` blocks.
-fn item_names(items: &[syn::Item]) -> Vec<String> {
-    let mut out = Vec::new();
-    for item in items {
-        match item {
-            syn::Item::Const(c) => out.push(c.ident.to_string()),
-            syn::Item::Struct(s) => out.push(s.ident.to_string()),
-            syn::Item::Union(u) => out.push(u.ident.to_string()),
-            syn::Item::Type(t) => out.push(t.ident.to_string()),
-            syn::Item::Static(s) => out.push(s.ident.to_string()),
-            syn::Item::Use(syn::ItemUse { tree: syn::UseTree::Path(p), .. }) => {
-                if let syn::UseTree::Rename(r) = &*p.tree {
-                    out.push(r.rename.to_string());
-                }
-            }
-            syn::Item::Impl(imp) if imp.trait_.is_none() => {
-                out.extend(imp.items.iter().filter_map(|i| match i {
-                    syn::ImplItem::Const(c) => Some(c.ident.to_string()),
-                    _ => None,
-                }));
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The members whose path is not the same in every build that has them: those
