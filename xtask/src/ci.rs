@@ -15,7 +15,7 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     test::first_builds();
     // Setup first: on a fresh machine it installs pip, which every header
     // fetch of the matrices needs.
-    let env = setup::prepare()?;
+    let env = setup::prepare()?.with_curand();
     abi::matrix(&[])?;
     abi::cross(&[])?;
     crate::run(env.cargo(&["fmt", "--all", "--", "--check"]))?;

@@ -1,7 +1,8 @@
 //! `cargo xtask headers VERSION`: the CUDA headers of one version from
 //! NVIDIA's pip wheels (headers only: no libcuda, no stub), cached in
 //! `.cuda-headers/` (or `LIBCUDA_SYS_HEADER_CACHE`); prints the include
-//! directory. A version no wheel carries is refused before pip is asked.
+//! directory; `curand`, CUDA 13.0's cuRAND for the workspace's cuRAND
+//! binding crate, and prints its root. A version no wheel carries is refused before pip is asked.
 //!
 //! Concurrent runs (parallel CI jobs, the tests) each unpack into a temporary
 //! directory inside the cache and rename it into place: a reader sees no copy
@@ -23,10 +24,14 @@ const MARK: &str = "WHEEL";
 
 pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     let [version] = args else {
-        return Err("usage: cargo xtask headers VERSION (e.g. 12.4, 13.0, 13.5.37, 13)"
+        return Err("usage: cargo xtask headers VERSION|curand (e.g. 12.4, 13.0, 13.5.37, 13)"
             .to_string()
             .into());
     };
+    if version == "curand" {
+        println!("{}", curand_root()?.display());
+        return Ok(());
+    }
     // A version no wheel carries is an error of its own (status 2), apart
     // from a fetch that failed.
     wheel(version).map_err(|e| crate::Error::new(2, e))?;
@@ -58,12 +63,18 @@ impl Platform {
     /// pip's `--platform` tags, any of which the wheel may carry.
     fn tags(self) -> &'static [&'static str] {
         match self {
-            Platform::LinuxX86_64 => {
-                &["manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64"]
-            }
-            Platform::LinuxAarch64 => {
-                &["manylinux2014_aarch64", "manylinux_2_17_aarch64", "manylinux_2_28_aarch64"]
-            }
+            Platform::LinuxX86_64 => &[
+                "manylinux2014_x86_64",
+                "manylinux_2_17_x86_64",
+                "manylinux_2_27_x86_64",
+                "manylinux_2_28_x86_64",
+            ],
+            Platform::LinuxAarch64 => &[
+                "manylinux2014_aarch64",
+                "manylinux_2_17_aarch64",
+                "manylinux_2_27_aarch64",
+                "manylinux_2_28_aarch64",
+            ],
             Platform::WindowsX86_64 => &["win_amd64"],
         }
     }
@@ -87,25 +98,57 @@ pub fn include_dir(version: &str) -> Result<PathBuf> {
 /// [`include_dir`] from `platform`'s wheel.
 pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
     let wheel = wheel(version)?;
-    let cache = platform.dir(&cache());
-    let dest = cache.join(version);
-    if complete(&dest, wheel.sub) {
-        return Ok(dest.join(wheel.sub));
+    let specs = [format!("{}=={version}.*", wheel.package)];
+    let cuda_h = Path::new(wheel.sub).join("cuda.h");
+    let tree = unpacked(&platform.dir(&cache()), version, &specs, &cuda_h, platform)?;
+    Ok(tree.join(wheel.sub))
+}
+
+/// The wheels a cuRAND binding is built from, as pip would install them into
+/// one tree: CUDA 13.0's runtime headers and `crt/` (which `curand.h`
+/// includes), and cuRAND 10.4.0 (13.0's), with `libcurand.so.10`.
+const CURAND_WHEELS: [&str; 3] =
+    ["nvidia-cuda-runtime==13.0.*", "nvidia-cuda-crt==13.0.*", "nvidia-curand==10.4.0.*"];
+
+/// The root (`include/curand.h`, `lib/libcurand.so.10`) of CUDA 13.0's cuRAND
+/// from its pip wheels, fetched on first use: `CURAND_ROOT` of the workspace's
+/// cuRAND binding crate (`curand/`).
+pub fn curand_root() -> Result<PathBuf> {
+    let specs = CURAND_WHEELS.map(String::from);
+    let sub = Path::new("nvidia/cu13");
+    let curand_h = sub.join("include/curand.h");
+    let tree = unpacked(&cache(), "curand-13.0", &specs, &curand_h, Platform::LinuxX86_64)?;
+    Ok(tree.join(sub))
+}
+
+/// The tree `platform`'s wheels of `specs` unpack to, cached in
+/// `cache/<name>` (complete when it holds `required` and the mark), fetched
+/// where it is not.
+fn unpacked(
+    cache: &Path,
+    name: &str,
+    specs: &[String],
+    required: &Path,
+    platform: Platform,
+) -> Result<PathBuf> {
+    let dest = cache.join(name);
+    if complete(&dest, required) {
+        return Ok(dest);
     }
-    fs::create_dir_all(&cache).map_err(|e| format!("{}: {e}", cache.display()))?;
-    sweep_abandoned(&cache);
-    let (tmp, _lock) = partial_dir(&cache, version)?;
-    let tree = fetch(&wheel, version, platform, tmp.path())?;
+    fs::create_dir_all(cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    sweep_abandoned(cache);
+    let (tmp, _lock) = partial_dir(cache, name)?;
+    let tree = fetch(specs, required, platform, tmp.path())?;
     // Ours goes into place, or another run's is there: that one may have been
     // handed out already, so it stays and ours goes with the temporary directory.
-    if std::fs::rename(&tree, &dest).is_err() && !complete(&dest, wheel.sub) {
+    if std::fs::rename(&tree, &dest).is_err() && !complete(&dest, required) {
         return Err(format!(
-            "{} is there but incomplete (no {MARK} or no {}/cuda.h): remove it and fetch again",
+            "{} is there but incomplete (no {MARK} or no {}): remove it and fetch again",
             dest.display(),
-            wheel.sub
+            required.display()
         ));
     }
-    Ok(dest.join(wheel.sub))
+    Ok(dest)
 }
 
 /// The lock file of an unpacking directory, held (`flock`) by its run for as
@@ -160,7 +203,7 @@ pub fn needs_fetch(version: &str) -> bool {
 pub fn cached_include_dir_for(version: &str, platform: Platform) -> Option<PathBuf> {
     let wheel = wheel(version).ok()?;
     let dest = platform.dir(&cache()).join(version);
-    complete(&dest, wheel.sub).then(|| dest.join(wheel.sub))
+    complete(&dest, &Path::new(wheel.sub).join("cuda.h")).then(|| dest.join(wheel.sub))
 }
 
 fn cache() -> PathBuf {
@@ -219,15 +262,15 @@ fn wheel(version: &str) -> Result<Wheel> {
     })
 }
 
-fn complete(dir: &Path, sub: &str) -> bool {
-    dir.join(MARK).is_file() && dir.join(sub).join("cuda.h").is_file()
+fn complete(dir: &Path, required: &Path) -> bool {
+    dir.join(MARK).is_file() && dir.join(required).is_file()
 }
 
-/// Downloads the wheel into `tmp` and unpacks it; returns the unpacked tree,
-/// marked complete.
-fn fetch(wheel: &Wheel, version: &str, platform: Platform, tmp: &Path) -> Result<PathBuf> {
+/// Downloads the wheels of `specs` into `tmp` and unpacks them into one tree,
+/// as pip installs them; returns the tree, marked complete, once it holds
+/// `required`.
+fn fetch(specs: &[String], required: &Path, platform: Platform, tmp: &Path) -> Result<PathBuf> {
     let download = tmp.join("download");
-    let spec = format!("{}=={version}.*", wheel.package);
     // Naming the platform and Python version lets any host's pip fetch any
     // platform's wheel.
     let status = python()
@@ -235,44 +278,52 @@ fn fetch(wheel: &Wheel, version: &str, platform: Platform, tmp: &Path) -> Result
         .args(platform.tags().iter().flat_map(|tag| ["--platform", tag]))
         .args(["--python-version", "3.11", "-d"])
         .arg(&download)
-        .arg(&spec)
+        .args(specs)
         // pip's progress and errors are for the person reading stderr; stdout
         // carries only the include directory.
         .stdout(Stdio::null())
         .status()
         .map_err(|e| no_python(&e))?;
+    let specs = specs.join(" ");
     if !status.success() {
         return Err(format!(
-            "pip could not download {spec} (no such release, or no network); \
+            "pip could not download {specs} (no such release, or no network); \
              `python3 -m pip download` said why above"
         ));
     }
-    let whl = fs::read_dir(&download)
+    let wheels: Vec<PathBuf> = fs::read_dir(&download)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "whl"))
-        .ok_or_else(|| format!("pip downloaded no wheel for {spec}"))?;
+        .filter(|p| p.extension().is_some_and(|x| x == "whl"))
+        .collect();
+    if wheels.is_empty() {
+        return Err(format!("pip downloaded no wheel for {specs}"));
+    }
     let tree = tmp.join("tree");
-    // A wheel is a zip file; Python, there for pip anyway, unpacks it.
-    let out = python()
-        .args(["-m", "zipfile", "-e"])
-        .arg(&whl)
-        .arg(&tree)
-        .output()
-        .map_err(|e| no_python(&e))?;
-    let name = whl.file_name().unwrap_or_default().to_string_lossy();
-    if !out.status.success() {
-        return Err(format!(
-            "python3 -m zipfile could not unpack {name}:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+    let mut names = String::new();
+    for whl in &wheels {
+        // A wheel is a zip file; Python, there for pip anyway, unpacks it.
+        let out = python()
+            .args(["-m", "zipfile", "-e"])
+            .arg(whl)
+            .arg(&tree)
+            .output()
+            .map_err(|e| no_python(&e))?;
+        let name = whl.file_name().unwrap_or_default().to_string_lossy();
+        if !out.status.success() {
+            return Err(format!(
+                "python3 -m zipfile could not unpack {name}:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        names.push_str(&format!("{name}\n"));
     }
-    if !tree.join(wheel.sub).join("cuda.h").is_file() {
-        return Err(format!("{name} has no {}/cuda.h", wheel.sub));
+    if !tree.join(required).is_file() {
+        return Err(format!("{} has no {}", names.trim().replace('\n', ", "), required.display()));
     }
-    fs::write(tree.join(MARK), format!("{name}\n")).map_err(|e| format!("{MARK}: {e}"))?;
+    fs::write(tree.join(MARK), names).map_err(|e| format!("{MARK}: {e}"))?;
     Ok(tree)
 }
 

@@ -35,8 +35,8 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("setup", "", "install what is missing (libclang-dev, or libclang-common-N-dev where libclang lacks \
       clang's stddef.h, pkg-config; CUDA headers from pip where no toolkit is \
       installed, or XTASK_CUDA_HEADERS's version); exit status 3 when the headers cannot be had"),
-    ("headers", "VERSION", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
-      wheel version) into .cuda-headers/ and print the include directory"),
+    ("headers", "VERSION|curand", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
+      wheel version) into .cuda-headers/ and print the include directory; `curand`: CUDA 13.0's cuRAND, its root"),
     ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, then test"),
     ("pregenerate", "[--check]", "regenerate the pregenerated set (pregenerated/); --check compares instead"),
     ("abi-matrix", "[VERSION ...]", "systest's checks of the pregenerated set of every release and of generated bindings"),
@@ -59,7 +59,7 @@ fn main() -> ExitCode {
             .and_then(|env| report::run(rest, &env)),
         Some("test") => test::check(rest)
             .and_then(|()| setup::prepare())
-            .and_then(|env| test::run(&env).map_err(Error::from)),
+            .and_then(|env| test::run(&env.with_curand()).map_err(Error::from)),
         Some("setup") => setup::run(rest),
         Some("headers") => headers::run(rest),
         Some("ci") => ci::run(rest),

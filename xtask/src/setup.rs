@@ -24,6 +24,9 @@ pub const FAILED: u8 = crate::exit::EXIT_SETUP;
 pub struct Env {
     /// Headers setup fetched; `None` leaves discovery to the build script.
     pub include_dir: Option<PathBuf>,
+    /// cuRAND's root for the workspace's cuRAND binding crate (`CURAND_ROOT`),
+    /// where [`Env::with_curand`] fetched it.
+    pub curand_root: Option<PathBuf>,
 }
 
 impl Env {
@@ -38,7 +41,29 @@ impl Env {
         if let Some(dir) = &self.include_dir {
             cmd.env("LIBCUDA_SYS_INCLUDE_DIR", dir);
         }
+        if let Some(dir) = &self.curand_root {
+            cmd.env("CURAND_ROOT", dir);
+        }
         cmd
+    }
+
+    /// With cuRAND for the workspace's cuRAND binding crate, which `--workspace`
+    /// builds take in: a `CURAND_ROOT` of the caller's stays; otherwise it is
+    /// fetched from pip (CUDA 13.0's), or the failure is said and the crate's
+    /// build then says what it lacks.
+    pub fn with_curand(mut self) -> Env {
+        if std::env::var_os("CURAND_ROOT").is_some_and(|v| !v.is_empty()) {
+            return self;
+        }
+        ensure_pip();
+        match headers::curand_root() {
+            Ok(root) => {
+                eprintln!("setup: cuRAND (pip wheels) in {}", root.display());
+                self.curand_root = Some(root);
+            }
+            Err(e) => eprintln!("setup: cuRAND for curand/: {e}"),
+        }
+        self
     }
 }
 
@@ -136,7 +161,7 @@ fn headers_env() -> crate::Result<Env> {
         format!("no CUDA {version} headers {why} ({e}); stopping instead of building against other headers")
     })?;
     eprintln!("setup: CUDA {version} headers (pip wheel) in {}", dir.display());
-    Ok(Env { include_dir: Some(dir) })
+    Ok(Env { include_dir: Some(dir), curand_root: None })
 }
 
 /// A C compiler (`program` on `PATH`) and the C library header that shows its
