@@ -191,6 +191,28 @@
 //! | `gl`, `egl`, `vdpau` | Linux: the module `gl` (`cudaGL.h`), `egl` (`cudaEGL.h`) or `vdpau` (`cudaVDPAU.h`) ([Graphics interop](#graphics-interop)) |
 //! | `d3d9`, `d3d10`, `d3d11` | Windows: the module `d3d9` (`cudaD3D9.h`), `d3d10` (`cudaD3D10.h`) or `d3d11` (`cudaD3D11.h`) ([Graphics interop](#graphics-interop)) |
 //!
+//! # Versions and stability
+//!
+//! Versions follow Cargo's semver rules. Before 1.0 the middle number is the
+//! breaking one: 0.2.0 may break what 0.1.x built, and 0.1.x+1 may not.
+//!
+//! | change | release |
+//! |---|---|
+//! | a fix of docs, discovery, linking, an error or a wrong value; a new item of this crate's own ([`since`](crate::since), a table, a method) | any (0.1.x+1) |
+//! | a new CUDA release, pregenerated: its `cuda-XXXXX` feature, and the newest release bound where no feature names one and there are no headers | breaking (0.2.0): a release may remove or change items, as 13.0 changed `cuCtxCreate` |
+//! | a `cuda-XXXXX` feature removed (its release dropped from the pregenerated set) | breaking |
+//! | what a feature means, or which features are default | breaking |
+//! | an item removed or its type changed, for the same features and the same headers | breaking |
+//! | the MSRV (`rust-version`) raised | breaking |
+//!
+//! What generated bindings hold is the headers' doing, not the crate's: a newer
+//! toolkit on the machine brings its release's items with no new crate
+//! version. A crate that must not see them names its release with a
+//! `cuda-XXXXX` feature; headers of another release then give that release's
+//! pregenerated set, with a warning. CI checks each change with
+//! cargo-semver-checks against the last release, for the default features and
+//! for one release feature (CONTRIBUTING.md, "Releases").
+//!
 //! # Graphics interop
 //!
 //! The features `gl`, `egl` and `vdpau` (Linux targets) add the modules
@@ -318,7 +340,8 @@
 //!
 //! `cuda_11_2`, `cuda_11_3`, ..., up to the header's version, are set for this
 //! crate (cumulative: with 12.4 headers `cuda_12_0` is set too). A dependent
-//! derives the same from `DEP_CUDA_VERSION` (`major * 1000 + minor * 10`).
+//! sets the same for itself from `DEP_CUDA_CFGS` and `DEP_CUDA_CHECK_CFGS`
+//! (see [A binding crate on libcuda-sys](#a-binding-crate-on-libcuda-sys)).
 //!
 //! # Metadata for dependents
 //!
@@ -340,6 +363,9 @@
 //! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
 //! | `DEP_CUDA_DRIVER_FLOOR` | `LIBCUDA_SYS_DRIVER_FLOOR` as applied (`13000`), empty without one |
 //! | `DEP_CUDA_INTEROP` | the graphics-interop modules bound, comma-separated (`gl,egl`), empty without them |
+//! | `DEP_CUDA_ITEMS` | a file naming every item of `cuda.h` this crate binds at its root for the release built (types, struct tags, enums under both names, enumerators, constants, functions by symbol and plain name), one a line; the interop modules' items are not in it |
+//! | `DEP_CUDA_CFGS` | the `cuda_X_Y` cfgs set for this crate, comma-separated |
+//! | `DEP_CUDA_CHECK_CFGS` | every `cuda_X_Y` cfg it may set, comma-separated, for `rustc-check-cfg` |
 //!
 //! With the pregenerated bindings, `DEP_CUDA_FOUND_BY` is `pregenerated` and
 //! `DEP_CUDA_INCLUDE`, `DEP_CUDA_INCLUDES` and `DEP_CUDA_ROOT` are empty: a
@@ -365,3 +391,75 @@
 //!     cc::Build::new().file("src/helper.c").include(include).compile("helper");
 //! }
 //! ```
+//!
+//! # A binding crate on libcuda-sys
+//!
+//! A `-sys` crate of another CUDA library (cuBLAS, cuRAND, cuFFT, NCCL, ...)
+//! runs bindgen over that library's header, which declares what it uses of
+//! CUDA's types again: its `cudaStream_t` is `*mut CUstream_st`, a
+//! `CUstream_st` of its own, and every stream crosses crates through a cast.
+//! Built on this crate, it leaves out every item this crate binds and takes
+//! them from it, so its `cudaStream_t` is this crate's [`CUstream`](crate::CUstream):
+//!
+//! - `DEP_CUDA_ITEMS` names them, one a line: one `blocklist_item` of them
+//!   all, and `use libcuda_sys::*;` where the generated code is included.
+//! - `DEP_CUDA_CFGS` and `DEP_CUDA_CHECK_CFGS` give it this crate's
+//!   `cuda_X_Y` cfgs, for code that differs by release as this crate's does
+//!   (`cuCtxCreate` takes a parameters pointer from 13.0: `#[cfg(cuda_13_0)]`).
+//! - Its own header is found beside `cuda.h` (`DEP_CUDA_ROOT`) where the
+//!   bindings were generated. With the pregenerated bindings those keys are
+//!   empty, and the crate needs a variable of its own for where its library is.
+//!   `dynamic-loading` changes nothing for it: `DEP_CUDA_ITEMS` is the same.
+//!
+//! The `build.rs` of a cuRAND crate (`LIBRARY_ROOT` being its own variable, a
+//! directory with `include/curand.h` and `lib64/libcurand.so`):
+//!
+//! ```ignore
+//! fn main() {
+//!     let var = |name: &str| std::env::var(name).unwrap_or_default();
+//!     println!("cargo::rerun-if-env-changed=LIBRARY_ROOT");
+//!     // Its own variable first; beside cuda.h where libcuda-sys generated.
+//!     let root = [var("LIBRARY_ROOT"), var("DEP_CUDA_ROOT")].into_iter().find(|r| !r.is_empty());
+//!     let Some(root) = root.map(std::path::PathBuf::from) else {
+//!         println!("cargo::warning=set LIBRARY_ROOT to where cuRAND is installed");
+//!         std::process::exit(1);
+//!     };
+//!     // libcuda-sys's items: left out here, `use`d from it.
+//!     let items = std::fs::read_to_string(var("DEP_CUDA_ITEMS")).unwrap();
+//!     let names: Vec<&str> = items.lines().collect();
+//!     println!("cargo::rerun-if-changed={}", var("DEP_CUDA_ITEMS"));
+//!     // Its cfgs, as this crate's own.
+//!     println!("cargo::rustc-check-cfg=cfg({})", var("DEP_CUDA_CHECK_CFGS").replace(',', ", "));
+//!     for cfg in var("DEP_CUDA_CFGS").split(',') {
+//!         println!("cargo::rustc-cfg={cfg}");
+//!     }
+//!     bindgen::Builder::default()
+//!         .header_contents("wrapper.h", "#include <curand.h>\n")
+//!         .clang_arg(format!("-I{}", root.join("include").display()))
+//!         .allowlist_function("curand.*")
+//!         .allowlist_type("curand.*")
+//!         .allowlist_var("CURAND.*")
+//!         .blocklist_item(format!("({})", names.join("|")))
+//!         .generate()
+//!         .unwrap()
+//!         .write_to_file(std::path::Path::new(&var("OUT_DIR")).join("curand.rs"))
+//!         .unwrap();
+//!     println!("cargo::rustc-link-search=native={}", root.join("lib64").display());
+//!     println!("cargo::rustc-link-lib=dylib=curand");
+//! }
+//! ```
+//!
+//! and its `lib.rs`:
+//!
+//! ```ignore
+//! mod bindings {
+//!     use libcuda_sys::*; // what the generated code uses of cuda.h
+//!     include!(concat!(env!("OUT_DIR"), "/curand.rs"));
+//! }
+//! pub use bindings::*;
+//! ```
+//!
+//! The repository's `curand/` crate is this recipe, with errors that say what
+//! to set, tested on a GPU: a `CUstream` from
+//! [`cuStreamCreate`](crate::cuStreamCreate) goes to `curandSetStream` as it
+//! is, and its bindings declare none of `DEP_CUDA_ITEMS`.

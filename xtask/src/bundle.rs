@@ -148,6 +148,10 @@ fn fill(
                 "{name}: the GPU machine's driver must be used, never a bundled libcuda"
             ));
         }
+        // Two packages' tests of one name would be one file, the other lost.
+        if binaries.iter().filter(|(other, _)| other == name).count() > 1 {
+            return Err(format!("two test binaries are named {name}: rename one's test target"));
+        }
         copies.push((Path::new("bin").join(name), from));
     }
     copies.extend(files.iter().map(|(name, from)| (PathBuf::from(name), from)));
@@ -238,7 +242,11 @@ pub fn gpu(args: &[String]) -> Result {
         arguments(args, &["--features", "--driver-floor"], usage, ".gpu-bundle")?;
     let include = headers::include_dir(&version)?;
     let floor = given.iter().find(|(o, _)| o == "--driver-floor").map(|(_, v)| PathBuf::from(v));
-    let mut env: Vec<(&str, &Path)> = vec![("LIBCUDA_SYS_INCLUDE_DIR", &include)];
+    // The cuRAND binding crate (curand/) binds and links 13.0's cuRAND; the GPU
+    // machine's toolkit has its libcurand.so.10 (run.sh).
+    let curand = headers::curand_root()?;
+    let mut env: Vec<(&str, &Path)> =
+        vec![("LIBCUDA_SYS_INCLUDE_DIR", &include), ("CURAND_ROOT", &curand)];
     if let Some(f) = &floor {
         env.push(("LIBCUDA_SYS_DRIVER_FLOOR", f));
     }
@@ -252,7 +260,16 @@ pub fn gpu(args: &[String]) -> Result {
     });
     let mut test_args = vec!["test", "--locked", "--tests", "--no-run"];
     match &features {
-        Some(f) => test_args.extend(["-p", "libcuda-sys", "-p", "mempool-report", "--features", f]),
+        Some(f) => test_args.extend([
+            "-p",
+            "libcuda-sys",
+            "-p",
+            "mempool-report",
+            "-p",
+            "libcuda-sys-curand-example",
+            "--features",
+            f,
+        ]),
         // The dependent links C that calls libcuda: linked mode only.
         None => {
             test_args.push("--workspace");
