@@ -19,6 +19,7 @@ mod pregenerate;
 pub use libcuda_sys_build::env::{shell_word, shown};
 use libcuda_sys_build::model;
 mod report;
+mod semver;
 mod setup;
 mod summary;
 mod targets;
@@ -37,7 +38,9 @@ const COMMANDS: &[(&str, &str, &str)] = &[
       installed, or XTASK_CUDA_HEADERS's version); exit status 3 when the headers cannot be had"),
     ("headers", "VERSION|curand", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
       wheel version) into .cuda-headers/ and print the include directory; `curand`: CUDA 13.0's cuRAND, its root"),
-    ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, then test"),
+    ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, semver, then test"),
+    ("semver", "", "setup, then cargo-semver-checks (installed where missing): the public API, default features and \
+      cuda-13000, against the last release's (semver-baseline in Cargo.toml)"),
     ("pregenerate", "[--check]", "regenerate the pregenerated set (pregenerated/); --check compares instead"),
     ("abi-matrix", "[VERSION ...]", "systest's checks of the pregenerated set of every release and of generated bindings"),
     ("cross-abi", "[--target T ...] [VERSION ...]", "the ABI check for aarch64 Linux and Windows (MinGW)"),
@@ -60,6 +63,9 @@ fn main() -> ExitCode {
         Some("test") => test::check(rest)
             .and_then(|()| setup::prepare())
             .and_then(|env| test::run(&env.with_curand()).map_err(Error::from)),
+        Some("semver") => semver::check(rest)
+            .and_then(|()| setup::prepare())
+            .and_then(|env| semver::run(&env).map_err(Error::from)),
         Some("setup") => setup::run(rest),
         Some("headers") => headers::run(rest),
         Some("ci") => ci::run(rest),
