@@ -9,7 +9,9 @@
 //! a figure is the median over rounds with the range beside it, a ratio the
 //! median of the rounds' own ratios. "Ours" is the part of the build after
 //! bindgen's last piece is compiled: libcuda-sys's build script, run, and the
-//! bindings compiled. `--baseline REV` adds the default build and the
+//! bindings compiled. A second table gives the critical path of our builds,
+//! unit by unit (the build logic's compile, the build script's compile and
+//! run, the crate's compile), from each build's `--timings` report. `--baseline REV` adds the default build and the
 //! `default-features = false` one of another commit, for before and after
 //! (the latter shows what compiling the crate itself costs).
 //!
@@ -118,14 +120,15 @@ pub fn build(args: &[String]) -> Result {
         crate::run(cmd(&dir, configs[i].2, &include, &["fetch"]))?;
         projects.push(dir);
     }
-    // samples[config][round] = (clean build seconds, seconds after bindgen, no-op build seconds)
+    // samples[config][round] = (clean build seconds, seconds after bindgen,
+    // no-op build seconds, libcuda-sys's critical path)
     let mut samples = vec![Vec::new(); configs.len()];
     for round in 0..rounds {
         for k in 0..configs.len() {
             let i = (k + round) % configs.len();
             eprintln!("bench-build: round {} of {rounds}: {}", round + 1, configs[i].0);
             let _ = std::fs::remove_dir_all(projects[i].join("target"));
-            let mut build = cmd(&projects[i], configs[i].2, &include, &["build"]);
+            let mut build = cmd(&projects[i], configs[i].2, &include, &["build", "--timings"]);
             build.arg("--message-format=json");
             let b = cargo::build(build)?;
             if !b.success {
@@ -143,7 +146,8 @@ pub fn build(args: &[String]) -> Result {
                 &include,
                 &["build", "--message-format=json"],
             ))?;
-            samples[i].push((b.wall, bindgen_done.map(|t| b.wall - t), again.wall));
+            let path = critical_path(&projects[i].join("target/cargo-timings/cargo-timing.html"))?;
+            samples[i].push((b.wall, bindgen_done.map(|t| b.wall - t), again.wall, path));
         }
     }
     let data = json!({
@@ -157,9 +161,12 @@ pub fn build(args: &[String]) -> Result {
             "noop_s": s.iter().map(|x| x.2).collect::<Vec<_>>(),
             "ratio": s.iter().zip(&samples[0]).map(|(x, c)| x.0 / c.0).collect::<Vec<_>>(),
             "ratio_floor": s.iter().zip(&samples[1]).map(|(x, f)| x.0 / f.0).collect::<Vec<_>>(),
+            "path": PATH.iter().enumerate().map(|(k, (key, _))| (key.to_string(), json!(
+                s.iter().filter_map(|x| x.3.map(|p| p[k])).collect::<Vec<_>>()
+            ))).collect::<serde_json::Map<_, _>>(),
         })).collect::<Vec<_>>(),
     });
-    let table = build_table(&data);
+    let table = format!("{}\n{}", build_table(&data), path_table(&data));
     println!("{table}");
     if write {
         keep("build.json", &format!("{data:#}\n"))?;
@@ -260,6 +267,62 @@ fn build_table(data: &Value) -> String {
     out
 }
 
+/// libcuda-sys's critical path, in the order its units run: `(key, unit)`,
+/// the unit as a `--timings` report names it (`(package, target, mode)`).
+const PATH: [(&str, (&str, &str, &str)); 4] = [
+    ("logic_s", ("libcuda-sys-build", "", "todo")),
+    ("script_compile_s", ("libcuda-sys", " build-script", "todo")),
+    ("script_run_s", ("libcuda-sys", " build-script (run)", "run-custom-build")),
+    ("crate_s", ("libcuda-sys", "", "todo")),
+];
+
+/// The seconds of each unit of [`PATH`] in a `cargo build --timings` report,
+/// where the build has them all (not cudarc's, not the floor's). Stable Cargo
+/// gives a unit's start and duration only there, as the JSON array
+/// `UNIT_DATA` the page's script draws from.
+fn critical_path(report: &Path) -> Result<Option<[f64; 4]>> {
+    let page = std::fs::read_to_string(report).map_err(|e| format!("{}: {e}", report.display()))?;
+    let key = "const UNIT_DATA = ";
+    let at = page.find(key).ok_or_else(|| format!("{}: no {key}", report.display()))?;
+    let units: Vec<Value> = serde_json::Deserializer::from_str(&page[at + key.len()..])
+        .into_iter()
+        .next()
+        .and_then(|v| v.ok())
+        .ok_or_else(|| format!("{}: UNIT_DATA is not JSON", report.display()))?;
+    let seconds = |(name, target, mode): (&str, &str, &str)| {
+        units.iter().find_map(|u| {
+            (u["name"] == name && u["target"] == target && u["mode"] == mode)
+                .then(|| u["duration"].as_f64())
+                .flatten()
+        })
+    };
+    let found: Vec<f64> = PATH.iter().filter_map(|(_, unit)| seconds(*unit)).collect();
+    Ok(found.try_into().ok())
+}
+
+fn path_table(data: &Value) -> String {
+    let mut out = String::from(
+        "libcuda-sys's critical path, from each build's `--timings` report. Median (range).\n\n\
+         | configuration | build logic compiled | build script compiled | build script ran | crate compiled |\n\
+         |---|---:|---:|---:|---:|\n",
+    );
+    for c in data["configs"].as_array().into_iter().flatten() {
+        if numbers(&c["path"]["crate_s"]).is_empty() {
+            continue;
+        }
+        let cells: Vec<String> = PATH
+            .iter()
+            .map(|(key, _)| spread(&numbers(&c["path"][key]), |x| format!("{x:.2} s")))
+            .collect();
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            c["name"].as_str().unwrap_or_default(),
+            cells.join(" | ")
+        ));
+    }
+    out
+}
+
 /// `cargo xtask bench-calls FILE [--write]`: the call table of a `run.sh`
 /// results file; `--write` keeps the file as `benches/results/calls.txt` and
 /// puts the table in BENCHMARKS.md.
@@ -352,6 +415,37 @@ fn date() -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_critical_path_is_read_from_a_timings_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("cargo-timing.html");
+        let unit = |name: &str, target: &str, mode: &str, duration: f64| {
+            format!(
+                r#"{{"name":"{name}","target":"{target}","mode":"{mode}","start":1.0,"duration":{duration},"sections":null}}"#
+            )
+        };
+        let units = [
+            unit("syn", "", "todo", 3.0),
+            unit("libcuda-sys-build", "", "todo", 2.99),
+            unit("libcuda-sys", " build-script", "todo", 0.4),
+            unit("libcuda-sys", " build-script (run)", "run-custom-build", 1.83),
+            unit("libcuda-sys", "", "todo", 0.78),
+        ];
+        let page = |units: &[String]| {
+            format!(
+                "<script>\nconst UNIT_DATA = [\n{}\n];\nconst CONCURRENCY_DATA = [];\n",
+                units.join(",\n")
+            )
+        };
+        std::fs::write(&report, page(&units)).unwrap();
+        assert_eq!(super::critical_path(&report).unwrap(), Some([2.99, 0.4, 1.83, 0.78]));
+        // cudarc's build has none of them.
+        std::fs::write(&report, page(&units[..1])).unwrap();
+        assert_eq!(super::critical_path(&report).unwrap(), None);
+        std::fs::write(&report, "<html></html>").unwrap();
+        assert!(super::critical_path(&report).is_err());
+    }
+
     #[test]
     fn spread_is_the_median_and_the_range() {
         let f = |x: f64| format!("{x:.1}");
