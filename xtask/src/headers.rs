@@ -2,7 +2,8 @@
 //! NVIDIA's pip wheels (headers only: no libcuda, no stub), cached in
 //! `.cuda-headers/` (or `LIBCUDA_SYS_HEADER_CACHE`); prints the include
 //! directory; `curand`, CUDA 13.0's cuRAND for the workspace's cuRAND
-//! binding crate, and prints its root. A version no wheel carries is refused before pip is asked.
+//! binding crate, and prints its root. A version no wheel carries is refused
+//! before pip is asked.
 //!
 //! Concurrent runs (parallel CI jobs, the tests) each unpack into a temporary
 //! directory inside the cache and rename it into place: a reader sees no copy
