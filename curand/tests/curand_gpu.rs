@@ -16,16 +16,8 @@ fn check_curand(call: &str, s: curandStatus_t) {
 
 /// `Some(reason)` when there is no usable driver or no device.
 fn no_gpu() -> Option<String> {
-    // SAFETY: flags by value.
-    let r = unsafe { cuInit(0) };
-    if r != CUDA_SUCCESS {
-        let why = testkit::no_driver_for_tests(r.0).unwrap_or_else(|| panic!("cuInit: {r}"));
-        return Some(format!("cuInit(0) returned {r}: {why}"));
-    }
-    let mut count = 0;
-    // SAFETY: `count` is writable.
-    check("cuDeviceGetCount", unsafe { cuDeviceGetCount(&mut count) });
-    (count == 0).then(|| "the driver reports no CUDA device".to_owned())
+    // SAFETY: flags by value; `n` is a valid int for the driver to write.
+    testkit::no_gpu(|| unsafe { cuInit(0) }, |n| unsafe { cuDeviceGetCount(n) }, |r| r.0)
 }
 
 #[test]

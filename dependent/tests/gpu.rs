@@ -16,24 +16,8 @@ fn name(result: CUresult) -> String {
 /// `Some(reason)` when there is no usable driver or no device; any other
 /// failure fails the test.
 fn no_gpu() -> Option<String> {
-    let checked = |call: &str, r: CUresult| {
-        if r == cudaError_enum::CUDA_SUCCESS {
-            return None;
-        }
-        let why = testkit::no_driver_for_tests(r.0)
-            .unwrap_or_else(|| panic!("{call} returned {}", name(r)));
-        Some(format!("{call} returned {}: {why}", name(r)))
-    };
-    // SAFETY: flags by value.
-    if let Some(why) = checked("cuInit(0)", unsafe { cuInit(0) }) {
-        return Some(why);
-    }
-    let mut count = 0;
-    // SAFETY: `count` is a valid int for the driver to write.
-    if let Some(why) = checked("cuDeviceGetCount", unsafe { cuDeviceGetCount(&mut count) }) {
-        return Some(why);
-    }
-    (count == 0).then(|| "the driver reports no CUDA device".to_owned())
+    // SAFETY: flags by value; `n` is a valid int for the driver to write.
+    testkit::no_gpu(|| unsafe { cuInit(0) }, |n| unsafe { cuDeviceGetCount(n) }, |r| r.0)
 }
 
 #[test]

@@ -201,6 +201,34 @@ pub fn no_driver_for_tests(code: u32) -> Option<&'static str> {
     no_usable_driver(code)
 }
 
+/// Why no GPU test can run here, from what `init` (`cuInit(0)`) and then
+/// `count` (`cuDeviceGetCount`) return, a `CUresult` whose number `code`
+/// gives: no usable driver ([`no_driver_for_tests`]), or no device; `None`
+/// where a GPU is there. Panics, naming the call, on any other failure. A
+/// crate's tests pass their own libcuda-sys's calls, since this crate cannot
+/// depend on it: `no_gpu(|| unsafe { cuInit(0) }, |n| unsafe {
+/// cuDeviceGetCount(n) }, |r| r.0)`.
+pub fn no_gpu<R: std::fmt::Display>(
+    init: impl FnOnce() -> R,
+    count: impl FnOnce(&mut i32) -> R,
+    code: impl Fn(&R) -> u32,
+) -> Option<String> {
+    let failed = |call: &str, r: R| {
+        let why = no_driver_for_tests(code(&r)).unwrap_or_else(|| panic!("{call} returned {r}"));
+        Some(format!("{call} returned {r}: {why}"))
+    };
+    let r = init();
+    if code(&r) != 0 {
+        return failed("cuInit(0)", r);
+    }
+    let mut devices = 0;
+    let r = count(&mut devices);
+    if code(&r) != 0 {
+        return failed("cuDeviceGetCount", r);
+    }
+    (devices == 0).then(|| "the driver reports no CUDA device".to_owned())
+}
+
 /// The memory-pool attributes as NVIDIA documents them: name, value and the
 /// first header (`CUDA_VERSION`) that declares it.
 pub const POOL_ATTRIBUTES: &[(&str, i64, u32)] = &[
