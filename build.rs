@@ -132,7 +132,21 @@ fn run() -> model::Result<()> {
     let (files, link) = std::thread::scope(|scope| {
         let linked = !target.dynamic_loading();
         let (b, o, out_dir) = (&bindings, &origin, &target.out_dir);
-        let files = scope.spawn(move || write::files::all(b, o, out_dir, linked));
+        let files = scope.spawn(move || {
+            // Generated bindings are rendered here; the pregenerated set's come rendered.
+            #[cfg(feature = "bindgen")]
+            let generated = match b.rendered.is_empty() {
+                true => Some(write::render::files(b)),
+                false => None,
+            };
+            #[cfg(not(feature = "bindgen"))]
+            let generated: Option<Vec<(String, String)>> = None;
+            #[cfg(feature = "bindgen")]
+            if generated.is_some() {
+                write::render::tables(b, out_dir)?;
+            }
+            write::files::all(b, generated.as_deref(), o, out_dir, linked)
+        });
         // Linked: the linker resolves every function against libcuda (or a stand-in).
         // Dynamic loading: each function calls through a table filled at run time.
         // docs.rs: rustdoc links nothing, for any target.
@@ -253,6 +267,7 @@ fn generate(
             history: pregenerated::history(target)?,
             reference: scanned.reference,
             modules: bound,
+            rendered: Vec::new(),
         },
         origin,
     ))))

@@ -30,6 +30,7 @@ pub mod env;
 pub mod interop;
 pub mod model;
 pub mod pregenerated;
+#[cfg(feature = "generate")]
 pub mod sentences;
 pub mod tables;
 
@@ -64,10 +65,13 @@ pub mod make {
 
 pub mod write {
     //! What the build leaves: the files in `OUT_DIR`, the library to link, the `cargo::` lines.
+    #[cfg(feature = "generate")]
     pub mod docs;
     pub mod emit;
     pub mod files;
     pub mod link;
+    #[cfg(feature = "generate")]
+    pub mod render;
 }
 
 #[cfg(test)]

@@ -157,6 +157,7 @@ pub struct Enumerator {
 
 /// Whether an enumerator, the last of its enum, counts the others rather than
 /// being one of them: `CU_DEVICE_ATTRIBUTE_MAX`, `CU_JIT_NUM_OPTIONS`.
+#[cfg(feature = "generate")]
 pub(crate) fn end_marker(name: &str) -> bool {
     name.ends_with("_MAX") || name.ends_with("NUM_OPTIONS")
 }
@@ -277,6 +278,14 @@ pub struct Moved {
     pub ty: String,
 }
 
+/// What heads a block of a rendered file that belongs to one function, its
+/// declaration or a plain name of it: `//~ name`, to the next `//~` line (`//~`
+/// alone ends the last). The floor leaves a function out block by block.
+pub const BLOCK: &str = "//~";
+
+/// NVIDIA's online driver-API reference: a doxygen group is a page of it.
+pub const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";
+
 pub struct Bindings {
     pub version: CudaVersion,
     /// Types, constants and enumerators (no functions), as Rust text.
@@ -305,6 +314,11 @@ pub struct Bindings {
     /// The graphics-interop modules bound (`gl`, `egl`, `vdpau`), each only
     /// with what its header adds to `cuda.h`'s; empty without their features.
     pub modules: Vec<Module>,
+    /// `(name, text)` of the files the pregenerated set ships rendered
+    /// (`pregenerated::load`), which `write::files` copies instead of
+    /// rendering; empty for generated bindings. With them, the fields above
+    /// hold only names: the functions, plain names, versions and modules.
+    pub rendered: Vec<(String, String)>,
 }
 
 /// One graphics-interop module of the bindings (`OUT_DIR/<name>.rs`).
@@ -362,12 +376,14 @@ impl Bindings {
 
     /// Whether the enum `owner`'s values are options, each with its value in a
     /// slot of an array beside the array of options (`CUjit_option`).
+    #[cfg(feature = "generate")]
     pub(crate) fn is_option(&self, owner: &str) -> bool {
         let slot = |t: &Typed| ["slot", "out", "inout"].contains(&t.shape.as_str());
         self.typed.iter().any(|t| t.owner == owner && slot(t))
     }
 
     /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.
+    #[cfg(feature = "generate")]
     pub(crate) fn typedef_of<'a>(&'a self, owner: &'a str) -> &'a str {
         self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
     }

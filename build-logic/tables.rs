@@ -1,18 +1,23 @@
 //! The derived tables as rows of text, the form `pregenerated/` keeps them in,
 //! each with its one writer and its one reader. Every build writes its own into
 //! `OUT_DIR/tables/`, which `cargo xtask pregenerate` merges, line by line,
-//! into the sections of `pregenerated/`; loading a pregenerated release reads
-//! them back. Fields are split on whitespace (on tabs in `value_types.txt` and
+//! into the sections of `pregenerated/`; rendering a pregenerated release
+//! (`cargo xtask pregenerate`) reads them back, and a build with one its
+//! versions and plain names. Fields are split on whitespace (on tabs in `value_types.txt` and
 //! `moved_members.txt`), `-` where there is none. `items.txt` and
 //! `moved_members.txt` compare all releases, so xtask writes them. systest and
 //! xtask read the tables with this module too.
 
 use std::collections::BTreeMap;
+#[cfg(feature = "generate")]
 use std::fmt::Write;
 
-use crate::model::{Direction, Documented, Moved, Reference, Rename, Typed};
+use crate::model::Rename;
+#[cfg(feature = "generate")]
+use crate::model::{Direction, Documented, Moved, Reference, Typed};
 
 /// What the tables hold, as the build script has it.
+#[cfg(feature = "generate")]
 pub(crate) struct Tables<'a> {
     /// Every bound function.
     pub functions: Vec<&'a str>,
@@ -25,10 +30,12 @@ pub(crate) struct Tables<'a> {
 
 /// The tables an interop module has of its own: an attribute enum's value
 /// types and bit masks are `cuda.h`'s only (its headers add none).
+#[cfg(feature = "generate")]
 pub const MODULE_TABLES: [&str; 5] =
     ["since.txt", "renames.txt", "reference.txt", "groups.txt", "pages.txt"];
 
 /// The tables every build writes, `(file, text)`.
+#[cfg(feature = "generate")]
 pub(crate) fn write(b: &Tables) -> [(&'static str, String); 7] {
     let mut names = b.functions.clone();
     names.sort_unstable();
@@ -72,6 +79,7 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 7] {
 /// `reference.txt` (`function group returns refers params`, the lists
 /// comma-separated, each parameter `name:direction`), `groups.txt`
 /// (`group<TAB>title`) and `pages.txt` (`tag page`).
+#[cfg(feature = "generate")]
 pub fn read_reference(functions: &str, groups: &str, pages: &str) -> Result<Reference, String> {
     let list = |field: &str| match field {
         "-" => Vec::new(),
@@ -136,6 +144,7 @@ pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
 }
 
 /// The fields of a `value_types.txt` row, in order.
+#[cfg(feature = "generate")]
 pub(crate) const VALUE_TYPE_FIELDS: [&str; 14] = [
     "enum",
     "enumerator",
@@ -153,6 +162,7 @@ pub(crate) const VALUE_TYPE_FIELDS: [&str; 14] = [
     "source",
 ];
 
+#[cfg(feature = "generate")]
 fn value_type_row(t: &Typed) -> String {
     let dash = |f: Option<String>| f.unwrap_or_else(|| "-".into());
     let list = |l: &[String]| if l.is_empty() { "-".into() } else { l.join(",") };
@@ -182,6 +192,7 @@ fn value_type_row(t: &Typed) -> String {
 
 /// `value_types.txt`: the fields of `VALUE_TYPE_FIELDS`, tab-separated, `-`
 /// where there is none; the descriptions are the header's, which the table leaves out.
+#[cfg(feature = "generate")]
 pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
     let none = |field: &str| (field != "-").then(|| field.to_string());
     let list = |field: &str| {
@@ -224,11 +235,13 @@ pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
 }
 
 /// `bitmasks.txt`: one enum a line.
+#[cfg(feature = "generate")]
 pub(crate) fn read_bitmasks(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
 
 /// `moved_members.txt`: `record member path type`.
+#[cfg(feature = "generate")]
 pub(crate) fn read_moved(text: &str) -> Result<Vec<Moved>, String> {
     Ok(rows(text, 4, true)?
         .into_iter()

@@ -31,6 +31,9 @@
 //! does, the facts of NVIDIA's documentation, the driver each function needs,
 //! each attribute's value type, a sentence for each memory-pool attribute),
 //! but none of the header's text. [`PREGENERATED`](crate::PREGENERATED) says which one a build has.
+//! It comes rendered, documentation and tables included: a build with it
+//! copies its release's files, and renders only the crate root's paragraph
+//! and the `since` table.
 //!
 //! # Choosing a CUDA release
 //!
@@ -151,7 +154,10 @@
 //! out of the bindings, and using one is a compile error instead. It works with
 //! generated and pregenerated bindings alike; generated ones need the header's
 //! `cudaTypedefs.h`, and a floor that cannot date a bound function is an error
-//! that names them. With `dynamic-loading` it has no effect (a function the
+//! that names them. The pregenerated set's documentation and value-type tables
+//! come rendered for every function of the release: under a floor they still
+//! name (and link) the getters, setters and related functions it left out,
+//! where generated docs leave them out too. With `dynamic-loading` it has no effect (a function the
 //! driver lacks fails alone, at run time). The floor applied is passed on as
 //! `DEP_CUDA_DRIVER_FLOOR` (`13000`; empty without one).
 //!

@@ -113,9 +113,23 @@ fn run() -> model::Result<()> {
     let (_, preprocessed) = header.expand(&[])?;
     // The enums the bindings treat as bit masks, from their `BITMASKS`.
     let bitmasks = tables::bitmasks(&items::parse(&read("value_types.rs")?)?)?;
-    // The value type of every attribute, as the build script tabled it.
-    let typed = rows::read_value_types(&read("tables/value_types.txt")?)
-        .map_err(|e| model::Error::new("systest cannot read tables/value_types.txt", e))?;
+    // The value type of every attribute, as the build script tabled it, or
+    // as the pregenerated set has it for the release bound.
+    let value_types = match found_by.as_str() {
+        "pregenerated" => {
+            let path = manifest.join("../pregenerated/value_types.txt");
+            println!("cargo::rerun-if-changed={}", path.display());
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                model::Error::new(format!("cannot read {}", path.display()), e.to_string())
+            })?;
+            let release = var("DEP_CUDA_VERSION").parse().unwrap_or_default();
+            libcuda_sys_build::pregenerated::select(&text, release, per_thread_default_stream)
+                .map_err(|e| model::Error::new("systest cannot read value_types.txt", e))?
+        }
+        _ => read("tables/value_types.txt")?,
+    };
+    let typed = rows::read_value_types(&value_types)
+        .map_err(|e| model::Error::new("systest cannot read the value types", e))?;
     let checks = abi::checks(&items, &preprocessed, &bitmasks, &typed);
     // The run-time check's sources; its program runs only where the tests do
     // (the host), the static check below for any target.

@@ -9,21 +9,19 @@
 //!   enumerators' value types where they have them; each enumerator's value,
 //!   value type, and for a `CUresult` its meaning;
 //! - `records`: each struct and union, its page of NVIDIA's reference and
-//!   contract, and a line of every field; each `#define` constant's line;
-//! - `root`: the crate root's paragraph on the release shown.
+//!   contract, and a line of every field; each `#define` constant's line.
 //!
 //! This file holds what they share: the release history of an item, links,
 //! and the insertion of `#[doc]` lines into Rust text.
 
 use std::collections::BTreeMap;
 
-use crate::model::{dotted, CudaVersion};
+use crate::model::{dotted, CudaVersion, REFERENCE};
 use crate::model::{Bindings, Enumerator};
 
 pub(crate) mod enums;
 pub(crate) mod functions;
 pub(crate) mod records;
-pub(crate) mod root;
 
 /// The line each function's documentation gets: the driver it needs, as the
 /// header `typedefs` (`cudaTypedefs.h`, or an interop module's) dates it.
@@ -31,9 +29,6 @@ pub(crate) fn since(version: u32, typedefs: &str) -> String {
     let version = CudaVersion { number: version };
     format!("Needs a driver of CUDA {version} or newer (`{typedefs}`).")
 }
-
-/// NVIDIA's online driver-API reference: a doxygen group is a page of it.
-pub(super) const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";
 
 /// The page of NVIDIA's reference a group is (each `_` of its name doubled).
 pub(super) fn group_page(group: &str) -> String {

@@ -1,66 +1,97 @@
-//! The write step: the files `src/lib.rs` includes from `OUT_DIR`, rendered
-//! from the bindings' data with this crate's documentation (`docs`) and tables
-//! (the `since`, value-type and plain-name tables, rendered here).
+//! The write step: the files `src/lib.rs` includes from `OUT_DIR`. Most of
+//! them the pregenerated set ships rendered, its release's part of each
+//! (`Bindings::rendered`); for generated bindings `write::render` makes them.
+//! Either way the functions the floor left out leave the files here, block by
+//! block, and what depends on the build (the crate root's page, the `since`
+//! table, the items list) is made here.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
-use crate::model::{Bindings, Enumerator, Function, Module, Origin, Rename, Result};
-use crate::sentences::result;
-use crate::tables;
-use crate::write::docs;
+use crate::model::{Bindings, Origin, Result, BLOCK, REFERENCE};
 
-/// Writes the files `src/lib.rs` includes; `linked`: the functions are
+/// Writes the files `src/lib.rs` includes: `generated`, the files
+/// `write::render` made of generated bindings, or the pregenerated set's
+/// (`Bindings::rendered`) where there are none; `linked`: the functions are
 /// declared for the linker, not loaded at run time (`dynamic-loading`).
-pub fn all(b: &Bindings, origin: &Origin, out_dir: &Path, linked: bool) -> Result<()> {
-    let files = [
-        ("crate_docs.md", docs::root::crate_root(b, origin)),
-        ("bindings.rs", docs::types(b)),
-        ("functions.rs", functions(b, linked)),
-        ("renames.rs", renames(&b.renames)),
-        ("macro_constants.rs", docs::macro_constants(b)),
-        ("since.rs", since(b)),
-        ("value_types.rs", value_types(b)),
-        ("enumerators.rs", enumerators(b)),
-        ("accessors.rs", accessors(b)),
-        ("items.txt", items(b)),
+pub fn all(
+    b: &Bindings,
+    generated: Option<&[(String, String)]>,
+    origin: &Origin,
+    out_dir: &Path,
+    linked: bool,
+) -> Result<()> {
+    let bound: BTreeSet<&str> = b.all_functions().map(|f| f.name.as_str()).collect();
+    let mut files = vec![
+        ("crate_docs.md".to_string(), crate_root(b, origin)),
+        ("since.rs".to_string(), since(b)),
+        ("items.txt".to_string(), items(b)),
     ];
-    // The interop modules bound (their features on), each in a file of its own.
-    let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m, linked)));
-    for (name, text) in files.into_iter().map(|(n, t)| (n.to_string(), t)).chain(modules) {
+    for (name, text) in generated.unwrap_or(&b.rendered) {
+        files.push((name.clone(), bound_only(text, &bound, linked)));
+    }
+    for (name, text) in files {
         let path = out_dir.join(name);
         std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
     }
-    // The same tables as rows of text, which `cargo xtask pregenerate` merges:
-    // cuda.h's in `tables/`, each interop module's in `tables/<module>/` with
-    // its types as bindgen made them (its functions are in `<module>.rs`).
-    let rows = tables::Tables {
-        functions: b.functions.iter().map(|f| f.name.as_str()).collect(),
-        since: b.since.as_ref(),
-        renames: &b.renames,
-        typed: &b.typed,
-        bitmasks: &b.bitmasks,
-        reference: &b.reference,
-    };
-    write_tables(&out_dir.join("tables"), tables::write(&rows).into_iter().collect())?;
-    for m in &b.modules {
-        let rows = tables::Tables {
-            functions: m.functions.iter().map(|f| f.name.as_str()).collect(),
-            since: b.since.as_ref(),
-            renames: &m.renames,
-            typed: &[],
-            bitmasks: &[],
-            reference: &m.reference,
-        };
-        let mut files: Vec<(&str, String)> = tables::write(&rows)
-            .into_iter()
-            .filter(|(name, _)| tables::MODULE_TABLES.contains(name))
-            .collect();
-        files.push(("types.rs", m.types.clone()));
-        write_tables(&out_dir.join("tables").join(m.name), files)?;
-    }
     Ok(())
+}
+
+/// How a rendered file declares the functions for the linker; with dynamic
+/// loading the same list is the `functions!` invocation that `src/lib.rs`
+/// expands to the wrappers. Both read back the same (`make::items::read`).
+const LINKED: &str = "unsafe extern \"C\" {";
+const LOADED: &str = "functions! {";
+
+/// `text` less the blocks (`//~ name` to the next `//~` line) of functions
+/// not `bound` (those the floor left out), its functions declared for the
+/// linker or loaded.
+fn bound_only(text: &str, bound: &BTreeSet<&str>, linked: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut keep = true;
+    for line in text.lines() {
+        if let Some(tag) = line.strip_prefix(BLOCK) {
+            let name = tag.trim();
+            keep = name.is_empty() || bound.contains(name);
+        }
+        if keep {
+            out.push_str(if line == LINKED && !linked { LOADED } else { line });
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `crate_docs.md`: the crate root's paragraph on the release these docs show.
+fn crate_root(b: &Bindings, origin: &Origin) -> String {
+    let v = b.version;
+    let how = match origin {
+        Origin::Generated { .. } => format!(
+            "These docs are of bindings generated from CUDA {v}'s headers (`CUDA_VERSION` {n}), \
+             with the header's documentation after this crate's own.",
+            n = v.number
+        ),
+        Origin::Pregenerated { .. } => format!(
+            "These docs are of CUDA {v}'s bindings (`CUDA_VERSION` {n}) from the crate's \
+             pregenerated set{newest}: docs.rs has no CUDA headers, so its page shows these, \
+             with this crate's own documentation and none of the header's.",
+            n = v.number,
+            newest = match b.history.releases.last() == Some(&v.number) {
+                true => ", its newest release",
+                false => "",
+            }
+        ),
+    };
+    format!(
+        "{how} Another release's items are its feature's (`cuda-12080` for 12.8, see [Choosing \
+         a CUDA release](crate::building#choosing-a-cuda-release)): `cargo doc -p libcuda-sys --features \
+         cuda-12080 --open` shows them, and a dependent's docs.rs page shows its release with \
+         `[package.metadata.docs.rs] features = [\"libcuda-sys/cuda-12080\"]`. Each function's \
+         page says what it does, the driver it needs, and links its page of [NVIDIA's driver \
+         API reference]({REFERENCE}).\n"
+    )
 }
 
 /// `items.txt` (`DEP_CUDA_ITEMS`): every name `cuda.h`'s bindings declare at
@@ -75,209 +106,6 @@ fn items(b: &Bindings) -> String {
     names.dedup();
     names.into_iter().map(|n| format!("{n}\n")).collect()
 }
-
-/// Writes `files` into `dir`, which it makes.
-fn write_tables(dir: &Path, files: Vec<(&str, String)>) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| write_error(dir, e))?;
-    for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| write_error(&path, e))?;
-    }
-    Ok(())
-}
-
-/// `enumerators.rs`: every C enumerator under its C name at the crate root,
-/// typed as its enum's typedef (`CUDA_SUCCESS: CUresult`), as C makes them
-/// global: `use libcuda_sys::*;` then `match r { CUDA_SUCCESS => .. }`. And
-/// what each `CUresult` means, for its `Display`.
-fn enumerators(b: &Bindings) -> String {
-    let mut out = conversions(b, &b.functions, &b.types, &b.aliases, &b.enumerators);
-    out.push_str("// C's enumerators under their global C names.\n");
-    let mut meanings = String::new();
-    for e in &b.enumerators {
-        let (ty, name) = (b.typedef_of(&e.owner), &e.name);
-        let value = docs::value(b, e).map_or(String::new(), |v| format!(", `{name} = {v}`"));
-        let result = result(name).filter(|_| ty == "CUresult");
-        let meaning = result.map_or(String::new(), |(m, _)| format!(": {m}"));
-        out.push_str(&format!(
-            "/// [`{ty}::{name}`] under its C name{value}{meaning}.\npub const {name}: {ty} = {ty}::{name};\n"
-        ));
-        if let Some((m, _)) = result {
-            let _ = writeln!(meanings, "            (Self::{name}.0 as i64, {m:?}),");
-        }
-    }
-    let _ = writeln!(
-        out,
-        "impl CUresult {{\n    /// What this result means, in a line of this crate's own (`Display` prints\n    \
-         /// it); `None` for a value without one (newer than these bindings, say).\n    \
-         pub const fn meaning(self) -> Option<&'static str> {{\n        \
-         crate::enums::name_of(self.0 as i64, &[\n{meanings}        ])\n    }}\n}}"
-    );
-    out
-}
-
-/// `From` each enum (of `aliases`, `(enum, typedef)`, and `enumerators`, those
-/// of `types`) into the integer a parameter takes its values as (`params.txt`:
-/// `cuStreamCreate`'s `c_uint Flags` takes `CUstream_flags`), or an attribute
-/// holds them in (`CU_DEVICE_ATTRIBUTE_COMPUTE_MODE`'s `int` holds a
-/// `CUcomputemode`): `CU_STREAM_NON_BLOCKING.into()`. The conversion is C's:
-/// the enum's integer, as that type. Every enum a row of `params.txt` names
-/// converts into its own integer whichever modules are bound (an interop
-/// function's `Flags` takes `CUgraphicsRegisterFlags` as a `c_uint`); the
-/// types of `functions` and the attributes add the rest.
-fn conversions(
-    b: &Bindings,
-    functions: &[Function],
-    types: &str,
-    aliases: &[(String, String)],
-    enumerators: &[Enumerator],
-) -> String {
-    use crate::sentences::{param, params};
-    let integer = |rust: &str| -> Option<&'static str> {
-        let rust: String = rust.split_whitespace().collect();
-        let rust = rust.trim_start_matches("*mut").trim_start_matches("*const");
-        let last = rust.rsplit("::").next().unwrap_or(rust);
-        Some(match last {
-            "c_uint" | "cuuint32_t" | "u32" => "u32",
-            "c_int" | "i32" => "i32",
-            "c_ulonglong" | "cuuint64_t" | "u64" => "u64",
-            "c_longlong" | "i64" => "i64",
-            "c_ushort" | "u16" => "u16",
-            "c_uchar" | "u8" => "u8",
-            "usize" => "usize",
-            _ => return None,
-        })
-    };
-    // Each newtype of `types` (`pub struct X(pub c_uint);`) and its integer, read once.
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let code = docs::code_only(types);
-    let newtypes: std::collections::HashMap<&str, &'static str> = code
-        .match_indices("pub struct ")
-        .filter_map(|(at, m)| {
-            let rest = &types[at + m.len()..];
-            let name = &rest[..rest.find(|c: char| !ident(c))?];
-            let inner = rest[name.len()..].trim_start().strip_prefix('(')?;
-            Some((name, integer(inner[..inner.find(')')?].trim_start_matches("pub"))?))
-        })
-        .collect();
-    // An enum of `types` by its typedef or its own name, and its integer.
-    let repr = |family: &str| -> Option<&'static str> {
-        let owner = aliases.iter().find(|(_, t)| t == family).map_or(family, |(e, _)| e.as_str());
-        enumerators.iter().find(|e| e.owner == owner)?;
-        newtypes.get(owner).copied()
-    };
-    let mut pairs: Vec<(&str, &str)> = Vec::new();
-    for family in params().iter().filter_map(|p| p.family()) {
-        pairs.extend(repr(family).map(|int| (family, int)));
-    }
-    for f in functions {
-        for (name, ty) in docs::params(&f.decl) {
-            let Some(family) = param(&f.name, &name).and_then(|p| p.family()) else { continue };
-            if let (Some(int), Some(_)) = (integer(&ty), repr(family)) {
-                pairs.push((family, int));
-            }
-        }
-    }
-    for t in &b.typed {
-        if let (Some(values), Some(int)) = (&t.values, t.rust_type.as_deref().and_then(integer)) {
-            pairs.extend(repr(values).map(|_| (values.as_str(), int)));
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    let mut out = String::new();
-    for (family, int) in pairs {
-        let _ = writeln!(
-            out,
-            "/// Its integer as the `{int}` a C parameter or attribute takes it as.\n\
-             impl From<{family}> for {int} {{\n    fn from(value: {family}) -> {int} {{\n        \
-             value.0 as {int}\n    }}\n}}"
-        );
-    }
-    out
-}
-
-/// `accessors.rs`: `member()` and `set_member()` for each member that moved,
-/// so that the same code compiles against every release.
-fn accessors(b: &Bindings) -> String {
-    let mut out = String::from("// Accessors of the members that moved between releases.\n");
-    for m in &b.moved {
-        let (record, member, path, ty) = (&m.record, &m.member, &m.path, &m.ty);
-        // A member of an anonymous union: `cargo xtask pregenerate` and
-        // the generated path let only integers through, any bits of which are a value.
-        let read = if path.contains('.') {
-            format!("// SAFETY: an integer member of a C union: any bits are a value.\n        unsafe {{ self.{path} }}")
-        } else {
-            format!("self.{path}")
-        };
-        out.push_str(&format!(
-            "impl {record} {{\n    /// `{member}`, here `self.{path}`: the same call in every release, where the\n    \
-             /// member is in an anonymous union or not (crate docs, [Members that moved](crate#members-that-moved)).\n    \
-             pub fn {member}(&self) -> {ty} {{\n        {read}\n    }}\n    \
-             /// Sets `{member}` (`self.{path}`), in every release: see [`Self::{member}`].\n    \
-             pub fn set_{member}(&mut self, value: {ty}) {{\n        self.{path} = value;\n    }}\n}}\n"
-        ));
-    }
-    out
-}
-
-/// `<module>.rs` of an interop module: its types, its functions (as
-/// `functions.rs` declares them), its plain names, and its enumerators under
-/// their C names.
-fn module(b: &Bindings, m: &Module, linked: bool) -> String {
-    let mut out = format!("// The {} interop module: what its header adds to cuda.h's.\n", m.name);
-    out.push_str(&docs::module_types(b, m));
-    out.push_str(&functions_of(b, &m.functions, Some(m), linked));
-    out.push_str(&renames(&m.renames));
-    // `name()` and `Debug` of its enums, as for cuda.h's (none is a bit mask).
-    render_names(&m.enumerators, &m.aliases, &[], &mut out);
-    out.push_str(&conversions(b, &m.functions, &m.types, &m.aliases, &m.enumerators));
-    for e in &m.enumerators {
-        let ty = m.aliases.iter().find(|(en, _)| *en == e.owner).map_or(&e.owner, |(_, a)| a);
-        let _ = writeln!(
-            out,
-            "/// [`{ty}::{n}`] under its C name.\npub const {n}: {ty} = {ty}::{n};",
-            n = e.name
-        );
-    }
-    out
-}
-
-/// `functions.rs`: the `extern "C"` block of the linked mode, or the
-/// `functions!` invocation that `src/lib.rs` expands to the dynamic-loading
-/// wrappers; each declaration with this crate's lines around the header's
-/// text (`docs::function`).
-fn functions(b: &Bindings, linked: bool) -> String {
-    functions_of(b, &b.functions, None, linked)
-}
-
-/// The declarations of `list`, functions of `b` or of its interop `module`:
-/// an `extern "C"` block where they are `linked`, else one `functions!`
-/// invocation. Both read back the same (`make::items::read`).
-fn functions_of(b: &Bindings, list: &[Function], module: Option<&Module>, linked: bool) -> String {
-    let mut out = String::from(if linked { "unsafe extern \"C\" {\n" } else { "functions! {\n" });
-    let index = docs::functions::Index::new(b, module);
-    for f in list {
-        let (mut before, after) = docs::functions::function(b, &index, f);
-        // A paragraph of its own, before the header's text; a list of ours
-        // ends there (an HTML comment), not in the list of facts after it.
-        if before.last().is_some_and(|l| l.starts_with("- ")) {
-            before.extend([String::new(), "<!-- -->".into()]);
-        }
-        if !before.is_empty() {
-            before.push(String::new());
-        }
-        for line in &before {
-            out.push_str(&format!("#[doc = {line:?}] "));
-        }
-        out.push_str(&docs::insert_before(&f.decl, &f.name, &after));
-        out.push('\n');
-    }
-    out.push_str("}\n");
-    out
-}
-
-// `OUT_DIR/since.rs`.
 
 /// `OUT_DIR/since.rs`: the tables behind `libcuda_sys::since`: the bound
 /// functions, each with the version its ABI needs, and the plain names with
@@ -311,224 +139,22 @@ fn since(bindings: &Bindings) -> String {
     out
 }
 
-// `OUT_DIR/renames.rs`.
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `OUT_DIR/renames.rs`: one `pub use` per plain name, as the header's macro
-/// makes it. A `use` keeps the target's exact signature and symbol, and its
-/// page shows the target's documentation, which names the plain name.
-fn renames(renames: &[Rename]) -> String {
-    let mut out =
-        String::from("// Plain names of renamed driver functions, from the header's own macros.\n");
-    for r in renames {
-        out.push_str(&format!("#[doc(inline)]\npub use self::{} as {};\n", r.target, r.plain));
-    }
-    out
-}
+    const RENDERED: &str = "// cuda.h\nunsafe extern \"C\" {\n//~ cuA\n#[doc = \"A\"] pub fn cuA(\n    x: u32,\n) -> CUresult;\n//~ cuB_v2\npub fn cuB_v2() -> CUresult;\n//~\n}\n//~ cuB_v2\npub use self::cuB_v2 as cuB;\n//~\n";
 
-// `OUT_DIR/value_types.rs`: the value type of every attribute enumerator
-// (`VALUE_TYPES`, found by `attributes`), each attribute enum's
-// `value_type()`, `name()` and `Debug` of every C enum, and the bit masks.
-
-/// `name()` and `Debug` for every C enum: the enumerator's name for a value
-/// (the first one the header lists, where two share a value: `cuda.h` lists
-/// the current name before the deprecated ones), `None` for a value the
-/// header does not list; `Debug` shows it under the C typedef's name.
-fn render_names(
-    enumerators: &[crate::model::Enumerator],
-    aliases: &[(String, String)],
-    bitmasks: &[String],
-    out: &mut String,
-) {
-    let mut owners: Vec<&str> = Vec::new();
-    for crate::model::Enumerator { owner, .. } in enumerators {
-        if !owners.contains(&owner.as_str()) {
-            owners.push(owner);
-        }
-    }
-    for owner in owners {
-        let names: Vec<&str> =
-            enumerators.iter().filter(|e| e.owner == owner).map(|e| e.name.as_str()).collect();
-        let _ = writeln!(
-            out,
-            "impl {owner} {{\n    /// The name of this value's enumerator in the header, `None` for a value\n    /// the header does not list (from a newer driver, say).\n    pub const fn name(self) -> Option<&'static str> {{\n        crate::enums::name_of(self.0 as i64, &["
+    #[test]
+    fn the_floor_leaves_out_the_blocks_of_its_functions_and_nothing_else() {
+        let all = bound_only(RENDERED, &BTreeSet::from(["cuA", "cuB_v2"]), true);
+        assert_eq!(all, RENDERED);
+        let floored = bound_only(RENDERED, &BTreeSet::from(["cuA"]), true);
+        assert_eq!(
+            floored,
+            "// cuda.h\nunsafe extern \"C\" {\n//~ cuA\n#[doc = \"A\"] pub fn cuA(\n    x: u32,\n) -> CUresult;\n//~\n}\n//~\n"
         );
-        // A table, not a `match` with a guard per enumerator: the same answer,
-        // and a tenth less of the crate's compile time.
-        let mut seen = Vec::new();
-        for name in &names {
-            if !seen.contains(name) {
-                let _ = writeln!(out, "            (Self::{name}.0 as i64, \"{name}\"),");
-                seen.push(name);
-            }
-        }
-        out.push_str("        ])\n    }\n}\n");
-        let shown =
-            aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias.as_str());
-        let bits: String = if bitmasks.iter().any(|m| m == owner) {
-            names
-                .iter()
-                .map(|n| format!("(\"{n}\", crate::enums::bits::<Self>(Self::{n}.0 as i64)), "))
-                .collect()
-        } else {
-            String::new()
-        };
-        // A mask's value by its bits (`1 << 31` of an `int` enum is no negative number).
-        let value = if bits.is_empty() {
-            "self.0 as i64"
-        } else {
-            "crate::enums::bits::<Self>(self.0 as i64)"
-        };
-        let _ = writeln!(
-            out,
-            "impl ::core::fmt::Debug for {owner} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        crate::enums::fmt_enumerator(f, \"{shown}\", self.name(), {value}, &[{bits}])\n    }}\n}}"
-        );
+        let loaded = bound_only(RENDERED, &BTreeSet::from(["cuA", "cuB_v2"]), false);
+        assert_eq!(loaded, RENDERED.replace("unsafe extern \"C\" {", "functions! {"));
     }
-}
-
-/// `BITMASKS`, and the operators of each.
-fn render_bitmasks(bitmasks: &[String], out: &mut String) {
-    out.push_str(concat!(
-        "/// The C enums `cuda.h` uses as bit masks: each has `|`, `|=`, `&`, `&=` and\n",
-        "/// `contains`, and its `Debug` lists the bits of a combination. An enum is one\n",
-        "/// when the header calls it a set of flags (its name says flags, `CUctx_flags`,\n",
-        "/// or its comment starts with \"Flags for\" or \"Bitmask\",\n",
-        "/// `CUmemAllocationHandleType`) and its values are bits: each enumerator but 0\n",
-        "/// and the `0x7FFFFFFF` sentinel is a single bit, or a union of the enum's bits\n",
-        "/// named as a group (`CU_CTX_SCHED_MASK`, `CU_COREDUMP_LIGHTWEIGHT_FLAGS`).\n",
-        "/// An enum the header calls flags whose values are a choice of one\n",
-        "/// (`CUmemAccess_flags`: `READ` is 1, `READWRITE` 3), or a mode beside flag bits\n",
-        "/// (`CUstreamWaitValue_flags`: `GEQ` 0 to `NOR` 3, with `FLUSH` `1 << 30`), is no\n",
-        "/// mask, and its `Debug` shows a number for a value no enumerator has: combine\n",
-        "/// its values through `.0`, as C does\n",
-        "/// (`CU_STREAM_WAIT_VALUE_NOR.0 | CU_STREAM_WAIT_VALUE_FLUSH.0`).\n",
-        "pub const BITMASKS: &[&str] = &[\n",
-    ));
-    for m in bitmasks {
-        let _ = writeln!(out, "    \"{m}\",");
-    }
-    out.push_str("];\n");
-    if !bitmasks.is_empty() {
-        let _ = writeln!(out, "bitmask!({});", bitmasks.join(", "));
-    }
-}
-
-fn value_types(bindings: &Bindings) -> String {
-    let mut out = String::from(
-        "/// The value type of every attribute enumerator these bindings know: see\n\
-         /// [Value types](crate#value-types).\npub const VALUE_TYPES: &[TypedEnumerator] = &[\n",
-    );
-    let quoted = |list: &[String]| list.iter().map(|f| format!("{f:?}, ")).collect::<String>();
-    // Value types and function lists shared by many entries, each written once
-    // as a constant: a tenth of the tokens for rustc to read.
-    let mut shared: Vec<(String, String)> = Vec::new();
-    let mut name_of = |ty: &str, text: String| -> String {
-        let i = match shared.iter().position(|(_, t)| *t == text) {
-            Some(i) => i,
-            None => {
-                shared.push((ty.to_string(), text));
-                shared.len() - 1
-            }
-        };
-        format!("V{i}")
-    };
-    // The entries of each enum, which are together: `(enum, first, end)`.
-    let mut ranges: Vec<(&str, usize, usize)> = Vec::new();
-    let mut asserted: Vec<&str> = Vec::new();
-    let mut asserts = String::new();
-    for (i, t) in bindings.typed.iter().enumerate() {
-        let (size, align) = match (&t.layout, &t.rust_type) {
-            (Some((size, align)), _) => (format!("Some({size})"), format!("Some({align})")),
-            (None, Some(r)) => (
-                format!("Some(::core::mem::size_of::<{r}>())"),
-                format!("Some(::core::mem::align_of::<{r}>())"),
-            ),
-            (None, None) => ("None".into(), "None".into()),
-        };
-        let shape = match t.shape.as_str() {
-            "boolean" => "Boolean",
-            "array" => "Array",
-            "string" => "String",
-            "slot" => "Slot",
-            "out" => "Out",
-            "inout" => "InOut",
-            _ => "Scalar",
-        };
-        let access = match (t.setters.is_empty(), t.reset_only) {
-            (true, _) => "ReadOnly",
-            (false, true) => "ResetOnly",
-            (false, false) => "Settable",
-        };
-        // The line of the release bound, where the facts table has one.
-        let line = docs::enums::cited(bindings, t).map(|(line, _)| line);
-        let source = match (t.source.split_once(' '), line) {
-            (Some(("measured", _)), Some(line)) => format!("Measured {{ line: {line:?} }}"),
-            (Some(("named", _)), Some(line)) => format!("Named {{ line: {line:?} }}"),
-            (Some(_), Some(line)) => format!("Documented {{ line: {line:?} }}"),
-            _ if t.source == "comment" => "Comment".into(),
-            _ => "Signature".into(),
-        };
-        let value_type = name_of(
-            "ValueType",
-            format!(
-                "ValueType {{ c_name: {c:?}, size: {size}, align: {align}, signed: {signed:?}, \
-                 shape: Shape::{shape}, values: {values:?} }}",
-                c = t.c_type,
-                signed = t.signed,
-                values = t.values,
-            ),
-        );
-        let getters = name_of("&[&str]", format!("&[{}]", quoted(&t.getters)));
-        let setters = name_of("&[&str]", format!("&[{}]", quoted(&t.setters)));
-        // The literal where the bindings have it: no path for rustc to resolve.
-        let value = bindings
-            .enumerators
-            .iter()
-            .find(|e| e.name == t.name)
-            .and_then(|e| e.value)
-            .map_or_else(|| format!("{}::{}.0 as i64", t.owner, t.name), |v| v.to_string());
-        let _ = writeln!(
-            out,
-            "    TypedEnumerator {{ enumeration: \"{owner}\", name: \"{n}\", value: {value}, \
-             value_type: {value_type}, member: {member:?}, getters: {getters}, setters: {setters}, \
-             access: Access::{access}, source: Source::{source}, description: {d:?} }},",
-            owner = t.owner,
-            n = t.name,
-            member = t.member,
-            d = t.description,
-        );
-        match ranges.last_mut() {
-            Some((owner, _, end)) if *owner == t.owner => *end = i + 1,
-            _ => ranges.push((&t.owner, i, i + 1)),
-        }
-        // What the docs say of the size is what the compiler makes of it.
-        if let (Some((size, align)), Some(r)) = (&t.layout, &t.rust_type) {
-            if !asserted.contains(&r.as_str()) {
-                asserted.push(r);
-                let _ = writeln!(
-                    asserts,
-                    "const _: () = assert!(::core::mem::size_of::<{r}>() == {size} && ::core::mem::align_of::<{r}>() == {align});"
-                );
-            }
-        }
-    }
-    out.push_str("];\n");
-    for (i, (ty, text)) in shared.iter().enumerate() {
-        let _ = writeln!(out, "const V{i}: {ty} = {text};");
-    }
-    out.push_str(&asserts);
-    for (owner, first, end) in ranges {
-        let _ = writeln!(
-            out,
-            "impl {owner} {{\n    /// The type of this attribute's value ([Value types](crate#value-types)); `None` for\n    \
-             /// a value these bindings do not know, an enum's end marker, or an entry without a value.\n    \
-             pub const fn value_type(self) -> Option<ValueType> {{\n        \
-             match self.typed() {{\n            Some(e) => Some(e.value_type),\n            None => None,\n        }}\n    }}\n    \
-             /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.\n    \
-             pub const fn typed(self) -> Option<&'static TypedEnumerator> {{\n        \
-             crate::value_type::entry({first}, {end}, self.0 as i64)\n    }}\n}}"
-        );
-    }
-    render_names(&bindings.enumerators, &bindings.aliases, &bindings.bitmasks, &mut out);
-    render_bitmasks(&bindings.bitmasks, &mut out);
-    out
 }

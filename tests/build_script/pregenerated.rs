@@ -328,11 +328,11 @@ fn a_truncated_pregenerated_file_is_damaged() {
     let uid = fs::metadata("/proc/self").unwrap().uid();
     // A case with a copy of the crate's pregenerated set, which it may cut.
     let Some(mut case) = Case::as_user("truncated_types", uid) else { return };
-    let types = case.manifest_dir().join("pregenerated/types.rs");
+    let types = case.manifest_dir().join("pregenerated/rendered/bindings.rs");
     let text = fs::read_to_string(&types).unwrap();
     fs::write(&types, &text[..text.len() / 2]).unwrap();
     let run = case.env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
-    run.failure("the pregenerated bindings are damaged: pregenerated/types.rs");
+    run.failure("the pregenerated bindings are damaged: pregenerated/rendered/bindings.rs");
     run.assert_stderr_has(&["cut short"]);
 }
 

@@ -4,10 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::Bindings;
+use crate::model::{Bindings, REFERENCE};
 use crate::sentences::{constant, contracts, field};
-
-use super::REFERENCE;
 
 /// The lines of the records and constants of `text` (types or constants as
 /// Rust text, of `b` or of one of its interop modules), into `lines`: which
