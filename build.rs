@@ -201,10 +201,21 @@ fn generate(
     }
     header::check_minimum(&header, version)?;
     let unsigned = generator::unsigned_macros(&macros);
-    let text = match run_bindgen(&header, &unsigned, &extra_args, None)? {
+    // The header's documentation is read and scanned on a second thread while
+    // bindgen parses: neither needs the other, and the build waits for both.
+    let (parsed, scanned) = std::thread::scope(|scope| {
+        let scan = scope.spawn(|| {
+            let cuda_h = header.cuda_h()?;
+            Ok::<_, model::Error>((reference::scan(&header.documented(&cuda_h)), cuda_h))
+        });
+        let parsed = run_bindgen(&header, &unsigned, &extra_args, None);
+        (parsed, scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let text = match parsed? {
         Parsed::Text(text) => text,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
+    let (scanned, cuda_h) = scanned?;
     let mut items = items::read(generator::read(&text, &unsigned)?)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, &macros, &extra_args)?;
@@ -219,8 +230,6 @@ fn generate(
         .collect();
     let (expansions, _) = header.expand(&names)?;
     let renames = names::renames(&expansions, &items);
-    let cuda_h = header.cuda_h()?;
-    let scanned = reference::scan(&header.documented(&cuda_h));
     // libclang loses the comment of a declaration whose name a macro rewrites.
     for r in &renames {
         if let Some(comment) = scanned.comment(&r.plain) {

@@ -9,7 +9,7 @@
 //! version, the toolkit, where the bindings come from, the library to link,
 //! the error), [`env`](mod@env) (every variable read, with its
 //! `rerun-if-env-changed`; the C compiler), [`tables`] (the derived tables'
-//! rows), [`sentences`] (the docs' own sentences and the attribute facts
+//! rows), `sentences` (the docs' own sentences and the attribute facts
 //! table), [`interop`] (the graphics-interop modules as data), and
 //! [`pregenerated`], the one reader of `pregenerated/`. The
 //! stages, in the order `build.rs` runs them:
@@ -20,9 +20,14 @@
 //!   the floor applied to either kind of bindings;
 //! - [`write`](mod@write): the files `src/` includes, the library to link, every `cargo::` line.
 //!
+//! What renders the bindings' files and documentation (`sentences`,
+//! `write::docs`, `write::render`) and reads generated bindings back
+//! (`make`, but the floor) compiles only with the `generate` feature: the
+//! pregenerated set comes rendered, so a build without bindgen copies it.
+//!
 //! A stage imports the spine and its own modules, never another stage: only
 //! `build.rs` goes from one stage to the next, handing on plain values. No
-//! chain of imports is longer than three modules: [`model`] and [`sentences`]
+//! chain of imports is longer than three modules: [`model`] and `sentences`
 //! import nothing of this crate, [`env`](mod@env), [`interop`] and [`tables`] only [`model`],
 //! and a stage's module imports none of its own stage that imports more.
 

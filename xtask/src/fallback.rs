@@ -62,7 +62,7 @@ const POINTER_VALUE_TYPES: [(&str, &str); 2] = [
 ];
 
 /// The packaged crate, compressed and unpacked, at most (bytes).
-const PACKAGE_LIMITS: (u64, u64) = (500 * 1024, 2560 * 1024);
+const PACKAGE_LIMITS: (u64, u64) = (500 * 1024, 6 * 1024 * 1024);
 
 /// Build dependencies that only generation needs: none of them may be
 /// compiled without the `bindgen` feature.
