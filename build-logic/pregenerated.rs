@@ -7,7 +7,7 @@
 //!   writer and reader), and `items.txt` every item's name, in the sections
 //!   of the releases that declare it;
 //! - `rendered/`: the files a build writes into `OUT_DIR`, rendered from the
-//!   declarations by this crate's own `write::files::render` with its
+//!   declarations by this crate's own `write::render` with its
 //!   documentation. A build with the pregenerated set copies its release's
 //!   part ([`load`]) instead of rendering it: only what depends on the build
 //!   machine (the floor, the crate root's page, the linking) is done there.
