@@ -201,21 +201,22 @@ fn generate(
     }
     header::check_minimum(&header, version)?;
     let unsigned = generator::unsigned_macros(&macros);
-    // The header's documentation is read and scanned on a second thread while
-    // bindgen parses: neither needs the other, and the build waits for both.
-    let (parsed, scanned) = std::thread::scope(|scope| {
-        let scan = scope.spawn(|| {
+    // The header's documentation and `cudaTypedefs.h` are read on a second
+    // thread while bindgen parses: neither needs the other, and the build waits for both.
+    let (parsed, read) = std::thread::scope(|scope| {
+        let read = scope.spawn(|| {
             let cuda_h = header.cuda_h()?;
-            Ok::<_, model::Error>((reference::scan(&header.documented(&cuda_h)), cuda_h))
+            let scanned = reference::scan(&header.documented(&cuda_h));
+            Ok::<_, model::Error>((scanned, cuda_h, since::read(&toolkit.include_dir, &[])?))
         });
         let parsed = run_bindgen(&header, &unsigned, &extra_args, None);
-        (parsed, scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        (parsed, read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     let text = match parsed? {
         Parsed::Text(text) => text,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
-    let (scanned, cuda_h) = scanned?;
+    let (scanned, cuda_h, typedefs) = read?;
     let mut items = items::read(generator::read(&text, &unsigned)?)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, &macros, &extra_args)?;
@@ -237,7 +238,7 @@ fn generate(
         }
     }
     let constants = names::constants(&expansions, &macros, &items);
-    let mut since = since::find(&toolkit.include_dir, &items, &[])?;
+    let mut since = since::matched(typedefs.as_ref(), &items);
     let mut bound = Vec::new();
     if !modules.is_empty() {
         let stand_ins = interop::write_stand_ins(modules, &target.out_dir)?;
@@ -331,7 +332,7 @@ fn generate_module(
             items.document(&r.target, &generator::markdown(comment));
         }
     }
-    let since = since::find(&header.include_dir, &items, &[m.typedefs])?;
+    let since = since::matched(since::read(&header.include_dir, &[m.typedefs])?.as_ref(), &items);
     let module = model::Module {
         name: m.feature,
         header: m.header,

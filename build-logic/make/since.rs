@@ -13,16 +13,13 @@ use std::collections::BTreeMap;
 use crate::model::Error;
 
 /// `PFN_` variants by `(plain name, suffix)`: `(version, parameter count)`.
-type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
+pub type Variants = BTreeMap<(String, String), Vec<(u32, usize)>>;
 
-/// `(bound function, version)` of every function matched to a `PFN_` variant,
-/// or `None` where the header set has no `cudaTypedefs.h`. `typedefs`: more
-/// files of `PFN_` types beside it (an interop module's `cudaGLTypedefs.h`).
-pub fn find(
-    include_dir: &std::path::Path,
-    items: &crate::make::items::Items,
-    typedefs: &[&str],
-) -> crate::model::Result<Option<BTreeMap<String, u32>>> {
+/// The `PFN_` variants of the header set in `include_dir`, or `None` where it
+/// has no `cudaTypedefs.h`. `typedefs`: more files of `PFN_` types beside it
+/// (an interop module's `cudaGLTypedefs.h`). Apart from [`matched`], which
+/// needs the bindings, so that it can run while bindgen does.
+pub fn read(include_dir: &std::path::Path, typedefs: &[&str]) -> Result<Option<Variants>, Error> {
     // Absent is a header set without the table; present but unreadable is an error.
     let read = |name: &str| {
         let path = include_dir.join(name);
@@ -53,11 +50,20 @@ pub fn find(
     for name in typedefs {
         text += &read(name)?.unwrap_or_default();
     }
-    let variants = variants(&text);
+    Ok(Some(variants(&text)))
+}
+
+/// `(bound function, version)` of every function of `items` matched to one
+/// of the `variants` ([`read`]); `None` without them.
+pub fn matched(
+    variants: Option<&Variants>,
+    items: &crate::make::items::Items,
+) -> Option<BTreeMap<String, u32>> {
+    let variants = variants?;
     let mut versions = BTreeMap::new();
     let mut unmatched = Vec::new();
     for f in &items.functions {
-        match version_of(&f.name, f.item.sig.inputs.len(), &variants) {
+        match version_of(&f.name, f.item.sig.inputs.len(), variants) {
             Some(v) => {
                 versions.insert(f.name.clone(), v);
             }
@@ -71,7 +77,7 @@ pub fn find(
             unmatched.join(", ")
         ));
     }
-    Ok(Some(versions))
+    Some(versions)
 }
 
 fn variants(text: &str) -> Variants {
