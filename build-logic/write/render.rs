@@ -16,13 +16,20 @@ use crate::write::docs;
 /// (the functions declared for the linker), in the order of
 /// `pregenerated::RENDERED_FILES`, then each interop module's `<module>.rs`.
 pub fn files(b: &Bindings) -> Vec<(String, String)> {
+    // The types' pages and the functions' take about as long each: a build
+    // renders them on two threads.
+    let (types, functions) = std::thread::scope(|scope| {
+        let types = scope.spawn(|| (docs::types(b), enumerators(b)));
+        let functions = functions(b);
+        (types.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), functions)
+    });
     let files = [
-        ("bindings.rs", docs::types(b)),
-        ("functions.rs", functions(b)),
+        ("bindings.rs", types.0),
+        ("functions.rs", functions),
         ("renames.rs", renames(&b.renames)),
         ("macro_constants.rs", docs::macro_constants(b)),
         ("value_types.rs", value_types(b)),
-        ("enumerators.rs", enumerators(b)),
+        ("enumerators.rs", types.1),
         ("accessors.rs", accessors(b)),
     ];
     let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m)));
