@@ -207,7 +207,14 @@ fn generate(
         let read = scope.spawn(|| {
             let cuda_h = header.cuda_h()?;
             let scanned = reference::scan(&header.documented(&cuda_h));
-            Ok::<_, model::Error>((scanned, cuda_h, since::read(&toolkit.include_dir, &[])?))
+            // libclang loses the comment of a declaration whose name a macro
+            // rewrites: each is taken from the header's text, as Markdown.
+            let lost: std::collections::HashMap<&str, String> =
+                names::rename_candidates(&macros)
+                    .filter_map(|plain| Some((plain, generator::markdown(scanned.comment(plain)?))))
+                    .collect();
+            let typedefs = since::read(&toolkit.include_dir, &[])?;
+            Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs))
         });
         let parsed = run_bindgen(&header, &unsigned, &extra_args, None);
         (parsed, read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
@@ -216,7 +223,7 @@ fn generate(
         Parsed::Text(text) => text,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
-    let (scanned, cuda_h, typedefs) = read?;
+    let (scanned, cuda_h, lost, typedefs) = read?;
     let mut items = items::read(generator::read(&text, &unsigned)?)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, &macros, &extra_args)?;
@@ -231,10 +238,9 @@ fn generate(
         .collect();
     let (expansions, _) = header.expand(&names)?;
     let renames = names::renames(&expansions, &items);
-    // libclang loses the comment of a declaration whose name a macro rewrites.
     for r in &renames {
-        if let Some(comment) = scanned.comment(&r.plain) {
-            items.document(&r.target, &generator::markdown(comment));
+        if let Some(markdown) = lost.get(r.plain.as_str()) {
+            items.document(&r.target, markdown);
         }
     }
     let constants = names::constants(&expansions, &macros, &items);

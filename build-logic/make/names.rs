@@ -63,13 +63,19 @@ pub struct MacroConstant {
 /// Object-like `CU*` macros that the bindings do not have under their name:
 /// `(name, body)`, bodies empty or not.
 pub fn unbound<'a>(macros: &'a [(String, String)], items: &Items) -> Vec<&'a (String, String)> {
+    // Every name the bindings declare, once: the header has thousands of macros.
+    let declared: std::collections::HashSet<&str> = (items.functions.iter().map(|f| &f.name))
+        .chain(&items.typedefs)
+        .chain(items.records.iter().map(|r| &r.name))
+        .chain(items.constants.iter().map(|k| &k.name))
+        .map(String::as_str)
+        .collect();
     macros
         .iter()
         .filter(|(name, _)| {
             name.starts_with("CU")
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !items.has_item(name)
-                && !items.constants.iter().any(|k| k.name == *name)
+                && !declared.contains(name.as_str())
         })
         .collect()
 }
