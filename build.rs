@@ -209,10 +209,9 @@ fn generate(
             let scanned = reference::scan(&header.documented(&cuda_h));
             // libclang loses the comment of a declaration whose name a macro
             // rewrites: each is taken from the header's text, as Markdown.
-            let lost: std::collections::HashMap<&str, String> =
-                names::rename_candidates(&macros)
-                    .filter_map(|plain| Some((plain, generator::markdown(scanned.comment(plain)?))))
-                    .collect();
+            let lost: std::collections::HashMap<&str, String> = names::rename_candidates(&macros)
+                .filter_map(|plain| Some((plain, generator::markdown(scanned.comment(plain)?))))
+                .collect();
             let typedefs = since::read(&toolkit.include_dir, &[])?;
             Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs))
         });
