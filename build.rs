@@ -512,6 +512,7 @@ fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> model::Res
 }
 
 /// pkg-config's include paths for `name`.
+#[cfg(feature = "bindgen")]
 fn pkg_config(name: &str, register: bool) -> Result<Vec<std::path::PathBuf>, env::Probe> {
     let mut config = pkg_config::Config::new();
     match config.cargo_metadata(false).env_metadata(register).probe(name) {
@@ -519,4 +520,12 @@ fn pkg_config(name: &str, register: bool) -> Result<Vec<std::path::PathBuf>, env
         Err(pkg_config::Error::Command { .. }) => Err(env::Probe::NotInstalled),
         Err(e) => Err(env::Probe::Failed(e.to_string())),
     }
+}
+
+/// Without the `bindgen` feature the build never searches the machine (the
+/// pregenerated set needs no headers; `find::mode::Mode::searches_everywhere`),
+/// and pkg-config is not compiled.
+#[cfg(not(feature = "bindgen"))]
+fn pkg_config(_: &str, _: bool) -> Result<Vec<std::path::PathBuf>, env::Probe> {
+    Err(env::Probe::NotInstalled)
 }

@@ -190,7 +190,7 @@
 //!
 //! | feature | effect |
 //! |---|---|
-//! | `bindgen` (default) | generate from the headers found (needs libclang at build time); without it none of bindgen, clang-sys, syn, quote, doxygen-bindgen is compiled and the pregenerated set is used |
+//! | `bindgen` (default) | generate from the headers found (needs libclang at build time); without it none of bindgen, clang-sys, syn, quote, doxygen-bindgen or pkg-config is compiled and the pregenerated set is used |
 //! | `cuda-11070` ... `cuda-13050` | the CUDA release to bind, at most one ([Choosing a CUDA release](#choosing-a-cuda-release)) |
 //! | `dynamic-loading` | link nothing: functions are resolved at first use ([Dynamic loading](#dynamic-loading)); adds `libloading` |
 //! | `per-thread-default-stream` | read the header with `CUDA_API_PER_THREAD_DEFAULT_STREAM` defined, as C does: stream-taking calls bind their `_ptsz` symbols, blocking copies their `_ptds` ones |

@@ -66,7 +66,8 @@ const PACKAGE_LIMITS: (u64, u64) = (500 * 1024, 6 * 1024 * 1024);
 
 /// Build dependencies that only generation needs: none of them may be
 /// compiled without the `bindgen` feature.
-const GENERATION_ONLY: [&str; 5] = ["bindgen", "clang-sys", "syn", "quote", "doxygen-bindgen"];
+const GENERATION_ONLY: [&str; 6] =
+    ["bindgen", "clang-sys", "syn", "quote", "doxygen-bindgen", "pkg-config"];
 
 pub fn run(args: &[String]) -> Result {
     if args.len() > 1 {
