@@ -167,6 +167,8 @@ pub(crate) fn end_marker(name: &str) -> bool {
 pub struct History {
     /// Every pregenerated release, oldest first.
     pub releases: Vec<u32>,
+    /// The releases of each item, for the docs' "since" lines: empty in the
+    /// pregenerated set's loaded bindings, whose docs come rendered.
     pub of: BTreeMap<String, Vec<u32>>,
 }
 
@@ -282,6 +284,19 @@ pub struct Moved {
 /// declaration or a plain name of it: `//~ name`, to the next `//~` line (`//~`
 /// alone ends the last). The floor leaves a function out block by block.
 pub const BLOCK: &str = "//~";
+
+/// The files of `cuda.h`'s bindings that the pregenerated set ships rendered
+/// (`pregenerated/rendered/`) and a generated build renders, in this order,
+/// as `OUT_DIR` has them; each interop module's `<module>.rs` follows.
+pub const RENDERED_FILES: [&str; 7] = [
+    "bindings.rs",
+    "functions.rs",
+    "renames.rs",
+    "macro_constants.rs",
+    "value_types.rs",
+    "enumerators.rs",
+    "accessors.rs",
+];
 
 /// NVIDIA's online driver-API reference: a doxygen group is a page of it.
 pub const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";

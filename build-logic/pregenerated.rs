@@ -30,6 +30,7 @@ use crate::interop::Interop;
 use crate::model::Enumerator;
 use crate::model::{
     parse_version, Bindings, CudaVersion, Error, Function, History, Module, Result, BLOCK,
+    RENDERED_FILES,
 };
 #[cfg(feature = "generate")]
 use crate::tables::{read_bitmasks, read_moved, read_reference, read_value_types};
@@ -98,10 +99,12 @@ impl<'a> Set<'a> {
 }
 
 /// Which pregenerated releases declare each item, for generated bindings too.
+#[cfg(feature = "generate")]
 pub fn history(target: &Target) -> Result<History> {
     history_in(&target.manifest_dir)
 }
 
+#[cfg(feature = "generate")]
 fn history_in(crate_dir: &Path) -> Result<History> {
     let releases: Vec<u32> = releases_in(crate_dir)?.into_iter().map(|(n, _)| n).collect();
     let text = read(crate_dir, "items.txt")?;
@@ -228,6 +231,7 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
         })?;
         Ok((name, text))
     };
+    // `bindings.rs` first, then `functions.rs`, which names the functions.
     let mut rendered = Vec::new();
     for name in RENDERED_FILES {
         rendered.push(file(name.to_string())?);
@@ -267,7 +271,7 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
         aliases: Vec::new(),
         bitmasks: Vec::new(),
         moved: Vec::new(),
-        history: history(target)?,
+        history: History { releases: releases(target)?, of: Default::default() },
         reference: Default::default(),
         modules: bound,
         rendered,
@@ -276,18 +280,6 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
 
 /// The folder of the rendered files, in `pregenerated/`.
 pub const RENDERED: &str = "rendered";
-
-/// The rendered files of `cuda.h`'s bindings, as `OUT_DIR` has them: each
-/// interop module's `<module>.rs` follows. The first two are read here.
-pub const RENDERED_FILES: [&str; 7] = [
-    "bindings.rs",
-    "functions.rs",
-    "renames.rs",
-    "macro_constants.rs",
-    "value_types.rs",
-    "enumerators.rs",
-    "accessors.rs",
-];
 
 /// The functions of a rendered file: the blocks of its list of declarations
 /// (`//~ name` each, to the `//~` that ends the list; the plain names' blocks
@@ -498,6 +490,7 @@ pub fn select(text: &str, release: u32, per_thread: bool) -> std::result::Result
 
 /// Each line of `text` with the releases of `releases` whose sections hold it
 /// (in either variant): for a table of names, the releases that have each.
+#[cfg(feature = "generate")]
 pub(crate) fn releases_of_lines(
     text: &str,
     releases: &[u32],
@@ -559,6 +552,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "generate")]
     fn each_line_gets_the_releases_of_either_variant() {
         let releases = [11070, 12080, 12090, 13000, 13050];
         let of = releases_of_lines(FILE, &releases).unwrap();

@@ -7,14 +7,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
-use crate::model::{Bindings, Enumerator, Function, Module, Rename, Result, BLOCK};
+use crate::model::{Bindings, Enumerator, Function, Module, Rename, Result, BLOCK, RENDERED_FILES};
 use crate::sentences::result;
 use crate::tables;
 use crate::write::docs;
 
 /// The files of the bindings that `files::all` filters, rendered from `b`
-/// (the functions declared for the linker), in the order of
-/// `pregenerated::RENDERED_FILES`, then each interop module's `<module>.rs`.
+/// (the functions declared for the linker): those of `RENDERED_FILES`, then
+/// each interop module's `<module>.rs`.
 pub fn files(b: &Bindings) -> Vec<(String, String)> {
     // The types' pages and the functions' take about as long each: a build
     // renders them on two threads.
@@ -23,17 +23,19 @@ pub fn files(b: &Bindings) -> Vec<(String, String)> {
         let functions = functions(b);
         (types.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), functions)
     });
-    let files = [
-        ("bindings.rs", types.0),
-        ("functions.rs", functions),
-        ("renames.rs", renames(&b.renames)),
-        ("macro_constants.rs", docs::macro_constants(b)),
-        ("value_types.rs", value_types(b)),
-        ("enumerators.rs", types.1),
-        ("accessors.rs", accessors(b)),
+    // In the order of RENDERED_FILES.
+    let texts = [
+        types.0,
+        functions,
+        renames(&b.renames),
+        docs::macro_constants(b),
+        value_types(b),
+        types.1,
+        accessors(b),
     ];
+    let files = RENDERED_FILES.iter().map(|n| n.to_string()).zip(texts);
     let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m)));
-    files.into_iter().map(|(n, t)| (n.to_string(), t)).chain(modules).collect()
+    files.chain(modules).collect()
 }
 
 /// The tables as rows of text, which `cargo xtask pregenerate` merges into the

@@ -163,7 +163,7 @@ fn without_the_features_the_bindings_are_unchanged() {
         assert!(!without.out_dir().join(name).exists(), "{name} made without its feature");
     }
     // cuda.h's files, each the same with the modules and without.
-    for name in libcuda_sys_build::pregenerated::RENDERED_FILES.iter().chain(&["crate_docs.md"]) {
+    for name in libcuda_sys_build::model::RENDERED_FILES.iter().chain(&["crate_docs.md"]) {
         assert!(read(&with, name) == read(&without, name), "{name} differs with the features");
     }
 }
