@@ -133,18 +133,18 @@ fn run() -> model::Result<()> {
         let linked = !target.dynamic_loading();
         let (b, o, out_dir) = (&bindings, &origin, &target.out_dir);
         let files = scope.spawn(move || {
-            // Generated bindings are rendered here; the pregenerated set's come rendered.
+            // Generated bindings are rendered here, their tables written out for
+            // `cargo xtask pregenerate`; the pregenerated set's come rendered.
             #[cfg(feature = "bindgen")]
             let generated = match b.rendered.is_empty() {
-                true => Some(write::render::files(b)),
+                true => {
+                    write::render::tables(b, out_dir)?;
+                    Some(write::render::files(b))
+                }
                 false => None,
             };
             #[cfg(not(feature = "bindgen"))]
             let generated: Option<Vec<(String, String)>> = None;
-            #[cfg(feature = "bindgen")]
-            if generated.is_some() {
-                write::render::tables(b, out_dir)?;
-            }
             write::files::all(b, generated.as_deref(), o, out_dir, linked)
         });
         // Linked: the linker resolves every function against libcuda (or a stand-in).

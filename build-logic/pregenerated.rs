@@ -37,7 +37,7 @@ use crate::tables::{read_bitmasks, read_moved, read_reference, read_value_types}
 use crate::tables::{read_renames, read_since};
 
 /// The pregenerated set, relative to the crate's root.
-pub(crate) const DIR: &str = "pregenerated";
+pub const DIR: &str = "pregenerated";
 
 /// The releases of `releases.txt`, oldest first, as `CUDA_VERSION` numbers.
 pub fn releases(target: &Target) -> Result<Vec<u32>> {
@@ -82,7 +82,7 @@ impl<'a> Set<'a> {
     }
 
     /// The release's part of `name`, or why the file is damaged.
-    fn section(self, name: &str, release: u32) -> Result<String> {
+    pub fn section(self, name: &str, release: u32) -> Result<String> {
         let text = read(self.crate_dir, name)?;
         select(&text, release, self.per_thread).map_err(|e| damaged(name, e))
     }

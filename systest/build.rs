@@ -117,14 +117,15 @@ fn run() -> model::Result<()> {
     // as the pregenerated set has it for the release bound.
     let value_types = match found_by.as_str() {
         "pregenerated" => {
-            let path = manifest.join("../pregenerated/value_types.txt");
+            let crate_dir = manifest.join("..");
+            let name = "value_types.txt";
+            let path = crate_dir.join(libcuda_sys_build::pregenerated::DIR).join(name);
             println!("cargo::rerun-if-changed={}", path.display());
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                model::Error::new(format!("cannot read {}", path.display()), e.to_string())
-            })?;
-            let release = var("DEP_CUDA_VERSION").parse().unwrap_or_default();
-            libcuda_sys_build::pregenerated::select(&text, release, per_thread_default_stream)
-                .map_err(|e| model::Error::new("systest cannot read value_types.txt", e))?
+            let set = libcuda_sys_build::pregenerated::Set {
+                crate_dir: &crate_dir,
+                per_thread: per_thread_default_stream,
+            };
+            set.section(name, var("DEP_CUDA_VERSION").parse().unwrap_or_default())?
         }
         _ => read("tables/value_types.txt")?,
     };

@@ -10,6 +10,8 @@
 
 use std::path::Path;
 
+use libcuda_sys_build::pregenerated::Set;
+
 use crate::Result;
 
 /// Which bindings the pages document.
@@ -28,16 +30,17 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     // wrote out; docs.rs's are the pregenerated set's newest release.
     let newest = crate::pregenerate::releases()?.last().map(|r| r.0).ok_or("no release")?;
     let table = |name: &str| -> Result<String> {
-        let path = match mode {
-            Mode::Generated => out_dir.join("tables").join(name),
-            Mode::DocsRs => crate::root().join(crate::pregenerate::DIR).join(name),
-        };
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(match mode {
-            Mode::Generated => text,
-            Mode::DocsRs => libcuda_sys_build::pregenerated::select(&text, newest, false)?,
-        })
+        match mode {
+            Mode::Generated => {
+                let path = out_dir.join("tables").join(name);
+                Ok(std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?)
+            }
+            Mode::DocsRs => {
+                let set = Set { crate_dir: &crate::root(), per_thread: false };
+                Ok(set.section(name, newest).map_err(|e| e.to_string())?)
+            }
+        }
     };
     let typed = libcuda_sys_build::tables::read_value_types(&table("value_types.txt")?)?;
     let renames: Vec<(String, String)> =
