@@ -103,26 +103,30 @@ fn run() -> model::Result<()> {
                 Generated::OtherRelease(toolkit, found) => {
                     return Err(find::mode::release_mismatch(&release, found, &toolkit))
                 }
-                Generated::WithoutClangHeaders(_, e) => return Err(e),
+                Generated::WithoutLibclang(_, e) | Generated::WithoutClangHeaders(_, e) => {
+                    return Err(e)
+                }
             }
         }
         (Mode::Auto, Search::NotFound(e)) => {
             pregenerated(find::places::fallback(&e, &target), None)?
         }
-        (Mode::Auto, Search::Found(toolkit)) => match libclang() {
-            Ok(()) => match generate(&target, toolkit, &release, &modules)? {
+        (Mode::Auto, Search::Found(toolkit)) => {
+            match generate(&target, toolkit, &release, &modules)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     let why = find::mode::other_release(&release, found, &toolkit);
                     pregenerated(why, Some(toolkit))?
                 }
+                Generated::WithoutLibclang(toolkit, e) => {
+                    pregenerated(find::places::fallback(&e, &target), Some(toolkit))?
+                }
                 Generated::WithoutClangHeaders(toolkit, e) => {
                     let why = find::places::fallback_for(&e, &target, "install that package");
                     pregenerated(why, Some(toolkit))?
                 }
-            },
-            Err(e) => pregenerated(find::places::fallback(&e, &target), Some(toolkit))?,
-        },
+            }
+        }
     };
     make::floor::apply(&mut bindings, &origin, floor, &target)?;
 
@@ -167,12 +171,14 @@ fn run() -> model::Result<()> {
 }
 
 /// What generation gives: the bindings, the headers' own release where a
-/// release feature asks for another one, or why libclang could not parse C at
-/// all (it lacks clang's own headers), which the automatic mode falls back from.
+/// release feature asks for another one, or why libclang could not be loaded
+/// or could not parse C at all (it lacks clang's own headers), which the
+/// automatic mode falls back from.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 enum Generated {
     Bindings(Box<(Bindings, Origin)>),
     OtherRelease(Toolkit, model::CudaVersion),
+    WithoutLibclang(Toolkit, model::Error),
     WithoutClangHeaders(Toolkit, model::Error),
 }
 
@@ -184,40 +190,94 @@ fn generate(
     release: &find::mode::Release,
     modules: &[&interop::Interop],
 ) -> model::Result<Generated> {
-    let header = header::Header::new(
-        target.manifest_dir.join("wrapper.h"),
-        toolkit.include_dir.clone(),
-        target.defines(),
-        target.out_dir.clone(),
-        target.triple.clone(),
-        target.c_compiler,
-    )?;
-    let macros = header.macros()?;
     let extra_args = env::bindgen_extra_clang_args(&target.triple);
-    header.check_api_defines(&macros, &extra_args)?;
-    let version = header::from_macros(&header, &macros)?;
-    if release.conflicts_with(version) {
-        return Ok(Generated::OtherRelease(toolkit, version));
-    }
-    header::check_minimum(&header, version)?;
-    let unsigned = generator::unsigned_macros(&macros);
-    // The header's documentation and `cudaTypedefs.h` are read on a second
-    // thread while bindgen parses: neither needs the other, and the build waits for both.
-    let (parsed, read) = std::thread::scope(|scope| {
-        let read = scope.spawn(|| {
-            let cuda_h = header.cuda_h()?;
-            let scanned = reference::scan(&header.documented(&cuda_h));
-            // libclang loses the comment of a declaration whose name a macro
-            // rewrites: each is taken from the header's text, as Markdown.
-            let lost: std::collections::HashMap<&str, String> = names::rename_candidates(&macros)
-                .filter_map(|plain| Some((plain, generator::markdown(scanned.comment(plain)?))))
-                .collect();
-            let typedefs = since::read(&toolkit.include_dir, &[])?;
-            Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs))
-        });
+    // libclang loads on a second thread while the C preprocessor reads the
+    // header's macros; the header's text is read and scanned, and
+    // `cudaTypedefs.h` read, on a third, which goes on while bindgen parses.
+    // libclang that does not load is said first: the automatic mode falls
+    // back from it whatever the header holds.
+    std::thread::scope(|scope| {
+        let loading = generator::Loading::start(Some(scope));
+        let prepared = (|| {
+            let header = header::Header::new(
+                target.manifest_dir.join("wrapper.h"),
+                toolkit.include_dir.clone(),
+                target.defines(),
+                target.out_dir.clone(),
+                target.triple.clone(),
+                target.c_compiler,
+            )?;
+            let macros = header.macros()?;
+            let candidates: Vec<String> =
+                names::rename_candidates(&macros).map(str::to_string).collect();
+            let read = {
+                let (header, include_dir) = (header.clone(), toolkit.include_dir.clone());
+                scope.spawn(move || {
+                    let cuda_h = header.cuda_h()?;
+                    let scanned = reference::scan(&header.documented(&cuda_h));
+                    // libclang loses the comment of a declaration whose name a macro
+                    // rewrites: each is taken from the header's text, as Markdown.
+                    let lost: std::collections::HashMap<String, String> = candidates
+                        .into_iter()
+                        .filter_map(|plain| {
+                            let markdown = generator::markdown(scanned.comment(&plain)?);
+                            Some((plain, markdown))
+                        })
+                        .collect();
+                    let typedefs = since::read(&include_dir, &[])?;
+                    Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs))
+                })
+            };
+            header.check_api_defines(&macros, &extra_args)?;
+            let version = header::from_macros(&header, &macros)?;
+            Ok::<_, model::Error>((header, macros, version, read))
+        })();
+        if let Err(e) = loading.finish() {
+            return Ok(Generated::WithoutLibclang(toolkit, e));
+        }
+        let (header, macros, version, read) = prepared?;
+        if release.conflicts_with(version) {
+            return Ok(Generated::OtherRelease(toolkit, version));
+        }
+        header::check_minimum(&header, version)?;
+        let unsigned = generator::unsigned_macros(&macros);
         let parsed = run_bindgen(&header, &unsigned, &extra_args, None);
-        (parsed, read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    });
+        let read = read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let prepared = (header, &macros[..], version, unsigned, extra_args);
+        generated(target, toolkit, modules, prepared, parsed, read)
+    })
+}
+
+/// The header's text as read and scanned, the comments libclang loses, and
+/// `cudaTypedefs.h`'s versions.
+#[cfg(feature = "bindgen")]
+type Read = (
+    reference::Scanned,
+    Vec<u8>,
+    std::collections::HashMap<String, String>,
+    Option<since::Variants>,
+);
+
+/// The header, its macros and release, the unsigned macros and the extra clang flags.
+#[cfg(feature = "bindgen")]
+type Prepared<'a> = (
+    header::Header,
+    &'a [(String, String)],
+    model::CudaVersion,
+    std::collections::HashMap<String, generator::Unsigned>,
+    Vec<(String, Option<String>)>,
+);
+
+/// The bindings from bindgen's output and what was read beside it.
+#[cfg(feature = "bindgen")]
+fn generated(
+    target: &env::Target,
+    toolkit: Toolkit,
+    modules: &[&interop::Interop],
+    (header, macros, version, unsigned, extra_args): Prepared<'_>,
+    parsed: model::Result<Parsed>,
+    read: model::Result<Read>,
+) -> model::Result<Generated> {
     let text = match parsed? {
         Parsed::Text(text) => text,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
@@ -225,15 +285,15 @@ fn generate(
     let (scanned, cuda_h, lost, typedefs) = read?;
     let mut items = items::read(generator::read(&text, &unsigned)?)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
-    header.check_abi(&functions, &macros, &extra_args)?;
+    header.check_abi(&functions, macros, &extra_args)?;
     header::check_same(&header, version, items.define("CUDA_VERSION"))?;
     // Flags that reach bindgen alone must not change a layout either.
     header.check_layouts(&items.layouts(), &extra_args)?;
     let bitmasks = items::bitmasks(&items);
     items.drop_enum_debug();
     // One preprocessor run expands the macros both steps look at.
-    let names: Vec<&str> = names::rename_candidates(&macros)
-        .chain(names::constant_candidates(&macros, &items))
+    let names: Vec<&str> = names::rename_candidates(macros)
+        .chain(names::constant_candidates(macros, &items))
         .collect();
     let (expansions, _) = header.expand(&names)?;
     let renames = names::renames(&expansions, &items);
@@ -242,7 +302,7 @@ fn generate(
             items.document(&r.target, markdown);
         }
     }
-    let constants = names::constants(&expansions, &macros, &items);
+    let constants = names::constants(&expansions, macros, &items);
     let mut since = since::matched(typedefs.as_ref(), &items);
     let mut bound = Vec::new();
     if !modules.is_empty() {
@@ -481,17 +541,6 @@ fn run_bindgen(
     // The callbacks, and with them the converter's input, end with the bindings.
     drop(bindings);
     converter.fill(&text).map(Parsed::Text)
-}
-
-/// Whether bindgen can run: libclang loads.
-#[cfg(feature = "bindgen")]
-fn libclang() -> model::Result<()> {
-    generator::load_libclang()
-}
-
-#[cfg(not(feature = "bindgen"))]
-fn libclang() -> model::Result<()> {
-    Err(find::mode::needs_bindgen_feature())
 }
 
 /// The target's C compiler as cc selects it, with the user's `CC`/`CFLAGS`,

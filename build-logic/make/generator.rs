@@ -198,48 +198,101 @@ pub fn load_libclang() -> Result<()> {
     if clang_sys::is_loaded() {
         return Ok(());
     }
-    // clang-sys searches only LIBCLANG_PATH when it is set, empty or not:
-    // empty is unset here, as for every variable.
-    let path = crate::env::var("LIBCLANG_PATH");
-    if path.as_ref().is_some_and(|p| p.is_empty()) {
-        std::env::remove_var("LIBCLANG_PATH");
-    }
-    let named = path.filter(|p| !p.is_empty()).map(|p| {
-        let dir = std::path::Path::new(&p);
-        let state = if !dir.exists() {
-            "does not exist"
-        } else if dir.is_dir() {
-            "holds no libclang that loads"
-        } else {
-            "is a file, not a directory"
+    Loading::start(None).finish()
+}
+
+/// libclang being loaded, on a thread of its own where a scope is given:
+/// opening it (and the LLVM it links) takes a while, which the C
+/// preprocessor's runs and the header's reading fill. [`Loading::finish`]
+/// makes it the calling thread's libclang, as clang-sys keeps the loaded
+/// library per thread.
+pub struct Loading<'scope> {
+    /// `LIBCLANG_PATH` and what is wrong with it, for the error.
+    named: Option<String>,
+    loaded: Load<'scope>,
+}
+
+type Loaded = std::result::Result<std::sync::Arc<clang_sys::SharedLibrary>, String>;
+
+enum Load<'scope> {
+    Running(std::thread::ScopedJoinHandle<'scope, Loaded>),
+    Done(Loaded),
+}
+
+impl<'scope> Loading<'scope> {
+    /// Starts loading libclang, on a thread of `scope` where one is given.
+    pub fn start<'env>(scope: Option<&'scope std::thread::Scope<'scope, 'env>>) -> Self {
+        // clang-sys searches only LIBCLANG_PATH when it is set, empty or not:
+        // empty is unset here, as for every variable (before the loading
+        // thread starts: the environment is changed while no other runs).
+        let path = crate::env::var("LIBCLANG_PATH");
+        if path.as_ref().is_some_and(|p| p.is_empty()) {
+            std::env::remove_var("LIBCLANG_PATH");
+        }
+        let named = path.filter(|p| !p.is_empty()).map(|p| {
+            let dir = std::path::Path::new(&p);
+            let state = if !dir.exists() {
+                "does not exist"
+            } else if dir.is_dir() {
+                "holds no libclang that loads"
+            } else {
+                "is a file, not a directory"
+            };
+            format!("LIBCLANG_PATH={} {state}", dir.display())
+        });
+        let load = || -> Loaded {
+            contained(clang_sys::load).and_then(|loaded| loaded)?;
+            clang_sys::get_library().ok_or_else(|| "clang-sys kept no library".to_string())
         };
-        format!("LIBCLANG_PATH={} {state}", dir.display())
-    });
-    contained(clang_sys::load).and_then(|loaded| loaded).map_err(|e| {
-        let summary = match &named {
+        let loaded = match scope {
+            Some(scope) => Load::Running(scope.spawn(load)),
+            None => Load::Done(load()),
+        };
+        Loading { named, loaded }
+    }
+
+    /// libclang loaded into the calling thread, or why not.
+    pub fn finish(self) -> Result<()> {
+        let loaded = match self.loaded {
+            Load::Running(thread) => {
+                thread.join().unwrap_or_else(|_| Err("clang-sys panicked".to_string()))
+            }
+            Load::Done(loaded) => loaded,
+        };
+        let e = match loaded {
+            Ok(library) => {
+                clang_sys::set_library(Some(library));
+                return is_libclang();
+            }
+            Err(e) => e,
+        };
+        let summary = match &self.named {
             Some(n) => format!("libclang not found ({n}; bindgen needs it to read cuda.h)"),
             None => "libclang not found (bindgen needs it to read cuda.h)".to_string(),
         };
-        let fix = match &named {
+        let fix = match &self.named {
             Some(_) => format!(
                 "{LIBCLANG_FIX}\n- or unset LIBCLANG_PATH to let clang-sys search the usual places"
             ),
             None => LIBCLANG_FIX.to_string(),
         };
-        Error::new(summary, format!("{e}\n\n{fix}"))
-    })?;
-    if !clang_sys::clang_createIndex::is_loaded() {
-        let path =
-            clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default();
-        return Err(Error::new(
-            format!("{path} is not libclang (bindgen needs libclang to read cuda.h)"),
-            format!(
-                "clang-sys loaded {path}, which does not export clang_createIndex: it is some other\n\
-                 library under a libclang name.\n\n{LIBCLANG_FIX}"
-            ),
-        ));
+        Err(Error::new(summary, format!("{e}\n\n{fix}")))
     }
-    Ok(())
+}
+
+/// The loaded library exports `clang_createIndex`: it is libclang.
+fn is_libclang() -> Result<()> {
+    if clang_sys::clang_createIndex::is_loaded() {
+        return Ok(());
+    }
+    let path = clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default();
+    Err(Error::new(
+        format!("{path} is not libclang (bindgen needs libclang to read cuda.h)"),
+        format!(
+            "clang-sys loaded {path}, which does not export clang_createIndex: it is some other\n\
+             library under a libclang name.\n\n{LIBCLANG_FIX}"
+        ),
+    ))
 }
 
 /// Runs `f` with panics contained: bindgen and clang-sys panic on inputs they

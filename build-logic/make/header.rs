@@ -10,6 +10,7 @@ use crate::model::{plausible, CudaVersion, Error, Result, MINIMUM};
 
 /// Everything needed to preprocess or compile against the chosen header the way
 /// the bindings were generated: include directory and defines.
+#[derive(Clone)]
 pub struct Header {
     pub wrapper: PathBuf,
     pub include_dir: PathBuf,
