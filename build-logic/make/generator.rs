@@ -561,7 +561,29 @@ pub fn read(bindings: &str, unsigned: &HashMap<String, Unsigned>) -> Result<syn:
     let mut file = syn::parse_file(bindings)
         .map_err(|e| Error::new("the generated bindings do not parse as Rust", e.to_string()))?;
     wrap_unsigned(&mut file, unsigned);
+    inline_defaults(&mut file);
     Ok(file)
+}
+
+/// bindgen's `Default` of a struct or union (all bytes zero) marked
+/// `#[inline]`: compiled where it is called, as a generic is, instead of
+/// along with the bindings, which call none of them.
+fn inline_defaults(file: &mut syn::File) {
+    let inline: syn::Attribute = syn::parse_quote!(#[inline]);
+    for item in &mut file.items {
+        let syn::Item::Impl(i) = item else { continue };
+        let Some((path, _)) = &i.trait_ else { continue };
+        if !path.is_ident("Default") {
+            continue;
+        }
+        for member in &mut i.items {
+            if let syn::ImplItem::Fn(f) = member {
+                if !f.attrs.iter().any(|a| a.path().is_ident("inline")) {
+                    f.attrs.push(inline.clone());
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
