@@ -283,6 +283,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemFabricHandle_st, data) - 0usize];
 };
 impl Default for CUmemFabricHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -312,6 +313,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUipcEventHandle_st, reserved) - 0usize];
 };
 impl Default for CUipcEventHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -338,6 +340,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUipcMemHandle_st, reserved) - 0usize];
 };
 impl Default for CUipcMemHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -821,6 +824,7 @@ const _: () = {
 };
 impl Default
 for CUstreamBatchMemOpParams_union_CUstreamMemOpWaitValueParams_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -863,6 +867,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpWaitValueParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -913,6 +918,7 @@ const _: () = {
 };
 impl Default
 for CUstreamBatchMemOpParams_union_CUstreamMemOpWriteValueParams_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -955,6 +961,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpWriteValueParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -993,6 +1000,7 @@ const _: () = {
     ) - 4usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpFlushRemoteWritesParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1031,6 +1039,7 @@ const _: () = {
     ) - 4usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpMemoryBarrierParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1100,6 +1109,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1170,6 +1180,7 @@ const _: () = {
 };
 //@ all
 impl Default for CUstreamBatchMemOpParams_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1212,6 +1223,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, flags) - 24usize];
 };
 impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1253,6 +1265,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, flags) - 24usize];
 };
 impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1293,6 +1306,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_st, flags) - 24usize];
 };
 impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1385,6 +1399,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUasyncNotificationInfo_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1409,6 +1424,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUasyncNotificationInfo_st, info) - 8usize];
 };
 impl Default for CUasyncNotificationInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -3671,6 +3687,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUaccessPolicyWindow_st, missProp) - 24usize];
 };
 impl Default for CUaccessPolicyWindow_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -3735,6 +3752,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_KERNEL_NODE_PARAMS_st, extra) - 48usize];
 };
 impl Default for CUDA_KERNEL_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -3807,6 +3825,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_KERNEL_NODE_PARAMS_v2_st, ctx) - 64usize];
 };
 impl Default for CUDA_KERNEL_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -3880,6 +3899,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_KERNEL_NODE_PARAMS_v3_st, ctx) - 64usize];
 };
 impl Default for CUDA_KERNEL_NODE_PARAMS_v3_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -3974,6 +3994,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMSET_NODE_PARAMS_v2_st, ctx) - 40usize];
 };
 impl Default for CUDA_MEMSET_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4006,6 +4027,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_HOST_NODE_PARAMS_st, userData) - 8usize];
 };
 impl Default for CUDA_HOST_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4047,6 +4069,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1, gCtx) - 0usize];
 };
 impl Default for CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4123,6 +4146,7 @@ const _: () = {
 };
 //@ 12.2-
 impl Default for CUDA_HOST_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4188,6 +4212,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_CONDITIONAL_NODE_PARAMS, ctx) - 24usize];
 };
 impl Default for CUDA_CONDITIONAL_NODE_PARAMS {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4396,6 +4421,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_GRAPH_INSTANTIATE_PARAMS_st, result_out) - 24usize];
 };
 impl Default for CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4852,6 +4878,7 @@ const _: () = {
     ) - 12usize];
 };
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4885,6 +4912,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_3 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4944,6 +4972,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_5 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5182,6 +5211,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_4 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5449,6 +5479,7 @@ const _: () = {
 };
 //@ 11.8-
 impl Default for CUlaunchAttributeValue_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5484,6 +5515,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUlaunchAttribute_st, value) - 8usize];
 };
 impl Default for CUlaunchAttribute_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5545,6 +5577,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUlaunchConfig_st, numAttrs) - 48usize];
 };
 impl Default for CUlaunchConfig_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5602,6 +5635,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUkernelNodeAttrValue_union, priority) - 0usize];
 };
 impl Default for CUkernelNodeAttrValue_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5691,6 +5725,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUstreamAttrValue_union, syncPolicy) - 0usize];
 };
 impl Default for CUstreamAttrValue_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5799,6 +5834,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUexecAffinityParam_st__bindgen_ty_1, smCount) - 0usize];
 };
 impl Default for CUexecAffinityParam_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5823,6 +5859,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUexecAffinityParam_st, param) - 4usize];
 };
 impl Default for CUexecAffinityParam_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5868,6 +5905,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUctxCigParam_st, sharedData) - 8usize];
 };
 impl Default for CUctxCigParam_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5903,6 +5941,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUctxCreateParams_st, cigParams) - 16usize];
 };
 impl Default for CUctxCreateParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5951,6 +5990,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUstreamCigParam_st, streamSharedData) - 8usize];
 };
 impl Default for CUstreamCigParam_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5978,6 +6018,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUstreamCigCaptureParams_st, streamCigParams) - 0usize];
 };
 impl Default for CUstreamCigCaptureParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6042,6 +6083,7 @@ const _: () = {
     ) - 24usize];
 };
 impl Default for CUlibraryHostUniversalFunctionAndDataTable_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6658,6 +6700,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY2D_st, Height) - 120usize];
 };
 impl Default for CUDA_MEMCPY2D_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6780,6 +6823,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_st, Depth) - 192usize];
 };
 impl Default for CUDA_MEMCPY3D_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6904,6 +6948,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_PEER_st, Depth) - 192usize];
 };
 impl Default for CUDA_MEMCPY3D_PEER_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6945,6 +6990,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY_NODE_PARAMS_st, copyParams) - 16usize];
 };
 impl Default for CUDA_MEMCPY_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6985,6 +7031,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_ARRAY_DESCRIPTOR_st, NumChannels) - 20usize];
 };
 impl Default for CUDA_ARRAY_DESCRIPTOR_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7033,6 +7080,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_ARRAY3D_DESCRIPTOR_st, Flags) - 32usize];
 };
 impl Default for CUDA_ARRAY3D_DESCRIPTOR_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7171,6 +7219,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7201,6 +7250,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7247,6 +7297,7 @@ const _: () = {
     ) - 16usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7303,6 +7354,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7357,6 +7409,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_RESOURCE_DESC_st__bindgen_ty_1, reserved) - 0usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7384,6 +7437,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_RESOURCE_DESC_st, flags) - 136usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7448,6 +7502,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_TEXTURE_DESC_st, reserved) - 56usize];
 };
 impl Default for CUDA_TEXTURE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7687,6 +7742,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_RESOURCE_VIEW_DESC_st, reserved) - 48usize];
 };
 impl Default for CUDA_RESOURCE_VIEW_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7731,6 +7787,7 @@ const _: () = {
 };
 //@ 12.0-
 impl Default for CUtensorMap_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8057,6 +8114,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_LAUNCH_PARAMS_st, kernelParams) - 48usize];
 };
 impl Default for CUDA_LAUNCH_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8164,6 +8222,7 @@ const _: () = {
     ) - 8usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8197,6 +8256,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8230,6 +8290,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, reserved) - 36usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8305,6 +8366,7 @@ const _: () = {
         - 52usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8414,6 +8476,7 @@ const _: () = {
     ) - 8usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8448,6 +8511,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8479,6 +8543,7 @@ const _: () = {
         - 28usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8557,6 +8622,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8620,6 +8686,7 @@ const _: () = {
     ) - 24usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8650,6 +8717,7 @@ const _: () = {
         - 76usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8728,6 +8796,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8797,6 +8866,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8825,6 +8895,7 @@ const _: () = {
         - 76usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8861,6 +8932,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, numExtSems) - 16usize];
 };
 impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8906,6 +8978,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8966,6 +9039,7 @@ const _: () = {
 };
 //@ 12.2-
 impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9002,6 +9076,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, numExtSems) - 16usize];
 };
 impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9047,6 +9122,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9107,6 +9183,7 @@ const _: () = {
 };
 //@ 12.2-
 impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9371,6 +9448,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st__bindgen_ty_1, array) - 0usize];
 };
 impl Default for CUarrayMapInfo_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9483,6 +9561,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st__bindgen_ty_2, miptail) - 0usize];
 };
 impl Default for CUarrayMapInfo_st__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9509,6 +9588,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st__bindgen_ty_3, memHandle) - 0usize];
 };
 impl Default for CUarrayMapInfo_st__bindgen_ty_3 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9558,6 +9638,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st, reserved) - 88usize];
 };
 impl Default for CUarrayMapInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9641,6 +9722,7 @@ const _: () = {
 };
 //@ 13.2-
 impl Default for CUmemLocation_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9681,6 +9763,7 @@ const _: () = {
 };
 //@ all
 impl Default for CUmemLocation_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9782,6 +9865,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemAllocationProp_st, allocFlags) - 24usize];
 };
 impl Default for CUmemAllocationProp_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9869,6 +9953,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemAccessDesc_st, flags) - 8usize];
 };
 impl Default for CUmemAccessDesc_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9955,6 +10040,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUgraphExecUpdateResultInfo_st, errorFromNode) - 16usize];
 };
 impl Default for CUgraphExecUpdateResultInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10215,6 +10301,7 @@ const _: () = {
 };
 //@ all
 impl Default for CUmemPoolProps_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10243,6 +10330,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemPoolPtrExportData_st, reserved) - 0usize];
 };
 impl Default for CUmemPoolPtrExportData_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10336,6 +10424,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpyAttributes_st, flags) - 20usize];
 };
 impl Default for CUmemcpyAttributes_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10472,6 +10561,7 @@ const _: () = {
         - 24usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10506,6 +10596,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10530,6 +10621,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1, array) - 0usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10554,6 +10646,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st, op) - 8usize];
 };
 impl Default for CUmemcpy3DOperand_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10598,6 +10691,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, flags) - 108usize];
 };
 impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10655,6 +10749,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEM_ALLOC_NODE_PARAMS_v1_st, dptr) - 112usize];
 };
 impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10712,6 +10807,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, dptr) - 112usize];
 };
 impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10774,6 +10870,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEM_ALLOC_NODE_PARAMS_st, dptr) - 112usize];
 };
 impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10875,6 +10972,7 @@ const _: () = {
 };
 //@ 12.2-
 impl Default for CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10916,6 +11014,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10956,6 +11055,7 @@ const _: () = {
 };
 //@ 12.2-
 impl Default for CUDA_EVENT_RECORD_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10983,6 +11083,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EVENT_WAIT_NODE_PARAMS_st, event) - 0usize];
 };
 impl Default for CUDA_EVENT_WAIT_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11031,6 +11132,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11070,6 +11172,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st, numAttrs) - 48usize];
 };
 impl Default for CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11117,6 +11220,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11144,6 +11248,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st, flags) - 16usize];
 };
 impl Default for CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11462,6 +11567,7 @@ const _: () = {
 };
 //@ 12.2-
 impl Default for CUgraphNodeParams_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11489,6 +11595,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUgraphNodeParams_st, reserved2) - 248usize];
 };
 impl Default for CUgraphNodeParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11770,6 +11877,7 @@ const _: () = {
         - 16usize];
 };
 impl Default for CUcheckpointCustomStoragePerDeviceData_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11811,6 +11919,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUcheckpointCustomStorageInfo_st, deviceCount) - 16usize];
 };
 impl Default for CUcheckpointCustomStorageInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11871,6 +11980,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUcheckpointCheckpointArgs_st, reserved) - 8usize];
 };
 impl Default for CUcheckpointCheckpointArgs_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12015,6 +12125,7 @@ const _: () = {
 };
 //@ 13.0-
 impl Default for CUcheckpointRestoreArgs_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12133,6 +12244,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpyAttributes_st, flags) - 20usize];
 };
 impl Default for CUmemcpyAttributes_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12258,6 +12370,7 @@ const _: () = {
         - 24usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12292,6 +12405,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12316,6 +12430,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1, array) - 0usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12340,6 +12455,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st, op) - 8usize];
 };
 impl Default for CUmemcpy3DOperand_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12384,6 +12500,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, flags) - 108usize];
 };
 impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12478,6 +12595,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemDecompressParams_st, padding) - 44usize];
 };
 impl Default for CUmemDecompressParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12528,6 +12646,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUcliqueInfo_st, id) - 4usize];
 };
 impl Default for CUcliqueInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12571,6 +12690,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUlogicalEndpointFabricHandle_st, data) - 0usize];
 };
 impl Default for CUlogicalEndpointFabricHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12688,6 +12808,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUlogicalEndpointProp_struct__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12718,6 +12839,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUlogicalEndpointProp_struct, flags) - 20usize];
 };
 impl Default for CUlogicalEndpointProp_struct {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12785,6 +12907,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12834,6 +12957,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1, le) - 0usize];
 };
 impl Default for CUfabricCpyOperand_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12858,6 +12982,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUfabricCpyOperand_st, op) - 8usize];
 };
 impl Default for CUfabricCpyOperand_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12897,6 +13022,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, flags) - 56usize];
 };
 impl Default for CUDA_FABRIC_COPY_BATCH_OP_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -13359,6 +13485,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUdevWorkqueueConfigResource_st, sharingScope) - 8usize];
 };
 impl Default for CUdevWorkqueueConfigResource_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -13386,6 +13513,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUdevWorkqueueResource_st, reserved) - 0usize];
 };
 impl Default for CUdevWorkqueueResource_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -13544,6 +13672,7 @@ const _: () = {
 };
 //@ 12.4-
 impl Default for CUdevResource_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -13585,6 +13714,7 @@ const _: () = {
 };
 //@ 12.4-
 impl Default for CUdevResource_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {

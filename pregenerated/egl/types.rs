@@ -648,6 +648,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUeglFrame_st__bindgen_ty_1, pPitch) - 0usize];
 };
 impl Default for CUeglFrame_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -692,6 +693,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUeglFrame_st, cuFormat) - 56usize];
 };
 impl Default for CUeglFrame_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {

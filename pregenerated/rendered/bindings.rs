@@ -232,7 +232,7 @@ pub struct CUuserObject_st {
 pub type CUuserObject = *mut CUuserObject_st;
 //@ 12.3-
 #[doc = ""] #[doc = "In the headers since CUDA 12.3."] pub type CUgraphConditionalHandle = cuuint64_t;
-//@ 11.7 default, 11.8, 12.0 default, 12.2 per-thread, 12.4-
+//@ 11.7 per-thread, 11.8-12.0 default, 12.4-
 #[repr(C)]
 //@ 12.4-
 #[derive(Debug)]
@@ -240,7 +240,7 @@ pub struct CUgraphDeviceUpdatableNode_st {
     _unused: [u8; 0],
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.4."] pub type CUgraphDeviceNode = *mut CUgraphDeviceUpdatableNode_st;
-//@ 12.1-12.2 default, 12.3 per-thread, 12.4-
+//@ 12.2 default, 12.4-
 #[repr(C)]
 //@ 12.4-
 #[derive(Debug)]
@@ -248,7 +248,7 @@ pub struct CUasyncCallbackEntry_st {
     _unused: [u8; 0],
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.4."] pub type CUasyncCallbackHandle = *mut CUasyncCallbackEntry_st;
-//@ 12.1 per-thread, 12.4-
+//@ 11.7 default, 11.8-12.1 per-thread, 12.4-
 #[repr(C)]
 //@ 12.5-
 #[derive(Debug)]
@@ -256,7 +256,7 @@ pub struct CUgreenCtx_st {
     _unused: [u8; 0],
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.4."] pub type CUgreenCtx = *mut CUgreenCtx_st;
-//@ 11.7 per-thread, 12.0 per-thread, 12.3 default, 12.5-
+//@ 12.1 default, 12.2 per-thread, 12.3, 12.5-
 #[repr(C)]
 //@ all
 #[derive(Debug, Default, Copy, Clone)]
@@ -272,7 +272,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUuuid_st, bytes) - 0usize];
 };
 pub type CUuuid = CUuuid_st;
-//@ 11.8 per-thread, 12.0, 12.2 default, 12.3-
+//@ 11.8 per-thread, 12.0, 12.1 default, 12.2 per-thread, 12.3-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ 12.3-
@@ -292,6 +292,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemFabricHandle_st, data) - 0usize];
 };
 impl Default for CUmemFabricHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -302,7 +303,7 @@ impl Default for CUmemFabricHandle_st {
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.3."] pub type CUmemFabricHandle_v1 = CUmemFabricHandle_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.3."] pub type CUmemFabricHandle = CUmemFabricHandle_v1;
-//@ 11.7, 11.8 default, 12.1, 12.2 per-thread, 12.3-
+//@ 11.7, 11.8 default, 12.1 per-thread, 12.2 default, 12.3-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ all
@@ -322,6 +323,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUipcEventHandle_st, reserved) - 0usize];
 };
 impl Default for CUipcEventHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -348,6 +350,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUipcMemHandle_st, reserved) - 0usize];
 };
 impl Default for CUipcMemHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -596,12 +599,12 @@ impl CUstreamBatchMemOpType_enum {
     );
     #[doc = ""] #[doc = "`CU_STREAM_MEM_OP_BARRIER = 6`"] pub const CU_STREAM_MEM_OP_BARRIER: CUstreamBatchMemOpType_enum = CUstreamBatchMemOpType_enum(
         6,
-//@ 11.7 default, 11.8-12.1, 12.3, 12.5, 12.6 default, 12.8 per-thread, 13.0 default, 13.1-
+//@ 11.7, 11.8 per-thread, 12.0 default, 12.1, 12.3-12.4, 12.6-12.8 per-thread, 12.9-13.0 default, 13.1-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_STREAM_MEM_OP_ATOMIC_REDUCTION = 8`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_STREAM_MEM_OP_ATOMIC_REDUCTION: CUstreamBatchMemOpType_enum = CUstreamBatchMemOpType_enum(
         8,
-//@ 11.7 per-thread, 12.2, 12.4, 12.6 per-thread, 12.8 default, 12.9, 13.0 per-thread, 13.1-
+//@ 11.8 default, 12.0 per-thread, 12.2, 12.5, 12.6-12.8 default, 12.9-13.0 per-thread, 13.1-
     );
 //@ all
     #[doc = ""] #[doc = "`CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3`"] pub const CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES: CUstreamBatchMemOpType_enum = CUstreamBatchMemOpType_enum(
@@ -708,6 +711,7 @@ const _: () = {
 };
 impl Default
 for CUstreamBatchMemOpParams_union_CUstreamMemOpWaitValueParams_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -750,6 +754,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpWaitValueParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -800,6 +805,7 @@ const _: () = {
 };
 impl Default
 for CUstreamBatchMemOpParams_union_CUstreamMemOpWriteValueParams_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -842,6 +848,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpWriteValueParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -880,6 +887,7 @@ const _: () = {
     ) - 4usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpFlushRemoteWritesParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -918,7 +926,8 @@ const _: () = {
     ) - 4usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpMemoryBarrierParams_st {
-//@ 11.7 per-thread, 11.8, 12.0 per-thread, 12.2-12.3 per-thread, 12.4 default, 12.5, 12.6 per-thread, 13.0 default, 13.1-
+//@ 11.7 per-thread, 11.8, 12.0 per-thread, 12.1, 12.5, 12.6-12.9 per-thread, 13.0-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -926,7 +935,7 @@ impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpMemoryBarrierParams
             s.assume_init()
         }
     }
-//@ 11.8-12.0 per-thread, 12.5 default, 13.0 default, 13.1-
+//@ 11.8 default, 12.0 per-thread, 12.1 default, 12.5 default, 12.9 per-thread, 13.0 default, 13.1-
 }
 //@ 13.1-
 #[repr(C)]
@@ -939,38 +948,42 @@ pub struct CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st 
     #[doc = ""] #[doc = "Device address of the integer the reduction updates in place; a device pointer (use `cuMemHostGetDevicePointer` for registered host memory), never managed memory. Set by the caller."] pub address: CUdeviceptr,
     #[doc = ""] #[doc = "Operand that `reductionOp` combines with the integer stored at `address`, given as a 64-bit field whatever `dataType` says; set by the caller."] pub value: cuuint64_t,
     #[doc = ""] #[doc = "Scratch field owned by the driver; its starting value does not matter and the caller need not set it."] pub alias: CUdeviceptr,
-//@ 11.7 per-thread, 11.8 default, 12.2-12.3 per-thread, 12.4 default, 12.5-12.6 per-thread, 13.1-
+//@ 11.7-11.8 per-thread, 12.1 per-thread, 12.5-12.8 per-thread, 13.0 per-thread, 13.1-
 }
-//@ 11.7 per-thread, 11.8, 12.0 per-thread, 12.2-12.3 per-thread, 12.4 default, 12.5, 12.6 per-thread, 13.1-
+//@ 11.7 per-thread, 11.8, 12.0 per-thread, 12.1, 12.5, 12.6-12.8 per-thread, 13.0-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 12.0 per-thread, 12.2 per-thread, 12.4-12.5 default, 13.1-
+//@ 12.0 per-thread, 12.1 default, 13.1-
     [
 //@ 13.1-
         "Size of CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st",
     ][::core::mem::size_of::<
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st,
     >() - 40usize];
-//@ 12.3 per-thread, 12.5 per-thread, 13.1-
+//@ 12.6 per-thread, 13.0 per-thread, 13.1-
     [
 //@ 13.1-
         "Alignment of CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st",
     ][::core::mem::align_of::<
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st,
     >() - 8usize];
+//@ 12.5 per-thread, 13.1-
     [
+//@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st::operation",
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, operation
     ) - 0usize];
-//@ 11.7 per-thread, 11.8 default, 13.1-
+//@ 11.8 per-thread, 12.8 per-thread, 13.0 default, 13.1-
     [
 //@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st::flags",
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, flags
     ) - 4usize];
+//@ 11.7 per-thread, 12.1 per-thread, 13.1-
     [
+//@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st::reductionOp",
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, reductionOp
@@ -980,28 +993,27 @@ const _: () = {
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, dataType
     ) - 12usize];
-//@ 11.8 per-thread, 13.1-
     [
-//@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st::address",
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, address
     ) - 16usize];
+//@ 11.8 default, 12.5 default, 13.1-
     [
+//@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st::value",
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, value
     ) - 24usize];
-//@ 12.6 per-thread, 13.1-
     [
-//@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st::alias",
     ][::core::mem::offset_of!(
         CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st, alias
     ) - 32usize];
 };
 impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionParams_st {
-//@ 11.7 default, 12.0 default, 12.1, 12.2-12.3 default, 12.4 per-thread, 12.6 default, 12.8-12.9, 13.0 per-thread, 13.1-
+//@ 11.7 default, 12.0 default, 12.2-12.4, 12.6-12.9 default, 13.1-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1010,7 +1022,7 @@ impl Default for CUstreamBatchMemOpParams_union_CUstreamMemOpAtomicReductionPara
         }
     }
 }
-//@ 11.7 default, 12.0 default, 12.1, 12.2-12.3 default, 12.4 per-thread, 12.6 default, 12.8-
+//@ 11.7 default, 12.0 default, 12.2-12.4, 12.6-12.8 default, 12.9, 13.1-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -1036,18 +1048,19 @@ const _: () = {
     [
         "Offset of field: CUstreamBatchMemOpParams_union::memoryBarrier",
     ][::core::mem::offset_of!(CUstreamBatchMemOpParams_union, memoryBarrier) - 0usize];
-//@ 11.7 default, 11.8-12.0 per-thread, 12.1, 12.3 per-thread, 12.4, 12.5 default, 12.6 per-thread, 12.8, 13.0 per-thread, 13.1-
+//@ 11.7 default, 11.8 per-thread, 12.0, 12.1 default, 12.4-12.5 per-thread, 12.6-12.8, 12.9 default, 13.0-
     [
 //@ 13.1-
         "Offset of field: CUstreamBatchMemOpParams_union::atomicReduction",
     ][::core::mem::offset_of!(CUstreamBatchMemOpParams_union, atomicReduction) - 0usize];
-//@ 11.7 per-thread, 11.8-12.0 default, 12.2, 12.3 default, 12.5 per-thread, 12.6 default, 12.9, 13.0 default, 13.1-
+//@ 11.7 per-thread, 11.8 default, 12.1 per-thread, 12.2-12.3, 12.4-12.5 default, 12.9 per-thread, 13.1-
     [
 //@ all
         "Offset of field: CUstreamBatchMemOpParams_union::pad",
     ][::core::mem::offset_of!(CUstreamBatchMemOpParams_union, pad) - 0usize];
 };
 impl Default for CUstreamBatchMemOpParams_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1058,7 +1071,6 @@ impl Default for CUstreamBatchMemOpParams_union {
 }
 pub type CUstreamBatchMemOpParams_v1 = CUstreamBatchMemOpParams_union;
 pub type CUstreamBatchMemOpParams = CUstreamBatchMemOpParams_v1;
-//@ 11.7, 11.8-12.0 default, 12.1-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ 12.2-
@@ -1067,49 +1079,6 @@ pub type CUstreamBatchMemOpParams = CUstreamBatchMemOpParams_v1;
     #[doc = ""] #[doc = "How many operations `paramArray` holds. Caller-set for the legacy `cuGraphAddBatchMemOpNode`/`cuGraphBatchMemOpNodeSetParams` calls; fixed once the graph is instantiated."] pub count: ::core::ffi::c_uint,
     #[doc = ""] #[doc = "Pointer to `count` `CUstreamBatchMemOpParams` records describing the operations. Copied by `cuGraphAddBatchMemOpNode`/set calls, so the caller may free it after the call; when returned by `cuGraphBatchMemOpNodeGetParams` the array belongs to the node and must not be modified."] pub paramArray: *mut CUstreamBatchMemOpParams,
     #[doc = ""] #[doc = "Option bits for the legacy batch mem op node calls; the header lists no values (the matching `cuStreamBatchMemOp` argument is reserved, must be 0), so pass 0."] pub flags: ::core::ffi::c_uint,
-}
-#[allow(clippy::unnecessary_operation, clippy::identity_op)]
-const _: () = {
-    [
-        "Size of CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st",
-    ][::core::mem::size_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st>() - 32usize];
-    [
-        "Alignment of CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st",
-    ][::core::mem::align_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st>() - 8usize];
-    [
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::ctx",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, ctx) - 0usize];
-    [
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::count",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, count) - 8usize];
-    [
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::paramArray",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, paramArray)
-        - 16usize];
-    [
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::flags",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, flags) - 24usize];
-};
-impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
-    fn default() -> Self {
-        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
-        unsafe {
-            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
-            s.assume_init()
-        }
-    }
-}
-#[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
-pub type CUDA_BATCH_MEM_OP_NODE_PARAMS = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
-//@ 11.8-12.0 per-thread, 12.2-
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-//@ 12.2-
-#[doc = ""] #[doc = "NVIDIA's reference: [CUDA_BATCH_MEM_OP_NODE_PARAMS_v2](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__BATCH__MEM__OP__NODE__PARAMS__v2.html)."] pub struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
-    #[doc = ""] #[doc = "Context in which the node's memory operations execute; caller-set in `CUgraphNodeParams::memOp` for `cuGraphAddNode`. Cannot be altered by `cuGraphExecNodeSetParams`."] pub ctx: CUcontext,
-    #[doc = ""] #[doc = "How many operations `paramArray` holds, for the `memOp` member of `CUgraphNodeParams` (`cuGraphAddNode`, `cuGraphNodeSetParams`). It cannot change in an executable graph."] pub count: ::core::ffi::c_uint,
-    #[doc = ""] #[doc = "Pointer to `count` `CUstreamBatchMemOpParams` records (wait/write/barrier operations). Copied when the node is created or updated via `cuGraphAddNode`/`cuGraphNodeSetParams`; on exec update only wait/write addresses, values and wait type may change."] pub paramArray: *mut CUstreamBatchMemOpParams,
-    #[doc = ""] #[doc = "Bits controlling the node; the header defines no values for it (the matching `cuStreamBatchMemOp` argument is reserved and must be 0), so pass 0. Caller-set before `cuGraphAddNode`."] pub flags: ::core::ffi::c_uint,
 //@ 11.7-12.1
 #[doc = ""] #[doc = "NVIDIA's reference: [CUDA_BATCH_MEM_OP_NODE_PARAMS](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__BATCH__MEM__OP__NODE__PARAMS.html)."] pub struct CUDA_BATCH_MEM_OP_NODE_PARAMS_st {
     #[doc = ""] #[doc = "Context in which the node's memory operations run. Chosen by the caller when creating or updating the node with `cuGraphAddBatchMemOpNode`/`cuGraphBatchMemOpNodeSetParams`; it may not differ in `cuGraphExecBatchMemOpNodeSetParams`."] pub ctx: CUcontext,
@@ -1122,40 +1091,40 @@ pub type CUDA_BATCH_MEM_OP_NODE_PARAMS = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
 const _: () = {
     [
 //@ 12.2-
-        "Size of CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st",
-    ][::core::mem::size_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st>() - 32usize];
+        "Size of CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st",
+    ][::core::mem::size_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st>() - 32usize];
 //@ 11.7-12.1
         "Size of CUDA_BATCH_MEM_OP_NODE_PARAMS_st",
     ][::core::mem::size_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_st>() - 32usize];
 //@ all
     [
 //@ 12.2-
-        "Alignment of CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st",
-    ][::core::mem::align_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st>() - 8usize];
+        "Alignment of CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st",
+    ][::core::mem::align_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st>() - 8usize];
 //@ 11.7-12.1
         "Alignment of CUDA_BATCH_MEM_OP_NODE_PARAMS_st",
     ][::core::mem::align_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_st>() - 8usize];
 //@ all
     [
 //@ 12.2-
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::ctx",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, ctx) - 0usize];
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::ctx",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, ctx) - 0usize];
 //@ 11.7-12.1
         "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_st::ctx",
     ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_st, ctx) - 0usize];
 //@ all
     [
 //@ 12.2-
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::count",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, count) - 8usize];
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::count",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, count) - 8usize];
 //@ 11.7-12.1
         "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_st::count",
     ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_st, count) - 8usize];
 //@ all
     [
 //@ 12.2-
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::paramArray",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, paramArray)
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::paramArray",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, paramArray)
         - 16usize];
 //@ 11.7-12.1
         "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_st::paramArray",
@@ -1163,18 +1132,66 @@ const _: () = {
 //@ all
     [
 //@ 12.2-
-        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::flags",
-    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, flags) - 24usize];
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st::flags",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st, flags) - 24usize];
 //@ 11.7-12.1
         "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_st::flags",
     ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_st, flags) - 24usize];
 //@ all
 };
 //@ 12.2-
-impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
 //@ 11.7-12.1
 impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_st {
-//@ all
+//@ 11.7 default, 12.0 per-thread, 12.1 default, 12.2-
+    #[inline]
+    fn default() -> Self {
+        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+//@ 11.7 default, 12.1 default, 12.2-
+}
+//@ 12.2-
+#[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st;
+pub type CUDA_BATCH_MEM_OP_NODE_PARAMS = CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+#[doc = ""] #[doc = "NVIDIA's reference: [CUDA_BATCH_MEM_OP_NODE_PARAMS_v2](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__BATCH__MEM__OP__NODE__PARAMS__v2.html)."] pub struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+    #[doc = ""] #[doc = "Context in which the node's memory operations execute; caller-set in `CUgraphNodeParams::memOp` for `cuGraphAddNode`. Cannot be altered by `cuGraphExecNodeSetParams`."] pub ctx: CUcontext,
+    #[doc = ""] #[doc = "How many operations `paramArray` holds, for the `memOp` member of `CUgraphNodeParams` (`cuGraphAddNode`, `cuGraphNodeSetParams`). It cannot change in an executable graph."] pub count: ::core::ffi::c_uint,
+    #[doc = ""] #[doc = "Pointer to `count` `CUstreamBatchMemOpParams` records (wait/write/barrier operations). Copied when the node is created or updated via `cuGraphAddNode`/`cuGraphNodeSetParams`; on exec update only wait/write addresses, values and wait type may change."] pub paramArray: *mut CUstreamBatchMemOpParams,
+    #[doc = ""] #[doc = "Bits controlling the node; the header defines no values for it (the matching `cuStreamBatchMemOp` argument is reserved and must be 0), so pass 0. Caller-set before `cuGraphAddNode`."] pub flags: ::core::ffi::c_uint,
+//@ 12.0 per-thread, 12.2-
+}
+//@ 12.2-
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    [
+        "Size of CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st",
+    ][::core::mem::size_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st>() - 32usize];
+    [
+        "Alignment of CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st",
+    ][::core::mem::align_of::<CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st>() - 8usize];
+    [
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::ctx",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, ctx) - 0usize];
+    [
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::count",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, count) - 8usize];
+    [
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::paramArray",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, paramArray)
+        - 16usize];
+    [
+        "Offset of field: CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st::flags",
+    ][::core::mem::offset_of!(CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st, flags) - 24usize];
+};
+impl Default for CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+//@ 11.7 per-thread, 11.8, 12.0 default, 12.1 per-thread, 12.2-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1266,6 +1283,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUasyncNotificationInfo_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1290,6 +1308,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUasyncNotificationInfo_st, info) - 8usize];
 };
 impl Default for CUasyncNotificationInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -1350,7 +1369,7 @@ impl CUarray_format_enum {
     #[doc = ""] #[doc = "`CU_AD_FORMAT_BC7_UNORM = 157`"] pub const CU_AD_FORMAT_BC7_UNORM: CUarray_format_enum = CUarray_format_enum(157);
     #[doc = ""] #[doc = "`CU_AD_FORMAT_BC7_UNORM_SRGB = 158`"] pub const CU_AD_FORMAT_BC7_UNORM_SRGB: CUarray_format_enum = CUarray_format_enum(
         158,
-//@ 11.7 default, 12.0 per-thread, 12.1-12.2, 12.5-
+//@ 11.8 default, 12.1, 12.3-12.4 default, 12.5-
     );
 //@ 12.5-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_P010 = 159`"] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_AD_FORMAT_P010: CUarray_format_enum = CUarray_format_enum(159);
@@ -1369,23 +1388,27 @@ impl CUarray_format_enum {
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_YUV444_8bit_SemiPlanar = 180`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_AD_FORMAT_YUV444_8bit_SemiPlanar: CUarray_format_enum = CUarray_format_enum(
         180,
+//@ 12.3 per-thread, 12.8-
     );
+//@ 12.8-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_YUV444_16bit_SemiPlanar = 181`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_AD_FORMAT_YUV444_16bit_SemiPlanar: CUarray_format_enum = CUarray_format_enum(
         181,
     );
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UNORM_INT_101010_2 = 80`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UNORM_INT_101010_2: CUarray_format_enum = CUarray_format_enum(
         80,
-//@ 11.7 per-thread, 12.3 per-thread, 12.9, 13.1-
+//@ 12.9 per-thread, 13.1-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_PACKED_422 = 81`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_PACKED_422: CUarray_format_enum = CUarray_format_enum(
         81,
-//@ 12.3 default, 13.1-
+//@ 12.8 default, 13.1-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_PACKED_444 = 82`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_PACKED_444: CUarray_format_enum = CUarray_format_enum(
         82,
+//@ 12.9 default, 13.1-
     );
+//@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_SEMIPLANAR_420 = 83`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_SEMIPLANAR_420: CUarray_format_enum = CUarray_format_enum(
         83,
     );
@@ -1394,26 +1417,26 @@ impl CUarray_format_enum {
     );
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_SEMIPLANAR_422 = 85`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_SEMIPLANAR_422: CUarray_format_enum = CUarray_format_enum(
         85,
-//@ 12.8 per-thread, 13.1-
     );
-//@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT16_SEMIPLANAR_422 = 86`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT16_SEMIPLANAR_422: CUarray_format_enum = CUarray_format_enum(
         86,
     );
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_SEMIPLANAR_444 = 87`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_SEMIPLANAR_444: CUarray_format_enum = CUarray_format_enum(
         87,
-    );
-    #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT16_SEMIPLANAR_444 = 88`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT16_SEMIPLANAR_444: CUarray_format_enum = CUarray_format_enum(
-        88,
-    );
-    #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_PLANAR_420 = 89`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_PLANAR_420: CUarray_format_enum = CUarray_format_enum(
-        89,
-//@ 12.4 per-thread, 13.1-
+//@ 12.0, 13.1-
     );
 //@ 13.1-
+    #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT16_SEMIPLANAR_444 = 88`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT16_SEMIPLANAR_444: CUarray_format_enum = CUarray_format_enum(
+        88,
+//@ 11.7 default, 12.2 default, 13.0 default, 13.1-
+    );
+//@ 13.1-
+    #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_PLANAR_420 = 89`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_PLANAR_420: CUarray_format_enum = CUarray_format_enum(
+        89,
+    );
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT16_PLANAR_420 = 90`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT16_PLANAR_420: CUarray_format_enum = CUarray_format_enum(
         90,
-//@ 12.4 default, 13.0 default, 13.1-
+//@ 12.2 per-thread, 12.8 per-thread, 13.1-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_PLANAR_422 = 91`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_PLANAR_422: CUarray_format_enum = CUarray_format_enum(
@@ -1421,17 +1444,13 @@ impl CUarray_format_enum {
     );
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT16_PLANAR_422 = 92`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT16_PLANAR_422: CUarray_format_enum = CUarray_format_enum(
         92,
-//@ 11.8 default, 12.8 default, 13.1-
     );
-//@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT8_PLANAR_444 = 93`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT8_PLANAR_444: CUarray_format_enum = CUarray_format_enum(
         93,
-//@ 11.8 per-thread, 12.0 default, 13.1-
     );
-//@ 13.1-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_UINT16_PLANAR_444 = 94`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_AD_FORMAT_UINT16_PLANAR_444: CUarray_format_enum = CUarray_format_enum(
         94,
-//@ 13.0 per-thread, 13.1-
+//@ 11.7-11.8 per-thread, 12.4 per-thread, 13.0 per-thread, 13.1-
     );
 //@ 12.5-
     #[doc = ""] #[doc = "`CU_AD_FORMAT_MAX = 2147483647`"] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_AD_FORMAT_MAX: CUarray_format_enum = CUarray_format_enum(2147483647);
@@ -1880,24 +1899,27 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 125`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ all
         125,
-//@ 12.0-
+//@ 11.7 default, 12.0-
     );
+//@ 12.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT = 126`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: CUdevice_attribute_enum = CUdevice_attribute_enum(
         126,
+//@ 11.8 default, 12.0-
     );
+//@ 12.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED = 127`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         127,
-//@ 11.7 default, 12.2 default, 12.3-
+//@ 12.1, 12.3-
     );
 //@ 12.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED = 128`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         128,
-//@ 12.0-12.1, 12.2 per-thread, 12.3-
+//@ 12.0, 12.2-
     );
 //@ 12.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS = 129`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: CUdevice_attribute_enum = CUdevice_attribute_enum(
         129,
-//@ 12.0, 12.1 default, 12.2-
+//@ 12.0, 12.2-
     );
 //@ 12.5-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_NUMA_CONFIG = 130`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed), holding a [`CUdeviceNumaConfig`] value (`.into()` converts one); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_NUMA_CONFIG: CUdevice_attribute_enum = CUdevice_attribute_enum(
@@ -1907,11 +1929,12 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 130`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ 12.0, 12.2-
         130,
-//@ 11.8 per-thread, 12.1 per-thread, 12.2-
+//@ 12.1 default, 12.2-
     );
 //@ 12.2-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_NUMA_ID = 131`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_NUMA_ID: CUdevice_attribute_enum = CUdevice_attribute_enum(
         131,
+//@ 12.1 per-thread, 12.2-
     );
 //@ 12.1-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 132`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.1. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
@@ -1944,37 +1967,40 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 136`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ 12.5-
         136,
-//@ 12.8-
+//@ 12.2 default, 12.8-
     );
+//@ 12.8-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH = 137`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH: CUdevice_attribute_enum = CUdevice_attribute_enum(
         137,
-//@ 12.1 per-thread, 12.3 per-thread, 12.8-
+//@ 12.6 default, 12.9-
     );
 //@ 12.9-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED = 138`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.9. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         138,
-//@ 12.0 default, 12.9-
+//@ 11.7 per-thread, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID = 139`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID: CUdevice_attribute_enum = CUdevice_attribute_enum(
         139,
+//@ 12.3 per-thread, 12.8-
     );
+//@ 12.8-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID = 140`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID: CUdevice_attribute_enum = CUdevice_attribute_enum(
         140,
-//@ 12.9-
+//@ 12.8 default, 12.9-
     );
+//@ 12.9-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.9. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         141,
-//@ 12.8-
     );
-//@ 12.9-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED = 142`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.9. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         142,
+//@ 12.8 per-thread, 12.9-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED = 143`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         143,
-//@ 11.8 default, 12.8-
+//@ 11.8 per-thread, 12.5 default, 12.8-
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED = 144`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
@@ -1982,19 +2008,21 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 144`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ 12.8-
         144,
-//@ 13.0-
+//@ 12.6 per-thread, 13.0-
     );
+//@ 13.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 145`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         145,
+//@ 12.8 default, 13.0-
     );
+//@ 13.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED = 146`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         146,
-//@ 12.4 default, 12.8-12.9 per-thread, 13.0-
+//@ 12.4 per-thread, 13.0-
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED = 147`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         147,
-//@ 12.6 per-thread, 13.0-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED = 148`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_ATOMIC_REDUCTION_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
@@ -2002,7 +2030,7 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 148`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ 13.0-
         148,
-//@ 12.5 per-thread, 12.6 default, 13.1-13.2, 13.4-
+//@ 13.1-13.2, 13.3 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT = 149`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT: CUdevice_attribute_enum = CUdevice_attribute_enum(
@@ -2010,37 +2038,38 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 149`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ 13.1-13.2, 13.4-
         149,
-//@ 12.5 default, 13.3-
+//@ 12.5 per-thread, 13.3 default, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK = 150`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_MAX_OVERSIZED_SHARED_MEMORY_PER_BLOCK: CUdevice_attribute_enum = CUdevice_attribute_enum(
         150,
-//@ 13.1 default, 13.4-
+//@ 12.9 per-thread, 13.4-
     );
 //@ 13.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED = 151`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_D3D12_CIG_STREAMS_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         151,
-//@ 11.7 per-thread, 13.3-
     );
-//@ 13.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED = 152`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_DMA_BUF_MMAP_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         152,
-//@ 12.9 default, 13.3-
     );
-//@ 13.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED = 153`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         153,
+//@ 12.9 default, 13.0 per-thread, 13.2 default, 13.3-
     );
+//@ 13.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED = 154`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_MULTICAST_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         154,
+//@ 13.1 per-thread, 13.3-
     );
+//@ 13.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED = 155`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_COUNTED_OPS_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         155,
-//@ 12.2 default, 13.2 per-thread, 13.3-
+//@ 12.4 default, 13.3-
     );
 //@ 13.3-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED = 156`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_UNICAST_ACCESS_ON_OWNER_DEVICE_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         156,
+//@ 12.1 default, 13.3-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT = 157`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_MULTIPROCESSOR_COUNT: CUdevice_attribute_enum = CUdevice_attribute_enum(
@@ -2048,32 +2077,32 @@ impl CUdevice_attribute_enum {
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 157`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
 //@ 13.3-
         157,
-//@ 12.1 default, 13.4-
+//@ 13.3 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES = 158`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_LOGICAL_ENDPOINT_SUPPORTED_HANDLE_TYPES: CUdevice_attribute_enum = CUdevice_attribute_enum(
         158,
-//@ 12.4 per-thread, 13.0 per-thread, 13.3 per-thread, 13.5-
+//@ 12.3 default, 13.1 default, 13.3 default, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED = 159`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_VULKAN_CIG_STREAMS_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         159,
-//@ 13.2-13.3 default, 13.5-
+//@ 13.0 default, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE = 160`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_TENSOR_MAP_LARGE_TENSOR_MIN_SIZE: CUdevice_attribute_enum = CUdevice_attribute_enum(
         160,
-//@ 12.3 default, 13.4-
+//@ 12.1 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED = 161`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetAttribute`]; read-only. The signature of [`cuDeviceGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_LOCALIZED_MEMORY_SUPPORTED: CUdevice_attribute_enum = CUdevice_attribute_enum(
         161,
-//@ 12.8 default, 13.1 per-thread, 13.4-
+//@ 12.8 per-thread, 13.2 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_DEVICE_ATTRIBUTE_MAX = 162`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_DEVICE_ATTRIBUTE_MAX: CUdevice_attribute_enum = CUdevice_attribute_enum(
         162,
-//@ 12.0 per-thread, 13.0 default, 13.4-
+//@ 12.0, 13.4-
     );
 //@ all
 }
@@ -2900,7 +2929,7 @@ impl CUpointer_attribute_enum {
     #[doc = ""] #[doc = "`CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID = 20`"] #[doc = ""] #[doc = "An ID of the physical allocation the pointer is in, unique in the process."] #[doc = ""] #[doc = "Value type `unsigned long long` (8 bytes, unsigned); read with [`cuPointerGetAttribute`] and [`cuPointerGetAttributes`]; read-only. CUDA 11.7's `cuda.h`, line 779, says what the value is but not its C type: the width is the one a CUDA 13.0 driver (580.159.04) writes, measured on an H200; `tests/gpu_attributes.rs` measures it on any GPU."] pub const CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: CUpointer_attribute_enum = CUpointer_attribute_enum(
 //@ all
         20,
-//@ 12.0 default, 12.2-12.3, 12.5-12.6 default, 12.8-
+//@ 11.7 default, 11.8-12.0 per-thread, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE = 21`"] #[doc = ""] #[doc = "Non-zero when the hardware decompression engine can use the memory."] #[doc = ""] #[doc = "Value type `unsigned int` (4 bytes), a boolean: zero or not; read with [`cuPointerGetAttribute`] and [`cuPointerGetAttributes`]; read-only. CUDA 13.5's `cuda.h`, line 16076, says what the value is but not its C type: the width is the one a CUDA 13.0 driver (580.159.04) writes, measured on an H200; `tests/gpu_attributes.rs` measures it on any GPU."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: CUpointer_attribute_enum = CUpointer_attribute_enum(
@@ -2920,7 +2949,7 @@ impl CUpointer_attribute_enum {
     #[doc = ""] #[doc = "`CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE = 21`"] #[doc = ""] #[doc = "Non-zero when the hardware decompression engine can use the memory."] #[doc = ""] #[doc = "Value type `unsigned int` (4 bytes), a boolean: zero or not; read with [`cuPointerGetAttribute`] and [`cuPointerGetAttributes`]; read-only. CUDA 12.8's `cuda.h`, line 14443, says what the value is but not its C type: the width is the one a CUDA 13.0 driver (580.159.04) writes, measured on an H200; `tests/gpu_attributes.rs` measures it on any GPU."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: CUpointer_attribute_enum = CUpointer_attribute_enum(
 //@ 12.8-
         21,
-//@ 11.7 per-thread, 11.8 default, 12.0 per-thread, 12.1 default, 12.4 default, 12.5 per-thread, 12.8, 12.9 default, 13.0-13.1 per-thread, 13.2, 13.3 per-thread, 13.4-
+//@ 11.8 default, 12.1 per-thread, 12.3 default, 12.6-12.8 default, 12.9-13.1 per-thread, 13.2, 13.3 per-thread, 13.4-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL = 22`"] #[doc = ""] #[doc = "The locality domain of its device the allocation is confined to, or -1 where it spans the whole device."] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuPointerGetAttribute`] and [`cuPointerGetAttributes`]; read-only. CUDA 13.5's `cuda.h`, line 16081, says what the value is but not its C type, and no driver this crate was measured on has it yet: the type is the one `cuda.h` gives such a value elsewhere."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL: CUpointer_attribute_enum = CUpointer_attribute_enum(
@@ -2928,7 +2957,7 @@ impl CUpointer_attribute_enum {
     #[doc = ""] #[doc = "`CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL = 22`"] #[doc = ""] #[doc = "The locality domain of its device the allocation is confined to, or -1 where it spans the whole device."] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuPointerGetAttribute`] and [`cuPointerGetAttributes`]; read-only. CUDA 13.4's `cuda.h`, line 15852, says what the value is but not its C type, and no driver this crate was measured on has it yet: the type is the one `cuda.h` gives such a value elsewhere."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_POINTER_ATTRIBUTE_LOCALITY_DOMAIN_ORDINAL: CUpointer_attribute_enum = CUpointer_attribute_enum(
 //@ 13.4-
         22,
-//@ 11.7 default, 11.8 per-thread, 12.1 per-thread, 12.4 per-thread, 12.6 per-thread, 12.9 per-thread, 13.0-13.1 default, 13.3 default, 13.4-
+//@ 11.7 per-thread, 12.0 default, 12.2-12.3 per-thread, 12.4, 12.5 per-thread, 12.8 per-thread, 12.9-13.1 default, 13.3 default, 13.4-
     );
 //@ all
 }
@@ -3094,7 +3123,7 @@ impl CUfunction_attribute_enum {
     #[doc = ""] #[doc = "`CU_FUNC_ATTRIBUTE_MAX = 16`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute_enum = CUfunction_attribute_enum(
 //@ 11.8-
         16,
-//@ 11.8 default, 12.0 per-thread, 12.2 default, 12.4, 12.6 default, 12.8 per-thread, 13.0-13.1 default, 13.2-
+//@ 11.8-12.0 default, 12.1, 12.2 per-thread, 12.4 default, 12.5 per-thread, 12.8 default, 13.1, 13.2 default, 13.3-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE = 17`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuKernelGetAttribute`] and [`cuFuncGetAttribute`]; set with [`cuKernelSetAttribute`] and [`cuFuncSetAttribute`]. The signature of [`cuKernelGetAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_FUNC_ATTRIBUTE_SHARED_MEMORY_MODE: CUfunction_attribute_enum = CUfunction_attribute_enum(
@@ -3102,12 +3131,12 @@ impl CUfunction_attribute_enum {
     #[doc = ""] #[doc = "`CU_FUNC_ATTRIBUTE_MAX = 17`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute_enum = CUfunction_attribute_enum(
 //@ 13.3-
         17,
-//@ 12.3 default, 12.8-12.9 default, 13.3 per-thread, 13.4-
+//@ 11.7-11.8 per-thread, 12.3-12.4 per-thread, 12.5-12.6 default, 12.8-13.0 per-thread, 13.2 per-thread, 13.3 default, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_FUNC_ATTRIBUTE_MAX = 18`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_FUNC_ATTRIBUTE_MAX: CUfunction_attribute_enum = CUfunction_attribute_enum(
         18,
-//@ 11.7, 11.8 per-thread, 12.0 default, 12.1, 12.2-12.3 per-thread, 12.5, 12.6 per-thread, 12.9-13.1 per-thread, 13.3 default, 13.4-
+//@ 11.7 default, 12.0 per-thread, 12.2-12.3 default, 12.6 per-thread, 12.9-13.0 default, 13.3 per-thread, 13.4-
     );
 //@ all
 }
@@ -3362,7 +3391,7 @@ impl CUmem_range_attribute_enum {
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 11.7's `cuda.h`, line 11554, states it (this crate's facts table)."] pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
 //@ all
         4,
-//@ 11.7, 12.2-
+//@ 12.0-12.1 default, 12.2-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 5`"] #[doc = ""] #[doc = "Value type `CUmemLocationType` (4 bytes); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 13.5's `cuda.h`, line 16543, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
@@ -3392,7 +3421,7 @@ impl CUmem_range_attribute_enum {
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 5`"] #[doc = ""] #[doc = "Value type `CUmemLocationType` (4 bytes); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 12.2's `cuda.h`, line 13202, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
 //@ 12.2-
         5,
-//@ 11.8-12.0 per-thread, 12.1 default, 12.2-
+//@ 11.7-11.8 per-thread, 12.2-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 6`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 13.5's `cuda.h`, line 16550, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
@@ -3422,7 +3451,7 @@ impl CUmem_range_attribute_enum {
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 6`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 12.2's `cuda.h`, line 13209, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
 //@ 12.2-
         6,
-//@ 12.0 default, 12.2-
+//@ 11.8 default, 12.2-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7`"] #[doc = ""] #[doc = "Value type `CUmemLocationType` (4 bytes); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 13.5's `cuda.h`, line 16554, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
@@ -3452,7 +3481,6 @@ impl CUmem_range_attribute_enum {
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7`"] #[doc = ""] #[doc = "Value type `CUmemLocationType` (4 bytes); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 12.2's `cuda.h`, line 13213, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
 //@ 12.2-
         7,
-//@ 11.8 default, 12.2-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 13.5's `cuda.h`, line 16562, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
@@ -3482,7 +3510,7 @@ impl CUmem_range_attribute_enum {
     #[doc = ""] #[doc = "`CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemRangeGetAttribute`] and [`cuMemRangeGetAttributes`]; read-only. CUDA 12.2's `cuda.h`, line 13221, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: CUmem_range_attribute_enum = CUmem_range_attribute_enum(
 //@ 12.2-
         8,
-//@ 12.1 per-thread, 12.2-
+//@ 11.7 default, 12.0-12.1 per-thread, 12.2-
     );
 //@ all
 }
@@ -3612,12 +3640,12 @@ impl CUjit_option_enum {
     #[doc = ""] #[doc = "`CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29`"] #[doc = ""] #[doc = "In its slot of the values array: an `int` (4 bytes, signed); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`] and [`cuLinkAddFile_v2`]. `cuda.h` declares it in the enumerator's comment."] pub const CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES: CUjit_option_enum = CUjit_option_enum(
 //@ all
         29,
-//@ 11.8 per-thread, 12.0-
+//@ 11.7 default, 11.8-
     );
 //@ 12.0-
     #[doc = ""] #[doc = "`CU_JIT_POSITION_INDEPENDENT_CODE = 30`"] #[doc = ""] #[doc = "In its slot of the values array: an `int` (4 bytes, signed); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`], [`cuLinkAddFile_v2`], [`cuLibraryLoadData`] and [`cuLibraryLoadFromFile`]. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_JIT_POSITION_INDEPENDENT_CODE: CUjit_option_enum = CUjit_option_enum(
         30,
-//@ 12.0 default, 12.2-
+//@ 12.1 per-thread, 12.2-
     );
 //@ 12.3-
     #[doc = ""] #[doc = "`CU_JIT_MIN_CTA_PER_SM = 31`"] #[doc = ""] #[doc = "In its slot of the values array: an `unsigned int` (4 bytes, unsigned); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`], [`cuLinkAddFile_v2`], [`cuLibraryLoadData`] and [`cuLibraryLoadFromFile`]. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_JIT_MIN_CTA_PER_SM: CUjit_option_enum = CUjit_option_enum(31);
@@ -3625,14 +3653,14 @@ impl CUjit_option_enum {
     #[doc = ""] #[doc = "`CU_JIT_MAX_THREADS_PER_BLOCK = 32`"] #[doc = ""] #[doc = "In its slot of the values array: an `int` (4 bytes, signed); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`], [`cuLinkAddFile_v2`], [`cuLibraryLoadData`] and [`cuLibraryLoadFromFile`]. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 12.4. A driver of an older release may not know it."] pub const CU_JIT_MAX_THREADS_PER_BLOCK: CUjit_option_enum = CUjit_option_enum(32);
     #[doc = ""] #[doc = "`CU_JIT_OVERRIDE_DIRECTIVE_VALUES = 33`"] #[doc = ""] #[doc = "In its slot of the values array: an `int` (4 bytes, signed); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`], [`cuLinkAddFile_v2`], [`cuLibraryLoadData`] and [`cuLibraryLoadFromFile`]. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 12.4. A driver of an older release may not know it."] pub const CU_JIT_OVERRIDE_DIRECTIVE_VALUES: CUjit_option_enum = CUjit_option_enum(
         33,
-//@ 11.7-11.8 default, 12.1 per-thread, 12.4, 12.6-12.9 default, 13.0-
+//@ 12.0-12.1 default, 12.4 default, 12.5 per-thread, 12.6 default, 12.8, 12.9 default, 13.0-
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_JIT_SPLIT_COMPILE = 34`"] #[doc = ""] #[doc = "In its slot of the values array: an `unsigned int` (4 bytes, unsigned); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`], [`cuLinkAddFile_v2`], [`cuLibraryLoadData`] and [`cuLibraryLoadFromFile`]. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_JIT_SPLIT_COMPILE: CUjit_option_enum = CUjit_option_enum(34);
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_JIT_BINARY_LOADER_THREAD_COUNT = 35`"] #[doc = ""] #[doc = "In its slot of the values array: an `unsigned int` (4 bytes, unsigned); passed to [`cuModuleLoadDataEx`], [`cuLinkCreate_v2`], [`cuLinkAddData_v2`], [`cuLinkAddFile_v2`], [`cuLibraryLoadData`] and [`cuLibraryLoadFromFile`]. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_JIT_BINARY_LOADER_THREAD_COUNT: CUjit_option_enum = CUjit_option_enum(
         35,
-//@ 11.7 per-thread, 12.0 per-thread, 12.1 default, 12.5, 12.6-12.9 per-thread, 13.1-
+//@ 11.7 per-thread, 12.0 per-thread, 12.4 per-thread, 12.5 default, 12.6 per-thread, 12.9 per-thread, 13.1-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_JIT_NUM_OPTIONS = 36`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] pub const CU_JIT_NUM_OPTIONS: CUjit_option_enum = CUjit_option_enum(36);
@@ -3927,6 +3955,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUaccessPolicyWindow_st, missProp) - 24usize];
 };
 impl Default for CUaccessPolicyWindow_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -3991,6 +4020,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_KERNEL_NODE_PARAMS_st, extra) - 48usize];
 };
 impl Default for CUDA_KERNEL_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4063,6 +4093,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_KERNEL_NODE_PARAMS_v2_st, ctx) - 64usize];
 };
 impl Default for CUDA_KERNEL_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4136,6 +4167,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_KERNEL_NODE_PARAMS_v3_st, ctx) - 64usize];
 };
 impl Default for CUDA_KERNEL_NODE_PARAMS_v3_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4188,7 +4220,7 @@ const _: () = {
 };
 pub type CUDA_MEMSET_NODE_PARAMS_v1 = CUDA_MEMSET_NODE_PARAMS_st;
 pub type CUDA_MEMSET_NODE_PARAMS = CUDA_MEMSET_NODE_PARAMS_v1;
-//@ 11.7 default, 11.8-12.0 per-thread, 12.1 default, 12.2-
+//@ 11.7 per-thread, 11.8 default, 12.0, 12.2-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ 12.2-
@@ -4232,6 +4264,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMSET_NODE_PARAMS_v2_st, ctx) - 40usize];
 };
 impl Default for CUDA_MEMSET_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4241,7 +4274,7 @@ impl Default for CUDA_MEMSET_NODE_PARAMS_v2_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_MEMSET_NODE_PARAMS_v2 = CUDA_MEMSET_NODE_PARAMS_v2_st;
-//@ 11.7 per-thread, 11.8-12.0 default, 12.1 per-thread, 12.2-
+//@ 11.7 default, 11.8 per-thread, 12.1-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ all
@@ -4265,6 +4298,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_HOST_NODE_PARAMS_st, userData) - 8usize];
 };
 impl Default for CUDA_HOST_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4289,7 +4323,7 @@ pub type CUDA_HOST_NODE_PARAMS = CUDA_HOST_NODE_PARAMS_v1;
     #[doc = ""] #[doc = "How the thread that runs host tasks waits for them, a `CUhostTaskSyncMode` value stored as an integer: `CU_HOST_TASK_BLOCKING` (0, the thread blocks while idle) or `CU_HOST_TASK_SPINWAIT` (1, it spins while idle). Caller-set; field exists from 13.2."] pub syncMode: ::core::ffi::c_uint,
 //@ 13.4-
     pub __bindgen_anon_1: CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1,
-//@ 12.3 default, 12.5 default, 12.9, 13.4-
+//@ 13.3 default, 13.4-
 }
 //@ 13.4-
 #[repr(C)]
@@ -4297,33 +4331,32 @@ pub type CUDA_HOST_NODE_PARAMS = CUDA_HOST_NODE_PARAMS_v1;
 #[doc = ""] #[doc = "The union C declares inside [`CUDA_HOST_NODE_PARAMS_v2_st`] without a name, which holds `ctx` and `gCtx`: in C they are members of [`CUDA_HOST_NODE_PARAMS_v2_st`] itself; in Rust they are reached through its field `__bindgen_anon_1`."] pub union CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1 {
     #[doc = ""] #[doc = "Preferred `CUcontext` for the host task; overlaps `gCtx` in memory, so set only one. Caller input to `cuGraphAddNode`; context changes are refused on executable graphs."] pub ctx: CUcontext,
     #[doc = ""] #[doc = "Preferred green context (`CUgreenCtx`) for the host task; shares storage with `ctx`, so set one of them. Caller input to `cuGraphAddNode`; cannot change on an executable graph."] pub gCtx: CUgreenCtx,
-//@ 12.2 per-thread, 12.6, 13.2 default, 13.4-
+//@ 12.3-12.4 default, 12.6 default, 12.9 per-thread, 13.0 default, 13.1, 13.2 default, 13.4-
 }
-//@ 12.2 per-thread, 12.5 default, 12.6, 12.9, 13.2 default, 13.4-
+//@ 12.3-12.4 default, 12.6 default, 12.9 per-thread, 13.0 default, 13.1, 13.2-13.3 default, 13.4-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 12.2 per-thread, 12.6 default, 12.9 default, 13.4-
+//@ 12.3 default, 13.1 per-thread, 13.3 default, 13.4-
     [
 //@ 13.4-
         "Size of CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1",
     ][::core::mem::size_of::<CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1>() - 8usize];
-//@ 13.2 default, 13.4-
     [
-//@ 13.4-
         "Alignment of CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1",
     ][::core::mem::align_of::<CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1>() - 8usize];
-//@ 12.5 default, 13.4-
+//@ 12.4 default, 12.6 default, 12.9 per-thread, 13.2 default, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1::ctx",
     ][::core::mem::offset_of!(CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1, ctx) - 0usize];
-//@ 12.6 per-thread, 12.9 per-thread, 13.4-
+//@ 13.0-13.1 default, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1::gCtx",
     ][::core::mem::offset_of!(CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1, gCtx) - 0usize];
 };
 impl Default for CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4331,9 +4364,8 @@ impl Default for CUDA_HOST_NODE_PARAMS_v2_st__bindgen_ty_1 {
             s.assume_init()
         }
     }
-//@ 12.2 default, 12.3 per-thread, 12.4, 12.5 per-thread, 12.8, 13.0-13.1, 13.2 per-thread, 13.3-
+//@ 12.2, 12.3-12.4 per-thread, 12.5, 12.6 per-thread, 12.8, 12.9 default, 13.0 per-thread, 13.2-13.3 per-thread, 13.4-
 }
-//@ 12.2 default, 12.3-12.4, 12.5 per-thread, 12.8, 13.0-13.1, 13.2 per-thread, 13.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -4362,6 +4394,7 @@ const _: () = {
 //@ 12.2-
 };
 impl Default for CUDA_HOST_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4378,12 +4411,12 @@ impl CUgraphConditionalNodeType_enum {
     );
     #[doc = ""] #[doc = "`CU_GRAPH_COND_TYPE_WHILE = 1`"] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_GRAPH_COND_TYPE_WHILE: CUgraphConditionalNodeType_enum = CUgraphConditionalNodeType_enum(
         1,
-//@ 12.4 per-thread, 12.6 per-thread, 12.8-
+//@ 12.3 per-thread, 12.4, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_GRAPH_COND_TYPE_SWITCH = 2`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_GRAPH_COND_TYPE_SWITCH: CUgraphConditionalNodeType_enum = CUgraphConditionalNodeType_enum(
         2,
-//@ 12.3, 12.4 default, 12.5, 12.6 default, 12.8-
+//@ 12.3 default, 12.5-
     );
 //@ 12.3-
 }
@@ -4425,6 +4458,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_CONDITIONAL_NODE_PARAMS, ctx) - 24usize];
 };
 impl Default for CUDA_CONDITIONAL_NODE_PARAMS {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4461,32 +4495,32 @@ impl CUgraphNodeType_enum {
     );
     #[doc = ""] #[doc = "`CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12`"] pub const CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: CUgraphNodeType_enum = CUgraphNodeType_enum(
         12,
-//@ 11.7 default, 12.0 default, 12.2 per-thread, 12.3-
+//@ 11.7 per-thread, 12.1 per-thread, 12.3-
     );
 //@ 12.3-
     #[doc = ""] #[doc = "`CU_GRAPH_NODE_TYPE_CONDITIONAL = 13`"] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_GRAPH_NODE_TYPE_CONDITIONAL: CUgraphNodeType_enum = CUgraphNodeType_enum(
         13,
-//@ 11.8 default, 12.3, 12.5 default, 12.8 per-thread, 13.0, 13.1 default, 13.2, 13.4 default, 13.5-
+//@ 12.0 default, 12.2 per-thread, 12.5 per-thread, 12.6-12.8 default, 12.9 per-thread, 13.2 default, 13.3, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_GRAPH_NODE_TYPE_MEMCPY_BATCH = 14`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_GRAPH_NODE_TYPE_MEMCPY_BATCH: CUgraphNodeType_enum = CUgraphNodeType_enum(
         14,
-//@ 11.8 per-thread, 12.2 default, 12.6 per-thread, 12.9 default, 13.1 per-thread, 13.3, 13.4 per-thread, 13.5-
+//@ 12.5 default, 13.0 per-thread, 13.4-
     );
 //@ 13.3-
     #[doc = ""] #[doc = "`CU_GRAPH_NODE_TYPE_RESERVED_16 = 16`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_NODE_TYPE_RESERVED_16: CUgraphNodeType_enum = CUgraphNodeType_enum(
         16,
-//@ 11.7 per-thread, 13.4 default, 13.5-
+//@ 12.0 per-thread, 12.3, 12.4 per-thread, 13.1 per-thread, 13.3-13.4 per-thread, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE = 17`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_GRAPH_NODE_TYPE_EXTERNAL_ENGINE: CUgraphNodeType_enum = CUgraphNodeType_enum(
         17,
-//@ 12.0-12.1 per-thread, 12.8 default, 13.3 default, 13.5-
+//@ 11.7 default, 11.8 per-thread, 12.1-12.2 default, 12.8 per-thread, 12.9-13.0 default, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH = 18`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_GRAPH_NODE_TYPE_FABRIC_CPY_BATCH: CUgraphNodeType_enum = CUgraphNodeType_enum(
         18,
-//@ 12.1 default, 12.4, 12.5 per-thread, 12.6 default, 12.9 per-thread, 13.3-13.4 per-thread, 13.5-
+//@ 11.8 default, 12.4 default, 12.6 per-thread, 13.1 default, 13.2 per-thread, 13.3-13.4 default, 13.5-
     );
 //@ all
 }
@@ -4553,12 +4587,12 @@ impl CUgraphInstantiateResult_enum {
     );
     #[doc = ""] #[doc = "`CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED = 4`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED: CUgraphInstantiateResult_enum = CUgraphInstantiateResult_enum(
         4,
-//@ 12.0 default, 12.1 per-thread, 12.3-12.4 per-thread, 12.8-
+//@ 12.1 per-thread, 12.3-12.4 default, 12.5 per-thread, 12.6 default, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED = 5`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED: CUgraphInstantiateResult_enum = CUgraphInstantiateResult_enum(
         5,
-//@ 12.0 per-thread, 12.1 default, 12.2, 12.3-12.4 default, 12.5-
+//@ 12.0, 12.1 default, 12.2, 12.3-12.4 per-thread, 12.5 default, 12.6 per-thread, 12.8-
     );
 //@ 12.0-
 }
@@ -4596,6 +4630,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_GRAPH_INSTANTIATE_PARAMS_st, result_out) - 24usize];
 };
 impl Default for CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4642,31 +4677,34 @@ impl CUkernelNodeAttrID_enum {
     #[doc = ""] #[doc = "`CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE = 2`"] #[doc = ""] #[doc = "Value: the member `cooperative` of the union, `int` (4 bytes, signed); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`]. CUDA 11.7's `cuda.h`, line 1712, states it (this crate's facts table)."] pub const CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE: CUkernelNodeAttrID_enum = CUkernelNodeAttrID_enum(
 //@ all
         2,
-//@ 11.7, 12.0-12.2 default, 12.4 per-thread, 12.6 per-thread, 12.9-13.0, 13.1-13.2 default, 13.3-
+//@ 11.7-12.0, 12.1-12.2 per-thread, 12.3, 12.5 default, 12.9 default, 13.0-13.2 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY = 3`"] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY: CUclusterSchedulingPolicy_enum = CUclusterSchedulingPolicy_enum(
         3,
-//@ 11.8, 12.0-12.2 per-thread, 12.3, 12.4 default, 12.5, 12.6 default, 12.8, 13.1-13.2 per-thread, 13.4-
+//@ 11.7
+    #[doc = ""] #[doc = "`CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8`"] #[doc = ""] #[doc = "Value: the member `priority` of the union, `int` (4 bytes, signed); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`]. CUDA 11.7's `cuda.h`, line 1714, states it (this crate's facts table)."] pub const CU_KERNEL_NODE_ATTRIBUTE_PRIORITY: CUkernelNodeAttrID_enum = CUkernelNodeAttrID_enum(
+        8,
+//@ 11.7 default, 12.1-12.2 default, 12.4, 12.5 per-thread, 12.6-12.8, 12.9 per-thread, 13.0-13.2 default, 13.3-
     );
-//@ 11.8-
+//@ 11.7 default, 11.8-
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
+//@ 11.8-
 #[doc = ""] #[doc = "The C enum `CUclusterSchedulingPolicy` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUclusterSchedulingPolicy::name`] names one."] #[doc(hidden)] pub struct CUclusterSchedulingPolicy_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUclusterSchedulingPolicy_enum as CUclusterSchedulingPolicy;
 //@ 12.0-
 impl CUlaunchMemSyncDomain_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT: CUlaunchMemSyncDomain_enum = CUlaunchMemSyncDomain_enum(
         0,
+//@ 11.7 per-thread, 12.0-
     );
+//@ 12.0-
     #[doc = ""] #[doc = "`CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE: CUlaunchMemSyncDomain_enum = CUlaunchMemSyncDomain_enum(
         1,
-//@ 11.7
-    #[doc = ""] #[doc = "`CU_KERNEL_NODE_ATTRIBUTE_PRIORITY = 8`"] #[doc = ""] #[doc = "Value: the member `priority` of the union, `int` (4 bytes, signed); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`]. CUDA 11.7's `cuda.h`, line 1714, states it (this crate's facts table)."] pub const CU_KERNEL_NODE_ATTRIBUTE_PRIORITY: CUkernelNodeAttrID_enum = CUkernelNodeAttrID_enum(
-        8,
-//@ 11.7, 12.0-
     );
+//@ 11.7 per-thread, 12.0-
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
@@ -4736,6 +4774,7 @@ impl CUlaunchAttributePortableClusterMode_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT = 0`"] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT: CUlaunchAttributePortableClusterMode_enum = CUlaunchAttributePortableClusterMode_enum(
 //@ 11.7
 impl Default for CUkernelNodeAttrValue_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -4797,16 +4836,17 @@ impl CUstreamCaptureMode_enum {
     #[doc = ""] #[doc = "`CU_STREAM_CAPTURE_MODE_RELAXED = 2`"] pub const CU_STREAM_CAPTURE_MODE_RELAXED: CUstreamCaptureMode_enum = CUstreamCaptureMode_enum(
 //@ 11.7, 13.2-
         2,
-//@ 13.4-
+//@ 11.7 per-thread, 13.3 default, 13.4-
     );
+//@ 13.4-
     #[doc = ""] #[doc = "`CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY = 3`"] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY: CUsharedMemoryMode_enum = CUsharedMemoryMode_enum(
         3,
-//@ 13.2 default, 13.4-
+//@ 11.7 default, 13.2 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY = 4`"] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY: CUsharedMemoryMode_enum = CUsharedMemoryMode_enum(
         4,
-//@ 11.7, 13.2 per-thread, 13.3-
+//@ 13.2 default, 13.3 per-thread, 13.4-
     );
 //@ 11.7, 13.2-
 }
@@ -4927,7 +4967,6 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4`"] #[doc = ""] #[doc = "Value: the member `clusterDim` of the union, `struct { unsigned int x; unsigned int y; unsigned int z; }` (12 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. CUDA 13.5's `cuda.h`, line 2465 (the facts table cites no line of CUDA 11.8's, bound here), states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 11.8-
         4,
-//@ 11.7 default, 11.8-
     );
 //@ 12.3- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5`"] #[doc = ""] #[doc = "Value: the member `clusterSchedulingPolicyPreference` of the union, `CUclusterSchedulingPolicy` (4 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -4951,6 +4990,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5`"] #[doc = ""] #[doc = "Value: the member `clusterSchedulingPolicyPreference` of the union, `CUclusterSchedulingPolicy` (4 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. CUDA 13.5's `cuda.h`, line 2481 (the facts table cites no line of CUDA 11.8's, bound here), states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 11.8-
         5,
+//@ 11.7 per-thread, 11.8-
     );
 //@ 12.3- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6`"] #[doc = ""] #[doc = "Value: the member `programmaticStreamSerializationAllowed` of the union, `int` (4 bytes, signed); no function reads it back; set with [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -4974,6 +5014,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6`"] #[doc = ""] #[doc = "Value: the member `programmaticStreamSerializationAllowed` of the union, `int` (4 bytes, signed); no function reads it back; set with [`cuLaunchKernelEx_ptsz`]. CUDA 11.8's `cuda.h`, line 14393, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 11.8-
         6,
+//@ 11.7 default, 11.8-
     );
 //@ 12.3- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7`"] #[doc = ""] #[doc = "Value: the member `programmaticEvent` of the union, `struct { CUevent event; int flags; int triggerAtBlockStart; }` (16 bytes); no function reads it back; set with [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5018,7 +5059,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PRIORITY = 8`"] #[doc = ""] #[doc = "Value: the member `priority` of the union, `int` (4 bytes, signed); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`]. CUDA 13.5's `cuda.h`, line 2507 (the facts table cites no line of CUDA 11.8's, bound here), states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 11.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PRIORITY: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 11.8-
         8,
-//@ 12.0-
+//@ 11.8 default, 12.0-
     );
 //@ 12.3- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9`"] #[doc = ""] #[doc = "Value: the member `memSyncDomainMap` of the union, `CUlaunchMemSyncDomainMap` (2 bytes); read with [`cuStreamGetAttribute`] and [`cuGraphKernelNodeGetAttribute`]; set with [`cuStreamSetAttribute`], [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5057,7 +5098,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10`"] #[doc = ""] #[doc = "Value: the member `memSyncDomain` of the union, `CUlaunchMemSyncDomain` (4 bytes); read with [`cuStreamGetAttribute_ptsz`] and [`cuGraphKernelNodeGetAttribute`]; set with [`cuStreamSetAttribute_ptsz`] and [`cuGraphKernelNodeSetAttribute`]. CUDA 13.5's `cuda.h`, line 2512 (the facts table cites no line of CUDA 12.0's, bound here), states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 12.0-
         10,
-//@ 12.3-12.4, 12.8-
+//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 default, 12.8-
     );
 //@ 12.8- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11`"] #[doc = ""] #[doc = "Value: the member `preferredClusterDim` of the union, `struct { unsigned int x; unsigned int y; unsigned int z; }` (12 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5065,7 +5106,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11`"] #[doc = ""] #[doc = "Value: the member `preferredClusterDim` of the union, `struct { unsigned int x; unsigned int y; unsigned int z; }` (12 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 12.8-
         11,
-//@ 12.5-
+//@ 12.5 per-thread, 12.6-
     );
 //@ 12.3- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12`"] #[doc = ""] #[doc = "Value: the member `launchCompletionEvent` of the union, `struct { CUevent event; int flags; }` (16 bytes); no function reads it back; set with [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5073,7 +5114,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12`"] #[doc = ""] #[doc = "Value: the member `launchCompletionEvent` of the union, `struct { CUevent event; int flags; }` (16 bytes); no function reads it back; set with [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 12.3-
         12,
-//@ 12.3 per-thread, 12.4-
+//@ 12.4-
     );
 //@ 12.4- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13`"] #[doc = ""] #[doc = "Value: the member `deviceUpdatableKernelNode` of the union, `struct { int deviceUpdatable; CUgraphDeviceNode devNode; }` (16 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.4. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5081,7 +5122,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13`"] #[doc = ""] #[doc = "Value: the member `deviceUpdatableKernelNode` of the union, `struct { int deviceUpdatable; CUgraphDeviceNode devNode; }` (16 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.4. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 12.4-
         13,
-//@ 12.0 default, 12.3-12.4 default, 12.5-
+//@ 12.0 per-thread, 12.3-12.4 per-thread, 12.5-
     );
 //@ 12.5- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14`"] #[doc = ""] #[doc = "Value: the member `sharedMemCarveout` of the union, `unsigned int` (4 bytes, unsigned); no function reads it back; set with [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5089,7 +5130,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14`"] #[doc = ""] #[doc = "Value: the member `sharedMemCarveout` of the union, `unsigned int` (4 bytes, unsigned); no function reads it back; set with [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 12.5-
         14,
-//@ 11.8 default, 12.5 per-thread, 12.6 default, 12.8 per-thread, 13.0-
+//@ 12.0 default, 12.8, 13.0-
     );
 //@ 13.0- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16`"] #[doc = ""] #[doc = "Value: the member `nvlinkUtilCentricScheduling` of the union, `unsigned int` (4 bytes, unsigned); read with [`cuStreamGetAttribute`] and [`cuGraphKernelNodeGetAttribute`]; set with [`cuStreamSetAttribute`], [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5097,7 +5138,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16`"] #[doc = ""] #[doc = "Value: the member `nvlinkUtilCentricScheduling` of the union, `unsigned int` (4 bytes, unsigned); read with [`cuStreamGetAttribute_ptsz`] and [`cuGraphKernelNodeGetAttribute`]; set with [`cuStreamSetAttribute_ptsz`], [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 13.0-
         16,
-//@ 12.1 default, 12.2 per-thread, 12.4 per-thread, 12.6 per-thread, 12.9-13.0 default, 13.2-
+//@ 12.5 per-thread, 12.6 default, 12.9-13.0 per-thread, 13.2-
     );
 //@ 13.2- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE = 17`"] #[doc = ""] #[doc = "Value: the member `portableClusterSizeMode` of the union, `CUlaunchAttributePortableClusterMode` (4 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5105,7 +5146,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE = 17`"] #[doc = ""] #[doc = "Value: the member `portableClusterSizeMode` of the union, `CUlaunchAttributePortableClusterMode` (4 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 13.2-
         17,
-//@ 11.8 per-thread, 12.5 default, 13.0-13.1 per-thread, 13.2-
+//@ 12.3 default, 12.5 default, 12.9-13.1 default, 13.2-
     );
 //@ 13.2- default
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE = 18`"] #[doc = ""] #[doc = "Value: the member `sharedMemoryMode` of the union, `CUsharedMemoryMode` (4 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
@@ -5113,7 +5154,7 @@ impl CUstreamAttrID_enum {
     #[doc = ""] #[doc = "`CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE = 18`"] #[doc = ""] #[doc = "Value: the member `sharedMemoryMode` of the union, `CUsharedMemoryMode` (4 bytes); read with [`cuGraphKernelNodeGetAttribute`]; set with [`cuGraphKernelNodeSetAttribute`] and [`cuLaunchKernelEx_ptsz`]. The getter writes a union; `cuda.h`'s comments name the member."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE: CUlaunchAttributeID_enum = CUlaunchAttributeID_enum(
 //@ 13.2-
         18,
-//@ 11.7 per-thread, 12.0-12.1 per-thread, 12.2 default, 12.8 default, 12.9 per-thread, 13.1 default, 13.2-
+//@ 11.8 per-thread, 12.1-12.2 default, 12.4 default, 12.6 per-thread, 13.1 per-thread, 13.2-
     );
 //@ all
 }
@@ -5228,7 +5269,8 @@ const _: () = {
     ) - 12usize];
 };
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_2 {
-//@ 11.8, 12.1-12.2 default, 12.3-
+//@ 11.8 per-thread, 12.0 default, 12.3-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5236,7 +5278,6 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_2 {
             s.assume_init()
         }
     }
-//@ 11.8 default, 12.3-
 }
 //@ 12.3-
 #[repr(C)]
@@ -5244,34 +5285,30 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_2 {
 #[doc = ""] #[doc = "The type of [`CUlaunchAttributeValue_union`]'s member `launchCompletionEvent`, a struct C declares inline without a name of its own, which holds `event` and `flags`."] pub struct CUlaunchAttributeValue_union__bindgen_ty_3 {
     #[doc = ""] #[doc = "Handle of the event triggered when every block of the kernel has begun, for `CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT`; set by the caller, it must have been made with `CU_EVENT_DISABLE_TIMING` and must not be an IPC or interop event."] pub event: CUevent,
     #[doc = ""] #[doc = "Record flags for the `CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT` event, as accepted by `cuEventRecordWithFlags`; `CU_EVENT_RECORD_EXTERNAL` is not allowed. Set by the caller."] pub flags: ::core::ffi::c_int,
-//@ 11.8 per-thread, 12.1-12.2 default, 12.3-
 }
-//@ 11.8, 12.1-12.2 default, 12.3-
+//@ 11.8 per-thread, 12.0 default, 12.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 11.8, 12.3-
+//@ 11.8 per-thread, 12.3-
     [
 //@ 12.3-
         "Size of CUlaunchAttributeValue_union__bindgen_ty_3",
     ][::core::mem::size_of::<CUlaunchAttributeValue_union__bindgen_ty_3>() - 16usize];
-//@ 12.1 default, 12.3-
     [
-//@ 12.3-
         "Alignment of CUlaunchAttributeValue_union__bindgen_ty_3",
     ][::core::mem::align_of::<CUlaunchAttributeValue_union__bindgen_ty_3>() - 8usize];
     [
         "Offset of field: CUlaunchAttributeValue_union__bindgen_ty_3::event",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union__bindgen_ty_3, event)
         - 0usize];
-//@ 12.2 default, 12.3-
     [
-//@ 12.3-
         "Offset of field: CUlaunchAttributeValue_union__bindgen_ty_3::flags",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union__bindgen_ty_3, flags)
         - 8usize];
 };
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_3 {
-//@ 12.0-12.1 per-thread, 12.3 per-thread, 12.4-
+//@ 12.1, 12.2-12.3 per-thread, 12.4-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5279,9 +5316,9 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_3 {
             s.assume_init()
         }
     }
-//@ 12.0 per-thread, 12.3 per-thread, 12.5, 12.8-
+//@ 12.1-12.3 per-thread, 12.4, 12.5 default, 12.6 per-thread, 12.8-
 }
-//@ 12.5 default, 12.8-
+//@ 12.4, 12.6 per-thread, 12.8-
 #[repr(C)]
 //@ 12.8-
 #[derive(Debug, Default, Copy, Clone)]
@@ -5289,19 +5326,19 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_3 {
     #[doc = ""] #[doc = "Preferred cluster size along X, in blocks, for `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`; must divide the grid's X dimension and be a multiple of `clusterDim.x`. Set by the caller."] pub x: ::core::ffi::c_uint,
     #[doc = ""] #[doc = "Preferred cluster size along Y, in blocks, for `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`; must divide the grid's Y dimension and be a multiple of `clusterDim.y`. Set by the caller."] pub y: ::core::ffi::c_uint,
     #[doc = ""] #[doc = "Preferred cluster size along Z, in blocks, for `CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION`; must equal `clusterDim.z`. Set by the caller."] pub z: ::core::ffi::c_uint,
-//@ 12.4, 12.6-
+//@ 12.1 default, 12.5 per-thread, 12.6 default, 12.8-
 }
-//@ 12.0 per-thread, 12.3 per-thread, 12.8-
+//@ 12.1 default, 12.2 per-thread, 12.8-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 12.8-
     [
+//@ 12.8-
         "Size of CUlaunchAttributeValue_union__bindgen_ty_4",
     ][::core::mem::size_of::<CUlaunchAttributeValue_union__bindgen_ty_4>() - 12usize];
     [
         "Alignment of CUlaunchAttributeValue_union__bindgen_ty_4",
     ][::core::mem::align_of::<CUlaunchAttributeValue_union__bindgen_ty_4>() - 4usize];
-//@ 12.3 per-thread, 12.8-
+//@ 12.0 default, 12.8-
     [
 //@ 12.8-
         "Offset of field: CUlaunchAttributeValue_union__bindgen_ty_4::x",
@@ -5309,13 +5346,11 @@ const _: () = {
     [
         "Offset of field: CUlaunchAttributeValue_union__bindgen_ty_4::y",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union__bindgen_ty_4, y) - 4usize];
-//@ 12.0 per-thread, 12.8-
     [
-//@ 12.8-
         "Offset of field: CUlaunchAttributeValue_union__bindgen_ty_4::z",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union__bindgen_ty_4, z) - 8usize];
 };
-//@ 12.4, 12.5 per-thread, 12.6-
+//@ 12.5, 12.6 default, 12.8-
 #[repr(C)]
 //@ 12.4-
 #[derive(Debug, Copy, Clone)]
@@ -5326,10 +5361,11 @@ const _: () = {
 //@ 12.4-
     #[doc = ""] #[doc = "Caller-set 0 or 1 for `CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`; 1 makes the kernel node updatable from the device, which cannot be undone later (setting 0 afterwards is an error)."] pub deviceUpdatable: ::core::ffi::c_int,
     #[doc = ""] #[doc = "Handle written by the driver on success for `CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE`; kernels pass it to the device-side graph update functions to change this node's kernel parameters."] pub devNode: CUgraphDeviceNode,
-//@ 12.1 per-thread, 12.4-
 }
+//@ 12.1 per-thread, 12.4-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
+//@ 12.4-
     [
 //@ 12.8-
         "Size of CUlaunchAttributeValue_union__bindgen_ty_5",
@@ -5345,7 +5381,7 @@ const _: () = {
 //@ 12.4-12.6
         "Alignment of CUlaunchAttributeValue_union__bindgen_ty_4",
     ][::core::mem::align_of::<CUlaunchAttributeValue_union__bindgen_ty_4>() - 8usize];
-//@ 12.4-
+//@ 12.1 per-thread, 12.4-
     [
 //@ 12.8-
         "Offset of field: CUlaunchAttributeValue_union__bindgen_ty_5::deviceUpdatable",
@@ -5373,7 +5409,8 @@ const _: () = {
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_5 {
 //@ 12.4-12.6
 impl Default for CUlaunchAttributeValue_union__bindgen_ty_4 {
-//@ 12.0 default, 12.2 per-thread, 12.3 default, 12.4-
+//@ 11.8 default, 12.0 per-thread, 12.2-12.3 default, 12.4-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5382,6 +5419,7 @@ impl Default for CUlaunchAttributeValue_union__bindgen_ty_4 {
         }
     }
 }
+//@ 11.8 default, 12.0 per-thread, 12.2 default, 12.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -5420,13 +5458,13 @@ const _: () = {
     [
         "Offset of field: CUlaunchAttributeValue_union::programmaticEvent",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, programmaticEvent) - 0usize];
-//@ 11.8-12.0 per-thread, 12.2 per-thread, 12.3-
+//@ 11.8-12.1 default, 12.2 per-thread, 12.3-
     [
 //@ 12.3-
         "Offset of field: CUlaunchAttributeValue_union::launchCompletionEvent",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, launchCompletionEvent)
         - 0usize];
-//@ 11.8-12.0 default, 12.1, 12.2 default, 12.3-
+//@ 11.8-12.1 per-thread, 12.2 default, 12.3-
     [
 //@ 11.8-
         "Offset of field: CUlaunchAttributeValue_union::priority",
@@ -5438,19 +5476,18 @@ const _: () = {
     [
         "Offset of field: CUlaunchAttributeValue_union::memSyncDomain",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, memSyncDomain) - 0usize];
-//@ 12.5 per-thread, 12.6 default, 12.8-
-    [
 //@ 12.8-
+    [
         "Offset of field: CUlaunchAttributeValue_union::preferredClusterDim",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, preferredClusterDim)
         - 0usize];
-//@ 12.4, 12.5 default, 12.6 per-thread, 12.8-
-    [
 //@ 12.4-
+    [
         "Offset of field: CUlaunchAttributeValue_union::deviceUpdatableKernelNode",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, deviceUpdatableKernelNode)
-//@ 12.5-
+//@ 12.4 per-thread, 12.5-
         - 0usize];
+//@ 12.5-
     [
         "Offset of field: CUlaunchAttributeValue_union::sharedMemCarveout",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, sharedMemCarveout) - 0usize];
@@ -5458,13 +5495,13 @@ const _: () = {
     [
         "Offset of field: CUlaunchAttributeValue_union::nvlinkUtilCentricScheduling",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, nvlinkUtilCentricScheduling)
-//@ 12.4, 13.0 per-thread, 13.2-
+//@ 13.0, 13.2-
         - 0usize];
 //@ 13.2-
     [
         "Offset of field: CUlaunchAttributeValue_union::portableClusterSizeMode",
     ][::core::mem::offset_of!(CUlaunchAttributeValue_union, portableClusterSizeMode)
-//@ 13.0 default, 13.1-
+//@ 12.4 default, 13.1-
         - 0usize];
 //@ 13.2-
     [
@@ -5473,6 +5510,7 @@ const _: () = {
 //@ 11.8-
 };
 impl Default for CUlaunchAttributeValue_union {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5516,6 +5554,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUlaunchAttribute_st, value) - 8usize];
 };
 impl Default for CUlaunchAttribute_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5548,56 +5587,58 @@ impl Default for CUlaunchAttribute_st {
 const _: () = {
 //@ 11.8-
     ["Size of CUlaunchConfig_st"][::core::mem::size_of::<CUlaunchConfig_st>() - 56usize];
-    [
-        "Alignment of CUlaunchConfig_st",
-    ][::core::mem::align_of::<CUlaunchConfig_st>() - 8usize];
 //@ 11.7 default, 11.8-
     [
 //@ 11.8-
+        "Alignment of CUlaunchConfig_st",
+    ][::core::mem::align_of::<CUlaunchConfig_st>() - 8usize];
+    [
         "Offset of field: CUlaunchConfig_st::gridDimX",
     ][::core::mem::offset_of!(CUlaunchConfig_st, gridDimX) - 0usize];
+//@ 11.7 per-thread, 11.8-
     [
+//@ 11.8-
         "Offset of field: CUlaunchConfig_st::gridDimY",
     ][::core::mem::offset_of!(CUlaunchConfig_st, gridDimY) - 4usize];
     [
         "Offset of field: CUlaunchConfig_st::gridDimZ",
     ][::core::mem::offset_of!(CUlaunchConfig_st, gridDimZ) - 8usize];
-    [
-        "Offset of field: CUlaunchConfig_st::blockDimX",
-    ][::core::mem::offset_of!(CUlaunchConfig_st, blockDimX) - 12usize];
-    [
-        "Offset of field: CUlaunchConfig_st::blockDimY",
-    ][::core::mem::offset_of!(CUlaunchConfig_st, blockDimY) - 16usize];
-    [
-        "Offset of field: CUlaunchConfig_st::blockDimZ",
-    ][::core::mem::offset_of!(CUlaunchConfig_st, blockDimZ) - 20usize];
-//@ 11.7 per-thread, 11.8-
-    [
-//@ 11.8-
-        "Offset of field: CUlaunchConfig_st::sharedMemBytes",
-    ][::core::mem::offset_of!(CUlaunchConfig_st, sharedMemBytes) - 24usize];
 //@ 11.7
         "Size of CUstreamAttrValue_union",
     ][::core::mem::size_of::<CUstreamAttrValue_union>() - 32usize];
 //@ all
     [
 //@ 11.8-
-        "Offset of field: CUlaunchConfig_st::hStream",
-    ][::core::mem::offset_of!(CUlaunchConfig_st, hStream) - 32usize];
+        "Offset of field: CUlaunchConfig_st::blockDimX",
+    ][::core::mem::offset_of!(CUlaunchConfig_st, blockDimX) - 12usize];
 //@ 11.7
         "Alignment of CUstreamAttrValue_union",
     ][::core::mem::align_of::<CUstreamAttrValue_union>() - 8usize];
 //@ all
     [
 //@ 11.8-
-        "Offset of field: CUlaunchConfig_st::attrs",
-    ][::core::mem::offset_of!(CUlaunchConfig_st, attrs) - 40usize];
+        "Offset of field: CUlaunchConfig_st::blockDimY",
+    ][::core::mem::offset_of!(CUlaunchConfig_st, blockDimY) - 16usize];
 //@ 11.7
         "Offset of field: CUstreamAttrValue_union::accessPolicyWindow",
     ][::core::mem::offset_of!(CUstreamAttrValue_union, accessPolicyWindow) - 0usize];
-//@ all
+//@ 11.7 default, 11.8-
     [
 //@ 11.8-
+        "Offset of field: CUlaunchConfig_st::blockDimZ",
+    ][::core::mem::offset_of!(CUlaunchConfig_st, blockDimZ) - 20usize];
+    [
+        "Offset of field: CUlaunchConfig_st::sharedMemBytes",
+    ][::core::mem::offset_of!(CUlaunchConfig_st, sharedMemBytes) - 24usize];
+//@ 11.7 per-thread, 11.8-
+    [
+//@ 11.8-
+        "Offset of field: CUlaunchConfig_st::hStream",
+    ][::core::mem::offset_of!(CUlaunchConfig_st, hStream) - 32usize];
+    [
+        "Offset of field: CUlaunchConfig_st::attrs",
+    ][::core::mem::offset_of!(CUlaunchConfig_st, attrs) - 40usize];
+    [
         "Offset of field: CUlaunchConfig_st::numAttrs",
     ][::core::mem::offset_of!(CUlaunchConfig_st, numAttrs) - 48usize];
 //@ 11.7
@@ -5610,6 +5651,7 @@ impl Default for CUlaunchConfig_st {
 //@ 11.7
 impl Default for CUstreamAttrValue_union {
 //@ all
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5617,8 +5659,8 @@ impl Default for CUstreamAttrValue_union {
             s.assume_init()
         }
     }
-//@ 11.8-
 }
+//@ 11.8-
 #[doc = ""] #[doc = "In the headers since CUDA 11.8."] pub type CUlaunchConfig = CUlaunchConfig_st;
 #[doc(inline)] pub use self::CUlaunchAttributeID as CUkernelNodeAttrID;
 pub type CUkernelNodeAttrValue_v1 = CUlaunchAttributeValue;
@@ -5633,9 +5675,7 @@ impl CUstreamCaptureStatus_enum {
     #[doc = ""] #[doc = "`CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2`"] pub const CU_STREAM_CAPTURE_STATUS_INVALIDATED: CUstreamCaptureStatus_enum = CUstreamCaptureStatus_enum(
         2,
     );
-//@ 11.7 default, 11.8-
 }
-//@ 11.8-
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 //@ 13.0- default
@@ -5666,9 +5706,7 @@ impl CUstreamCaptureMode_enum {
     #[doc = ""] #[doc = "`CU_STREAM_CAPTURE_MODE_RELAXED = 2`"] pub const CU_STREAM_CAPTURE_MODE_RELAXED: CUstreamCaptureMode_enum = CUstreamCaptureMode_enum(
         2,
     );
-//@ 11.7 per-thread, 11.8-
 }
-//@ 11.8-
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 //@ 13.3- default
@@ -5778,6 +5816,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUexecAffinityParam_st__bindgen_ty_1, smCount) - 0usize];
 };
 impl Default for CUexecAffinityParam_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5802,6 +5841,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUexecAffinityParam_st, param) - 4usize];
 };
 impl Default for CUexecAffinityParam_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5845,6 +5885,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUctxCigParam_st, sharedData) - 8usize];
 };
 impl Default for CUctxCigParam_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5880,6 +5921,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUctxCreateParams_st, cigParams) - 16usize];
 };
 impl Default for CUctxCreateParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5893,12 +5935,12 @@ impl Default for CUctxCreateParams_st {
 impl CUstreamCigDataType_enum {
     #[doc = ""] #[doc = "`STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST = 1`"] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST: CUstreamCigDataType_enum = CUstreamCigDataType_enum(
         1,
-//@ 13.2, 13.3 per-thread, 13.5-
+//@ 13.4 per-thread, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV = 2`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV: CUstreamCigDataType_enum = CUstreamCigDataType_enum(
         2,
-//@ 13.3 default, 13.4-
+//@ 13.2-13.3, 13.4 default, 13.5-
     );
 //@ 13.2-
 }
@@ -5928,6 +5970,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUstreamCigParam_st, streamSharedData) - 8usize];
 };
 impl Default for CUstreamCigParam_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -5955,6 +5998,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUstreamCigCaptureParams_st, streamCigParams) - 0usize];
 };
 impl Default for CUstreamCigCaptureParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6015,6 +6059,7 @@ const _: () = {
     ) - 24usize];
 };
 impl Default for CUlibraryHostUniversalFunctionAndDataTable_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6201,12 +6246,12 @@ impl CUdevice_P2PAttribute_enum {
     );
     #[doc = ""] #[doc = "`CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED = 4`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetP2PAttribute`]; read-only. The signature of [`cuDeviceGetP2PAttribute`] fixes it."] pub const CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: CUdevice_P2PAttribute_enum = CUdevice_P2PAttribute_enum(
         4,
-//@ 11.7-11.8 default, 12.2-12.3 per-thread, 12.8 per-thread, 12.9-
+//@ 11.7 per-thread, 11.8 default, 12.0-12.1, 12.2 default, 12.3, 12.4-12.5 default, 12.8-
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED = 5`"] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuDeviceGetP2PAttribute`]; read-only. The signature of [`cuDeviceGetP2PAttribute`] fixes it."] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED: CUdevice_P2PAttribute_enum = CUdevice_P2PAttribute_enum(
         5,
-//@ 11.7-11.8 per-thread, 12.0-12.1, 12.2-12.3 default, 12.4-12.6, 12.8 default, 13.0-
+//@ 11.7 default, 11.8 per-thread, 12.2 per-thread, 12.4-12.5 per-thread, 12.6, 13.0-
     );
 //@ all
 }
@@ -6379,6 +6424,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY2D_st, Height) - 120usize];
 };
 impl Default for CUDA_MEMCPY2D_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6501,6 +6547,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_st, Depth) - 192usize];
 };
 impl Default for CUDA_MEMCPY3D_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6625,6 +6672,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_PEER_st, Depth) - 192usize];
 };
 impl Default for CUDA_MEMCPY3D_PEER_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6635,7 +6683,7 @@ impl Default for CUDA_MEMCPY3D_PEER_st {
 }
 pub type CUDA_MEMCPY3D_PEER_v1 = CUDA_MEMCPY3D_PEER_st;
 pub type CUDA_MEMCPY3D_PEER = CUDA_MEMCPY3D_PEER_v1;
-//@ 11.7 default, 11.8, 12.2-
+//@ 11.7, 11.8 default, 12.0-12.1 per-thread, 12.2-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ 12.2-
@@ -6667,6 +6715,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY_NODE_PARAMS_st, copyParams) - 16usize];
 };
 impl Default for CUDA_MEMCPY_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6676,7 +6725,7 @@ impl Default for CUDA_MEMCPY_NODE_PARAMS_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_MEMCPY_NODE_PARAMS = CUDA_MEMCPY_NODE_PARAMS_st;
-//@ 11.7 per-thread, 12.0-
+//@ 11.8 per-thread, 12.0-12.1 default, 12.2-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 //@ all
@@ -6708,6 +6757,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_ARRAY_DESCRIPTOR_st, NumChannels) - 20usize];
 };
 impl Default for CUDA_ARRAY_DESCRIPTOR_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6756,6 +6806,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_ARRAY3D_DESCRIPTOR_st, Flags) - 32usize];
 };
 impl Default for CUDA_ARRAY3D_DESCRIPTOR_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6894,6 +6945,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6924,6 +6976,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -6970,6 +7023,7 @@ const _: () = {
     ) - 16usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7026,6 +7080,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7080,6 +7135,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_RESOURCE_DESC_st__bindgen_ty_1, reserved) - 0usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7107,6 +7163,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_RESOURCE_DESC_st, flags) - 136usize];
 };
 impl Default for CUDA_RESOURCE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7171,6 +7228,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_TEXTURE_DESC_st, reserved) - 56usize];
 };
 impl Default for CUDA_TEXTURE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7342,6 +7400,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_RESOURCE_VIEW_DESC_st, reserved) - 48usize];
 };
 impl Default for CUDA_RESOURCE_VIEW_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7352,7 +7411,7 @@ impl Default for CUDA_RESOURCE_VIEW_DESC_st {
 }
 pub type CUDA_RESOURCE_VIEW_DESC_v1 = CUDA_RESOURCE_VIEW_DESC_st;
 pub type CUDA_RESOURCE_VIEW_DESC = CUDA_RESOURCE_VIEW_DESC_v1;
-//@ 11.7, 11.8 per-thread, 12.0-
+//@ 11.7-11.8 per-thread, 12.0-
 #[repr(C)]
 //@ 13.0-
 #[repr(align(128))]
@@ -7366,18 +7425,21 @@ pub type CUDA_RESOURCE_VIEW_DESC = CUDA_RESOURCE_VIEW_DESC_v1;
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     ["Size of CUtensorMap_st"][::core::mem::size_of::<CUtensorMap_st>() - 128usize];
-//@ 13.0-
-    [
-        "Alignment of CUtensorMap_st",
-    ][::core::mem::align_of::<CUtensorMap_st>() - 128usize];
 //@ 12.0-12.9
     ["Alignment of CUtensorMap_st"][::core::mem::align_of::<CUtensorMap_st>() - 64usize];
-//@ 12.0-
+//@ 12.1, 12.2 per-thread, 12.5 default, 12.6 per-thread, 12.8, 12.9 default, 13.0-
     [
+//@ 13.0-
+        "Alignment of CUtensorMap_st",
+    ][::core::mem::align_of::<CUtensorMap_st>() - 128usize];
+//@ 12.0, 12.2 default, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.9 per-thread, 13.0-
+    [
+//@ 12.0-
         "Offset of field: CUtensorMap_st::opaque",
     ][::core::mem::offset_of!(CUtensorMap_st, opaque) - 0usize];
 };
 impl Default for CUtensorMap_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7426,22 +7488,22 @@ impl CUtensorMapDataType_enum {
     );
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ = 12`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: CUtensorMapDataType_enum = CUtensorMapDataType_enum(
         12,
-//@ 12.0-12.1 per-thread, 12.3 per-thread, 12.5 per-thread, 12.6 default, 12.8-
+//@ 12.0, 12.4 per-thread, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B = 13`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B: CUtensorMapDataType_enum = CUtensorMapDataType_enum(
         13,
-//@ 12.0 default, 12.2 per-thread, 12.8-
+//@ 12.1 default, 12.3 default, 12.5 default, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B = 14`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B: CUtensorMapDataType_enum = CUtensorMapDataType_enum(
         14,
-//@ 12.1 default, 12.3-12.4 default, 12.8-
+//@ 12.1 per-thread, 12.2 default, 12.3 per-thread, 12.4 default, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B = 15`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B: CUtensorMapDataType_enum = CUtensorMapDataType_enum(
         15,
-//@ 12.2 default, 12.4 per-thread, 12.5 default, 12.6 per-thread, 12.8-
+//@ 12.2 per-thread, 12.5 per-thread, 12.6-
     );
 //@ 12.0-
 }
@@ -7484,22 +7546,22 @@ impl CUtensorMapSwizzle_enum {
     );
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_SWIZZLE_128B = 3`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_SWIZZLE_128B: CUtensorMapSwizzle_enum = CUtensorMapSwizzle_enum(
         3,
-//@ 12.0 per-thread, 12.2 default, 12.3, 12.4 per-thread, 12.6 default, 12.8-
+//@ 12.1, 12.6 per-thread, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B = 4`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B: CUtensorMapSwizzle_enum = CUtensorMapSwizzle_enum(
         4,
-//@ 12.1 default, 12.4 default, 12.8-
+//@ 12.0, 12.2 default, 12.3 per-thread, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B = 5`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B: CUtensorMapSwizzle_enum = CUtensorMapSwizzle_enum(
         5,
-//@ 12.0 default, 12.1 per-thread, 12.8-
+//@ 12.3 default, 12.6 default, 12.8-
     );
 //@ 12.8-
     #[doc = ""] #[doc = "`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B = 6`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B: CUtensorMapSwizzle_enum = CUtensorMapSwizzle_enum(
         6,
-//@ 12.2 per-thread, 12.5, 12.6 per-thread, 12.8-
+//@ 12.2 per-thread, 12.4-12.5, 12.8-
     );
 //@ 12.0-
 }
@@ -7578,7 +7640,7 @@ impl CUtensorMapAllocClass_enum {
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C enum `CUtensorMapAllocClass` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUtensorMapAllocClass::name`] names one."] #[doc = ""] #[doc = "Taken by [`cuTensorMapSetAllocationClass`]."] #[doc = ""] #[doc = "Written by [`cuTensorMapSetAllocationClass`] (through a pointer)."] #[doc(hidden)] pub struct CUtensorMapAllocClass_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUtensorMapAllocClass_enum as CUtensorMapAllocClass;
-//@ 11.8 default, 12.0-
+//@ 11.7-11.8 default, 12.0-
 #[repr(C)]
 //@ all
 #[derive(Debug, Default, Copy, Clone)]
@@ -7673,6 +7735,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_LAUNCH_PARAMS_st, kernelParams) - 48usize];
 };
 impl Default for CUDA_LAUNCH_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7707,12 +7770,12 @@ impl CUexternalMemoryHandleType_enum {
     );
     #[doc = ""] #[doc = "`CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF = 8`"] pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF: CUexternalMemoryHandleType_enum = CUexternalMemoryHandleType_enum(
         8,
-//@ 11.7-11.8 default, 12.1 default, 12.3-12.4, 12.8 per-thread, 12.9 default, 13.0-
+//@ 11.7 default, 12.0, 12.1 default, 12.3, 12.4 default, 12.5 per-thread, 12.8-
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD = 9`"] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD: CUexternalMemoryHandleType_enum = CUexternalMemoryHandleType_enum(
         9,
-//@ 11.7-11.8 per-thread, 12.0, 12.1 per-thread, 12.2, 12.5-12.6, 12.8 default, 12.9 per-thread, 13.0-
+//@ 11.7 per-thread, 11.8, 12.1 per-thread, 12.2, 12.4 per-thread, 12.5 default, 12.6, 13.0-
     );
 //@ all
 }
@@ -7766,6 +7829,7 @@ const _: () = {
     ) - 8usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7799,6 +7863,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7832,6 +7897,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st, reserved) - 36usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7907,6 +7973,7 @@ const _: () = {
         - 52usize];
 };
 impl Default for CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -7998,6 +8065,7 @@ const _: () = {
     ) - 8usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8032,6 +8100,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8063,6 +8132,7 @@ const _: () = {
         - 28usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8141,6 +8211,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8204,6 +8275,7 @@ const _: () = {
     ) - 24usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8234,6 +8306,7 @@ const _: () = {
         - 76usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8312,6 +8385,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8381,6 +8455,7 @@ const _: () = {
     ) - 32usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8409,6 +8484,7 @@ const _: () = {
         - 76usize];
 };
 impl Default for CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8445,6 +8521,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st, numExtSems) - 16usize];
 };
 impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8455,11 +8532,11 @@ impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
 }
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st;
 pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
-//@ 11.7 per-thread, 11.8 default, 12.0 per-thread, 12.2-
+//@ 11.7 per-thread, 12.0 default, 12.1-
 #[repr(C)]
 //@ 13.4-
 #[derive(Copy, Clone)]
-//@ 11.7 per-thread, 11.8 default, 12.0 per-thread, 12.2-13.3
+//@ 11.7 per-thread, 12.0 default, 12.1-13.3
 #[derive(Debug, Copy, Clone)]
 //@ 12.2-
 #[doc = ""] #[doc = "NVIDIA's reference: [CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__EXT__SEM__SIGNAL__NODE__PARAMS__v2.html)."] pub struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
@@ -8468,39 +8545,39 @@ pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
     #[doc = ""] #[doc = "Length of both `extSemArray` and `paramsArray`; caller-set, and it cannot change through `cuGraphExecNodeSetParams`."] pub numExtSems: ::core::ffi::c_uint,
 //@ 13.4-
     pub __bindgen_anon_1: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1,
-//@ 12.3, 12.4-12.5 per-thread, 12.6 default, 12.8 per-thread, 13.1 per-thread, 13.2 default, 13.4-
+//@ 12.2 per-thread, 12.9-13.0 default, 13.2 per-thread, 13.4-
 }
-//@ 12.0 default, 13.4-
+//@ 11.8 per-thread, 13.4-
 #[repr(C)]
 //@ 13.4-
 #[derive(Copy, Clone)]
 #[doc = ""] #[doc = "The union C declares inside [`CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st`] without a name, which holds `ctx` and `gCtx`: in C they are members of [`CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st`] itself; in Rust they are reached through its field `__bindgen_anon_1`."] pub union CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1 {
     #[doc = ""] #[doc = "Preferred `CUcontext` for the signal task; overlaps `gCtx` in memory, so set only one. Caller-provided to `cuGraphAddNode`; it cannot change on an executable graph."] pub ctx: CUcontext,
     #[doc = ""] #[doc = "Preferred green context (`CUgreenCtx`) for the signal task; shares storage with `ctx`, so set one of the two. Caller input to `cuGraphAddNode`, fixed on executable graphs."] pub gCtx: CUgreenCtx,
-//@ 12.4 default, 12.6 per-thread, 13.0 per-thread, 13.1 default, 13.3 per-thread, 13.4-
+//@ 12.2 default, 12.3 per-thread, 12.4 default, 12.5-12.6 per-thread, 12.8, 12.9 per-thread, 13.3-
 }
-//@ 12.3 default, 12.4, 12.5 per-thread, 12.6, 12.8 per-thread, 13.0 per-thread, 13.1, 13.2 default, 13.3 per-thread, 13.4-
+//@ 12.2, 12.3 per-thread, 12.4 default, 12.5-12.6 per-thread, 12.8-12.9, 13.0 default, 13.2 per-thread, 13.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 12.5-12.6 per-thread, 13.0 per-thread, 13.2 default, 13.4-
+//@ 12.2-12.3 per-thread, 12.8 default, 13.4-
     [
 //@ 13.4-
         "Size of CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1",
     ][::core::mem::size_of::<CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1>()
         - 8usize];
-//@ 12.4 default, 12.8 per-thread, 13.3 per-thread, 13.4-
+//@ 12.4 default, 12.6 per-thread, 13.2 per-thread, 13.4-
     [
 //@ 13.4-
         "Alignment of CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1",
     ][::core::mem::align_of::<CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1>()
         - 8usize];
-//@ 12.3 default, 12.4 per-thread, 13.4-
+//@ 12.5 per-thread, 12.8 per-thread, 12.9, 13.3 per-thread, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1::ctx",
     ][::core::mem::offset_of!(CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1, ctx)
         - 0usize];
-//@ 12.6 default, 13.1, 13.4-
+//@ 12.2 default, 13.0 default, 13.3 default, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1::gCtx",
@@ -8508,6 +8585,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8515,9 +8593,8 @@ impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st__bindgen_ty_1 {
             s.assume_init()
         }
     }
-//@ 12.2, 12.5 default, 12.8 default, 12.9, 13.0 default, 13.2 per-thread, 13.3 default, 13.4-
+//@ 12.3 default, 12.4 per-thread, 12.5-12.6 default, 13.0 per-thread, 13.1, 13.2 default, 13.4-
 }
-//@ 12.2, 12.3 per-thread, 12.5 default, 12.8 default, 12.9, 13.0 default, 13.2 per-thread, 13.3 default, 13.4-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -8545,6 +8622,7 @@ const _: () = {
         - 16usize];
 };
 impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8554,9 +8632,9 @@ impl Default for CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 = CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st;
-//@ 11.7 default, 11.8 per-thread, 12.1-
+//@ 11.7-11.8 default, 12.0 per-thread, 12.2-
 #[repr(C)]
-//@ 11.7 default, 11.8 per-thread, 12.0 default, 12.1-
+//@ 11.7 default, 11.8, 12.0 per-thread, 12.2-
 #[derive(Debug, Copy, Clone)]
 //@ all
 #[doc = ""] #[doc = "NVIDIA's reference: [CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__EXT__SEM__WAIT__NODE__PARAMS__v1.html)."] pub struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
@@ -8583,6 +8661,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EXT_SEM_WAIT_NODE_PARAMS_st, numExtSems) - 16usize];
 };
 impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8606,7 +8685,7 @@ pub type CUDA_EXT_SEM_WAIT_NODE_PARAMS = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
     #[doc = ""] #[doc = "Length of both `extSemArray` and `paramsArray`; caller-set, and it cannot change through `cuGraphExecNodeSetParams`."] pub numExtSems: ::core::ffi::c_uint,
 //@ 13.4-
     pub __bindgen_anon_1: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1,
-//@ 12.3 default, 12.5 default, 12.9 per-thread, 13.1, 13.4-
+//@ 12.2-12.3 per-thread, 12.5-12.6 default, 13.0-13.1 per-thread, 13.3 per-thread, 13.4-
 }
 //@ 13.4-
 #[repr(C)]
@@ -8614,35 +8693,38 @@ pub type CUDA_EXT_SEM_WAIT_NODE_PARAMS = CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
 #[doc = ""] #[doc = "The union C declares inside [`CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st`] without a name, which holds `ctx` and `gCtx`: in C they are members of [`CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st`] itself; in Rust they are reached through its field `__bindgen_anon_1`."] pub union CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1 {
     #[doc = ""] #[doc = "Preferred `CUcontext` for the wait task; overlaps `gCtx` in memory, so set only one. Caller-provided to `cuGraphAddNode`; it cannot change on an executable graph."] pub ctx: CUcontext,
     #[doc = ""] #[doc = "Preferred green context (`CUgreenCtx`) for the wait task; shares storage with `ctx`, so set one of the two. Caller input to `cuGraphAddNode`, fixed on executable graphs."] pub gCtx: CUgreenCtx,
-//@ 12.2 per-thread, 12.4, 12.5-12.6 per-thread, 13.0 default, 13.4-
+//@ 12.3 default, 12.4 per-thread, 12.9, 13.2 default, 13.4-
 }
-//@ 12.2 per-thread, 12.4-12.5, 12.6 per-thread, 13.0 default, 13.1, 13.4-
+//@ 12.2 per-thread, 12.3, 12.4 per-thread, 12.5-12.6 default, 12.9, 13.0-13.1 per-thread, 13.2 default, 13.3 per-thread, 13.4-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 12.4, 12.5 per-thread, 13.0 default, 13.1 per-thread, 13.4-
+//@ 12.2 per-thread, 12.3 default, 12.4 per-thread, 12.6 default, 12.9 default, 13.0 per-thread, 13.2 default, 13.4-
     [
 //@ 13.4-
         "Size of CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1",
     ][::core::mem::size_of::<CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1>()
         - 8usize];
-//@ 13.1 default, 13.4-
+//@ 12.5 default, 12.9 per-thread, 13.4-
     [
 //@ 13.4-
         "Alignment of CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1",
     ][::core::mem::align_of::<CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1>()
         - 8usize];
-//@ 12.2 per-thread, 12.5 default, 12.6 per-thread, 13.4-
+//@ 12.3 per-thread, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1::ctx",
     ][::core::mem::offset_of!(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1, ctx)
         - 0usize];
+//@ 13.1 per-thread, 13.3 per-thread, 13.4-
     [
+//@ 13.4-
         "Offset of field: CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1::gCtx",
     ][::core::mem::offset_of!(CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1, gCtx)
         - 0usize];
 };
 impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8650,9 +8732,8 @@ impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st__bindgen_ty_1 {
             s.assume_init()
         }
     }
-//@ 12.2 default, 12.3 per-thread, 12.6 default, 12.8, 12.9 default, 13.0 per-thread, 13.2-
+//@ 12.2 default, 12.4 default, 12.5-12.6 per-thread, 12.8, 13.0-13.1 default, 13.2 per-thread, 13.3 default, 13.4-
 }
-//@ 12.2 default, 12.3, 12.6 default, 12.8-12.9, 13.0 per-thread, 13.2-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -8680,6 +8761,7 @@ const _: () = {
         - 16usize];
 };
 impl Default for CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -8704,12 +8786,12 @@ impl CUmemAllocationHandleType_enum {
     );
     #[doc = ""] #[doc = "`CU_MEM_HANDLE_TYPE_WIN32_KMT = 0x4`"] pub const CU_MEM_HANDLE_TYPE_WIN32_KMT: CUmemAllocationHandleType_enum = CUmemAllocationHandleType_enum(
         4,
-//@ 11.8 per-thread, 12.3-
+//@ 11.8-12.0, 12.3-
     );
 //@ 12.3-
     #[doc = ""] #[doc = "`CU_MEM_HANDLE_TYPE_FABRIC = 0x8`"] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_MEM_HANDLE_TYPE_FABRIC: CUmemAllocationHandleType_enum = CUmemAllocationHandleType_enum(
         8,
-//@ 11.7, 11.8 default, 12.0-
+//@ 11.7, 12.1-
     );
 //@ all
     #[doc = ""] #[doc = "`CU_MEM_HANDLE_TYPE_MAX = 0x7fffffff`"] pub const CU_MEM_HANDLE_TYPE_MAX: CUmemAllocationHandleType_enum = CUmemAllocationHandleType_enum(
@@ -8740,43 +8822,43 @@ impl CUmemAccess_flags_enum {
 #[doc(inline)] pub use self::CUmemAccess_flags_enum as CUmemAccess_flags;
 impl CUmemLocationType_enum {
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_INVALID = 0`"] pub const CU_MEM_LOCATION_TYPE_INVALID: CUmemLocationType_enum = CUmemLocationType_enum(
-//@ 11.8-12.0 default, 12.1-12.2, 12.3-12.4 per-thread, 12.8 default, 12.9 per-thread, 13.0-
+//@ 11.7 per-thread, 11.8 default, 12.1, 12.3, 12.4-12.5 per-thread, 12.8 per-thread, 12.9 default, 13.0-
         0,
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_NONE = 0`"] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_MEM_LOCATION_TYPE_NONE: CUmemLocationType_enum = CUmemLocationType_enum(
-//@ 11.7, 11.8-12.0 per-thread, 12.3-12.4 default, 12.5-12.6, 12.8 per-thread, 12.9 default, 13.0-
+//@ 11.7 default, 11.8 per-thread, 12.0, 12.2, 12.4-12.5 default, 12.6, 12.8 default, 12.9 per-thread, 13.0-
         0,
     );
 //@ all
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_DEVICE = 1`"] pub const CU_MEM_LOCATION_TYPE_DEVICE: CUmemLocationType_enum = CUmemLocationType_enum(
         1,
-//@ 11.7 default, 12.1 default, 12.2-
+//@ 12.0 per-thread, 12.2-
     );
 //@ 12.2-
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_HOST = 2`"] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_LOCATION_TYPE_HOST: CUmemLocationType_enum = CUmemLocationType_enum(
         2,
-//@ 11.8 per-thread, 12.2-
+//@ 11.8-12.0 default, 12.2-
     );
 //@ 12.2-
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_HOST_NUMA = 3`"] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_LOCATION_TYPE_HOST_NUMA: CUmemLocationType_enum = CUmemLocationType_enum(
         3,
-//@ 11.7 per-thread, 12.0 default, 12.1 per-thread, 12.2-
+//@ 11.7 default, 12.2-
     );
 //@ 12.2-
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 4`"] #[doc = ""] #[doc = "In the headers since CUDA 12.2. A driver of an older release may not know it."] pub const CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT: CUmemLocationType_enum = CUmemLocationType_enum(
         4,
-//@ 12.4, 12.6-13.0 default, 13.1 per-thread, 13.2-
+//@ 12.3 per-thread, 13.2-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_INVISIBLE = 5`"] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_MEM_LOCATION_TYPE_INVISIBLE: CUmemLocationType_enum = CUmemLocationType_enum(
         5,
-//@ 12.2-12.3 default, 12.5 default, 12.9-13.0 per-thread, 13.1 default, 13.2 per-thread, 13.4-
+//@ 12.2 default, 12.8-12.9 per-thread, 13.2-13.3 default, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN = 6`"] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A driver of an older release may not know it."] pub const CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN: CUmemLocationType_enum = CUmemLocationType_enum(
         6,
-//@ 11.8 default, 12.0 per-thread, 12.2-12.3 per-thread, 12.5-12.8 per-thread, 13.2 default, 13.3-
+//@ 11.7-11.8 per-thread, 12.1, 12.2 per-thread, 12.3 default, 12.4-12.6, 12.8-12.9 default, 13.0-13.1, 13.2-13.3 per-thread, 13.4-
     );
 //@ all
     #[doc = ""] #[doc = "`CU_MEM_LOCATION_TYPE_MAX = 2147483647`"] pub const CU_MEM_LOCATION_TYPE_MAX: CUmemLocationType_enum = CUmemLocationType_enum(
@@ -8793,12 +8875,12 @@ impl CUmemAllocationType_enum {
     );
     #[doc = ""] #[doc = "`CU_MEM_ALLOCATION_TYPE_PINNED = 1`"] pub const CU_MEM_ALLOCATION_TYPE_PINNED: CUmemAllocationType_enum = CUmemAllocationType_enum(
         1,
-//@ 11.8 per-thread, 12.0 default, 12.1, 12.2 per-thread, 12.3-12.5 default, 12.6, 12.9 per-thread, 13.0-
+//@ 11.7 default, 11.8, 12.0 default, 12.1, 12.3 per-thread, 12.4, 12.5-12.8 default, 12.9-
     );
 //@ 13.0-
     #[doc = ""] #[doc = "`CU_MEM_ALLOCATION_TYPE_MANAGED = 2`"] #[doc = ""] #[doc = "In the headers since CUDA 13.0. A driver of an older release may not know it."] pub const CU_MEM_ALLOCATION_TYPE_MANAGED: CUmemAllocationType_enum = CUmemAllocationType_enum(
         2,
-//@ 11.7, 11.8 default, 12.0 per-thread, 12.2 default, 12.3-12.5 per-thread, 12.8, 12.9 default, 13.0-
+//@ 11.7 per-thread, 12.0 per-thread, 12.2, 12.3 default, 12.5-12.8 per-thread, 13.0-
     );
 //@ all
     #[doc = ""] #[doc = "`CU_MEM_ALLOCATION_TYPE_MAX = 2147483647`"] pub const CU_MEM_ALLOCATION_TYPE_MAX: CUmemAllocationType_enum = CUmemAllocationType_enum(
@@ -8916,6 +8998,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st__bindgen_ty_1, array) - 0usize];
 };
 impl Default for CUarrayMapInfo_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9028,6 +9111,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st__bindgen_ty_2, miptail) - 0usize];
 };
 impl Default for CUarrayMapInfo_st__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9054,6 +9138,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st__bindgen_ty_3, memHandle) - 0usize];
 };
 impl Default for CUarrayMapInfo_st__bindgen_ty_3 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9103,6 +9188,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUarrayMapInfo_st, reserved) - 88usize];
 };
 impl Default for CUarrayMapInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9134,7 +9220,7 @@ pub type CUarrayMapInfo = CUarrayMapInfo_v1;
     #[doc = ""] #[doc = "Number whose meaning follows `type_`: device ordinal for `CU_MEM_LOCATION_TYPE_DEVICE`, host NUMA node for `CU_MEM_LOCATION_TYPE_HOST_NUMA`; ignored for `CU_MEM_LOCATION_TYPE_HOST` and `CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT`, and reported as `CU_DEVICE_INVALID` for invisible locations. Shares storage with `localized` from 13.4."] pub id: ::core::ffi::c_int,
 //@ 13.4-
     #[doc = ""] #[doc = "Pair used instead of `id` when `type_` is `CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN`: it names a device and a locality domain inside it. Occupies the same bytes as `id`."] pub localized: CUmemLocation_st__bindgen_ty_1__bindgen_ty_1,
-//@ 11.7-11.8 default, 12.2-12.3 default, 12.6-12.8 per-thread, 12.9 default, 13.1 default, 13.2, 13.3 default, 13.4-
+//@ 11.8 per-thread, 12.0 default, 12.1-12.2 per-thread, 12.3 default, 12.4-12.5 per-thread, 12.8 default, 13.0 default, 13.1 per-thread, 13.2-13.3 default, 13.4-
 }
 //@ 13.4-
 #[repr(C)]
@@ -9142,23 +9228,22 @@ pub type CUarrayMapInfo = CUarrayMapInfo_v1;
 #[doc = ""] #[doc = "The type of [`CUmemLocation_st__bindgen_ty_1`]'s member `localized`, a struct C declares inline without a name of its own, which holds `deviceId` and `localityDomainId`."] pub struct CUmemLocation_st__bindgen_ty_1__bindgen_ty_1 {
     #[doc = ""] #[doc = "Ordinal, stored in one byte, of the device whose memory is being localized; read when `type_` is `CU_MEM_LOCATION_TYPE_DEVICE_LOCALITY_DOMAIN`, for example by `cuMemCreate` and `cuMemPoolCreate`."] pub deviceId: ::core::ffi::c_uchar,
     #[doc = ""] #[doc = "Index of the locality domain within `deviceId`; must be a domain that device has (see `CU_DEVICE_ATTRIBUTE_LOCALITY_DOMAIN_COUNT`). On single-domain devices, domain 0 behaves like a whole-device location."] pub localityDomainId: ::core::ffi::c_uchar,
-//@ 11.7 per-thread, 12.1 default, 12.2-12.3 per-thread, 12.5 default, 12.9-13.1 per-thread, 13.3 per-thread, 13.4-
+//@ 11.7-11.8 default, 12.0 per-thread, 12.1 default, 12.4 default, 12.6, 13.0 per-thread, 13.2-13.3 per-thread, 13.4-
 }
-//@ 11.8 default, 12.1 default, 12.2-12.3, 12.9, 13.1 default, 13.2, 13.4-
+//@ 11.7 default, 11.8-12.0, 12.1-12.2 per-thread, 12.3-12.4 default, 12.6, 12.8 default, 13.0-13.1 per-thread, 13.2 default, 13.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 13.4-
+//@ 13.2-13.3 default, 13.4-
     [
+//@ 13.4-
         "Size of CUmemLocation_st__bindgen_ty_1__bindgen_ty_1",
     ][::core::mem::size_of::<CUmemLocation_st__bindgen_ty_1__bindgen_ty_1>() - 2usize];
-//@ 13.2 per-thread, 13.4-
+//@ 13.3 per-thread, 13.4-
     [
 //@ 13.4-
         "Alignment of CUmemLocation_st__bindgen_ty_1__bindgen_ty_1",
     ][::core::mem::align_of::<CUmemLocation_st__bindgen_ty_1__bindgen_ty_1>() - 1usize];
-//@ 13.2 default, 13.4-
     [
-//@ 13.4-
         "Offset of field: CUmemLocation_st__bindgen_ty_1__bindgen_ty_1::deviceId",
     ][::core::mem::offset_of!(CUmemLocation_st__bindgen_ty_1__bindgen_ty_1, deviceId)
         - 0usize];
@@ -9168,10 +9253,10 @@ const _: () = {
         CUmemLocation_st__bindgen_ty_1__bindgen_ty_1, localityDomainId
     ) - 1usize];
 };
-//@ 11.7, 12.5 default, 12.8 per-thread, 13.0-13.1 per-thread, 13.3-
+//@ 12.1 default, 12.4-12.5 per-thread, 13.0 default, 13.2 per-thread, 13.4-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 13.3-
+//@ 13.2 per-thread, 13.4-
     [
 //@ 13.2-
         "Size of CUmemLocation_st__bindgen_ty_1",
@@ -9189,6 +9274,7 @@ const _: () = {
 //@ 13.2-
 };
 impl Default for CUmemLocation_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9196,9 +9282,8 @@ impl Default for CUmemLocation_st__bindgen_ty_1 {
             s.assume_init()
         }
     }
-//@ 11.8 per-thread, 12.0, 12.1 per-thread, 12.4, 12.5 per-thread, 12.6-12.8 default, 13.0 default, 13.2-
+//@ 11.7 per-thread, 12.2 default, 12.3 per-thread, 12.5 default, 12.8 per-thread, 12.9, 13.1 default, 13.2-
 }
-//@ 11.8 per-thread, 12.0, 12.1 per-thread, 12.4, 12.5 per-thread, 12.6, 12.8 default, 13.0 default, 13.2-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
 //@ all
@@ -9216,6 +9301,7 @@ const _: () = {
 //@ all
 };
 impl Default for CUmemLocation_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9307,6 +9393,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemAllocationProp_st, allocFlags) - 24usize];
 };
 impl Default for CUmemAllocationProp_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9330,7 +9417,7 @@ impl CUmulticastGranularity_flags_enum {
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C enum `CUmulticastGranularity_flags` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUmulticastGranularity_flags::name`] names one."] #[doc = ""] #[doc = "A mask (see [`BITMASKS`]): its values are bits, combined with `|`."] #[doc = ""] #[doc = "Taken by [`cuMulticastGetGranularity`]."] #[doc(hidden)] pub struct CUmulticastGranularity_flags_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUmulticastGranularity_flags_enum as CUmulticastGranularity_flags;
-//@ 11.7-11.8 default, 12.0 per-thread, 12.1-
+//@ 11.7 default, 11.8, 12.0 per-thread, 12.1-
 #[repr(C)]
 //@ 12.1-
 #[derive(Debug, Default, Copy, Clone)]
@@ -9363,7 +9450,7 @@ const _: () = {
 };
 #[doc = ""] #[doc = "In the headers since CUDA 12.1."] pub type CUmulticastObjectProp_v1 = CUmulticastObjectProp_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.1."] pub type CUmulticastObjectProp = CUmulticastObjectProp_v1;
-//@ 11.7-11.8 per-thread, 12.0 default, 12.1-
+//@ 11.7 per-thread, 12.0 default, 12.1-
 #[repr(C)]
 //@ 13.2-
 #[derive(Copy, Clone)]
@@ -9390,6 +9477,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemAccessDesc_st, flags) - 8usize];
 };
 impl Default for CUmemAccessDesc_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9464,6 +9552,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUgraphExecUpdateResultInfo_st, errorFromNode) - 16usize];
 };
 impl Default for CUgraphExecUpdateResultInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9499,40 +9588,42 @@ impl CUmemPool_attribute_enum {
     );
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8`"] #[doc = ""] #[doc = "The peak of `CU_MEMPOOL_ATTR_USED_MEM_CURRENT` since the pool was made or since this value was last set back to 0."] #[doc = ""] #[doc = "Value type `cuuint64_t` (8 bytes, unsigned); read with [`cuMemPoolGetAttribute`]; read-only, except that [`cuMemPoolSetAttribute`] can reset it to 0. `cuda.h` declares it in the enumerator's comment."] pub const CU_MEMPOOL_ATTR_USED_MEM_HIGH: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         8,
-//@ 11.8 default, 12.1-12.2 per-thread, 12.3 default, 12.5-12.6 per-thread, 13.0 default, 13.2-
+//@ 11.7-11.8 per-thread, 12.0, 12.1 per-thread, 12.2 default, 12.5 per-thread, 12.9 per-thread, 13.0 default, 13.2-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_ALLOCATION_TYPE = 9`"] #[doc = ""] #[doc = "What kind of memory the pool hands out (pinned or managed), as chosen when it was made."] #[doc = ""] #[doc = "Value type `CUmemAllocationType` (4 bytes); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_ALLOCATION_TYPE: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         9,
-//@ 11.8 per-thread, 12.8 per-thread, 13.1 default, 13.2-
+//@ 12.1 default, 12.2 per-thread, 12.6 default, 13.2-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES = 10`"] #[doc = ""] #[doc = "The OS handle kinds the pool can be shared through with other processes; none (`CU_MEM_HANDLE_TYPE_NONE`) for a pool that was itself imported, which cannot be passed on."] #[doc = ""] #[doc = "Value type `CUmemAllocationHandleType` (4 bytes); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_EXPORT_HANDLE_TYPES: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         10,
+//@ 12.6 per-thread, 13.2-
     );
+//@ 13.2-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_LOCATION_ID = 11`"] #[doc = ""] #[doc = "The device ordinal or host NUMA node the pool's memory is on; `CU_DEVICE_INVALID` when that place is not visible to this process."] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_LOCATION_ID: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         11,
-//@ 12.4 per-thread, 12.9 default, 13.2-
+//@ 12.3 default, 13.2-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_LOCATION_TYPE = 12`"] #[doc = ""] #[doc = "Where the pool's memory is (a device, the host, a host NUMA node, ...); `CU_MEM_LOCATION_TYPE_INVISIBLE` for an imported pool whose device this process cannot see."] #[doc = ""] #[doc = "Value type `CUmemLocationType` (4 bytes); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_LOCATION_TYPE: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         12,
-//@ 11.7 default, 12.2 default, 13.2-
+//@ 12.4 per-thread, 13.1 per-thread, 13.2-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_MAX_POOL_SIZE = 13`"] #[doc = ""] #[doc = "The most bytes the pool may reserve, possibly rounded up from what was asked for at creation; 0 means unlimited."] #[doc = ""] #[doc = "Value type `cuuint64_t` (8 bytes, unsigned); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_MAX_POOL_SIZE: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         13,
-//@ 11.7 per-thread, 13.2-
+//@ 12.8, 12.9 default, 13.2-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED = 14`"] #[doc = ""] #[doc = "Non-zero when the pool was made for the hardware decompression engine (`CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS`)."] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_HW_DECOMPRESS_ENABLED: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         14,
-//@ 12.0 per-thread, 12.8 default, 13.2-
+//@ 11.7 default, 12.3 per-thread, 12.5 default, 13.0 per-thread, 13.3 per-thread, 13.4-
     );
 //@ 13.4-
     #[doc = ""] #[doc = "`CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID = 15`"] #[doc = ""] #[doc = "For a pool confined to one locality domain of its device, that domain's ID; -1 for a pool that spans the whole device."] #[doc = ""] #[doc = "Value type `int` (4 bytes, signed); read with [`cuMemPoolGetAttribute`]; read-only. `cuda.h` declares it in the enumerator's comment."] #[doc = ""] #[doc = "In the headers since CUDA 13.4. A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."] pub const CU_MEMPOOL_ATTR_LOCALITY_DOMAIN_ID: CUmemPool_attribute_enum = CUmemPool_attribute_enum(
         15,
-//@ 12.0-12.1 default, 12.3 per-thread, 12.4-12.6 default, 12.9-13.1 per-thread, 13.4-
+//@ 11.8 default, 12.4 default, 13.1 default, 13.2, 13.3 default, 13.4-
     );
 //@ all
 }
@@ -9590,22 +9681,22 @@ const _: () = {
     [
         "Offset of field: CUmemPoolProps_st::win32SecurityAttributes",
     ][::core::mem::offset_of!(CUmemPoolProps_st, win32SecurityAttributes) - 16usize];
-//@ 11.7 per-thread, 11.8 default, 12.0 per-thread, 12.2-
+//@ 11.7-11.8 default, 12.2-
     [
 //@ 12.2-
         "Offset of field: CUmemPoolProps_st::maxSize",
     ][::core::mem::offset_of!(CUmemPoolProps_st, maxSize) - 24usize];
-//@ 12.2 per-thread, 12.3 default, 12.5 default, 12.6-
+//@ 11.7 per-thread, 12.0 per-thread, 12.1, 12.4 per-thread, 12.5 default, 12.6-
     [
 //@ 12.6-
         "Offset of field: CUmemPoolProps_st::usage",
     ][::core::mem::offset_of!(CUmemPoolProps_st, usage) - 32usize];
-//@ 11.7 default, 12.1, 12.2 default, 12.5 per-thread, 12.6 default, 12.8 per-thread, 12.9 default, 13.0, 13.1 per-thread, 13.2 default, 13.3 per-thread, 13.4-
+//@ 12.0 default, 12.3, 12.5 per-thread, 12.6 default, 13.0-13.1 default, 13.2, 13.3 per-thread, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUmemPoolProps_st::gpuDirectRDMACapable",
     ][::core::mem::offset_of!(CUmemPoolProps_st, gpuDirectRDMACapable) - 34usize];
-//@ 11.8 per-thread, 12.0 default, 12.3 per-thread, 12.4, 12.6 per-thread, 12.8 default, 12.9 per-thread, 13.1 default, 13.2 per-thread, 13.3 default, 13.4-
+//@ 11.8 per-thread, 12.2, 12.4 default, 12.6 per-thread, 12.8-12.9, 13.0-13.1 per-thread, 13.3 default, 13.4-
     [
 //@ all
         "Offset of field: CUmemPoolProps_st::reserved",
@@ -9620,6 +9711,7 @@ const _: () = {
 //@ all
 };
 impl Default for CUmemPoolProps_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9648,6 +9740,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemPoolPtrExportData_st, reserved) - 0usize];
 };
 impl Default for CUmemPoolPtrExportData_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9690,11 +9783,11 @@ impl CUmemcpySrcAccessOrder_enum {
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C enum `CUmemcpySrcAccessOrder` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUmemcpySrcAccessOrder::name`] names one."] #[doc(hidden)] pub struct CUmemcpySrcAccessOrder_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUmemcpySrcAccessOrder_enum as CUmemcpySrcAccessOrder;
-//@ 11.7 default, 12.0 default, 12.2 per-thread, 12.5 per-thread, 12.8 per-thread, 12.9-
+//@ 11.7 default, 12.0-12.1 per-thread, 12.2-12.4 default, 12.8 default, 12.9-
 #[repr(C)]
 //@ 13.2-
 #[derive(Copy, Clone)]
-//@ 11.7 default, 12.0 default, 12.2 per-thread, 12.5 per-thread, 12.8 per-thread, 12.9-13.1
+//@ 11.7 default, 12.0-12.1 per-thread, 12.2-12.4 default, 12.8 default, 12.9-13.1
 #[derive(Debug, Copy, Clone)]
 //@ 12.9-
 #[doc = ""] #[doc = "NVIDIA's reference: [CUmemcpyAttributes_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUmemcpyAttributes__v1.html)."] pub struct CUmemcpyAttributes_st {
@@ -9725,6 +9818,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpyAttributes_st, flags) - 20usize];
 };
 impl Default for CUmemcpyAttributes_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9773,7 +9867,9 @@ const _: () = {
 };
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUoffset3D_v1 = CUoffset3D_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUoffset3D = CUoffset3D_v1;
+//@ 11.8 default, 12.9-
 #[repr(C)]
+//@ 12.9-
 #[derive(Debug, Default, Copy, Clone)]
 #[doc = ""] #[doc = "NVIDIA's reference: [CUextent3D_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUextent3D__v1.html)."] pub struct CUextent3D_st {
     #[doc = ""] #[doc = "Width, in elements, of one `cuMemcpy3DBatchAsync` copy (the `extent` of a `CUDA_MEMCPY3D_BATCH_OP`); must be nonzero and no larger than a nonzero `rowLength` of a pointer operand. An element is one byte when both operands are pointers. Set by the caller."] pub width: usize,
@@ -9796,15 +9892,13 @@ const _: () = {
 };
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUextent3D_v1 = CUextent3D_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUextent3D = CUextent3D_v1;
-//@ 12.2 default, 12.9-
 #[repr(C)]
-//@ 12.9-
 #[derive(Copy, Clone)]
 #[doc = ""] #[doc = "NVIDIA's reference: [CUmemcpy3DOperand_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUmemcpy3DOperand__v1.html)."] pub struct CUmemcpy3DOperand_st {
     #[doc = ""] #[doc = "Says which member of `op` is valid, a `CUmemcpy3DOperandType`: `CU_MEMCPY_OPERAND_TYPE_POINTER` or `CU_MEMCPY_OPERAND_TYPE_ARRAY`. Set by the caller for `cuMemcpy3DBatchAsync` and `cuMemcpy3DWithAttributesAsync`."] pub type_: CUmemcpy3DOperandType,
     #[doc = ""] #[doc = "Union holding the operand description; `ptr` is read when `type_` is `CU_MEMCPY_OPERAND_TYPE_POINTER` and `array` when it is `CU_MEMCPY_OPERAND_TYPE_ARRAY`. Filled by the caller for `cuMemcpy3DBatchAsync`."] pub op: CUmemcpy3DOperand_st__bindgen_ty_1,
 }
-//@ 11.8 default, 12.3 default, 12.6 default, 12.9-
+//@ 12.8 per-thread, 12.9-
 #[repr(C)]
 //@ 12.9-
 #[derive(Copy, Clone)]
@@ -9812,11 +9906,11 @@ const _: () = {
     #[doc = ""] #[doc = "Operand given as a linear memory address plus its row and layer layout; read only when `type_` is `CU_MEMCPY_OPERAND_TYPE_POINTER`."] pub ptr: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1,
     #[doc = ""] #[doc = "Operand given as a CUDA array plus a start offset; read only when `type_` is `CU_MEMCPY_OPERAND_TYPE_ARRAY`."] pub array: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2,
 }
-//@ 12.4 per-thread, 12.9-
+//@ 12.1 default, 12.5 default, 12.9-
 #[repr(C)]
 //@ 13.2-
 #[derive(Copy, Clone)]
-//@ 11.8 default, 12.2-12.3 default, 12.4 per-thread, 12.6 default, 12.9-13.1
+//@ 11.8 default, 12.1 default, 12.5 default, 12.8 per-thread, 12.9-13.1
 #[derive(Debug, Copy, Clone)]
 //@ 12.9-
 #[doc = ""] #[doc = "The type of [`CUmemcpy3DOperand_st__bindgen_ty_1`]'s member `ptr`, a struct C declares inline without a name of its own, which holds `ptr`, `rowLength`, `layerHeight` and `locHint`."] pub struct CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
@@ -9855,6 +9949,7 @@ const _: () = {
         - 24usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9863,10 +9958,8 @@ impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
         }
     }
 }
-//@ 12.1, 12.6 per-thread, 12.8 default, 12.9-
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
-//@ 12.9-
 #[doc = ""] #[doc = "The type of [`CUmemcpy3DOperand_st__bindgen_ty_1`]'s member `array`, a struct C declares inline without a name of its own, which holds `array` and `offset`."] pub struct CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
     #[doc = ""] #[doc = "`CUarray` handle that the copy reads from or writes to; its element size sets the unit of the copy extent. Set by the caller."] pub array: CUarray,
     #[doc = ""] #[doc = "Starting position inside `array` as a `CUoffset3D`, counted in array elements along x, y and z; set by the caller."] pub offset: CUoffset3D,
@@ -9891,6 +9984,7 @@ const _: () = {
         - 8usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9915,6 +10009,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1, array) - 0usize];
 };
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9939,6 +10034,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st, op) - 8usize];
 };
 impl Default for CUmemcpy3DOperand_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9949,7 +10045,7 @@ impl Default for CUmemcpy3DOperand_st {
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemcpy3DOperand = CUmemcpy3DOperand_v1;
-//@ 11.8 per-thread, 12.3 per-thread, 12.4 default, 12.9-
+//@ 11.7-11.8 per-thread, 12.2-12.4 per-thread, 12.9-
 #[repr(C)]
 //@ 12.9-
 #[derive(Copy, Clone)]
@@ -9985,6 +10081,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, flags) - 108usize];
 };
 impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -9995,11 +10092,11 @@ impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUDA_MEMCPY3D_BATCH_OP_v1 = CUDA_MEMCPY3D_BATCH_OP_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUDA_MEMCPY3D_BATCH_OP = CUDA_MEMCPY3D_BATCH_OP_v1;
-//@ 11.7 per-thread, 12.0 per-thread, 12.5 default, 12.9-
+//@ 12.0 default, 12.5 per-thread, 12.6, 12.9-
 #[repr(C)]
 //@ 13.2-
 #[derive(Copy, Clone)]
-//@ 11.7-12.0 per-thread, 12.3 per-thread, 12.4-12.5 default, 12.9-13.1
+//@ 11.7-11.8 per-thread, 12.0 default, 12.2-12.5 per-thread, 12.6, 12.9-13.1
 #[derive(Debug, Copy, Clone)]
 //@ 12.2-
 #[doc = ""] #[doc = "NVIDIA's reference: [CUDA_MEM_ALLOC_NODE_PARAMS_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__MEM__ALLOC__NODE__PARAMS__v1.html)."] pub struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
@@ -10076,7 +10173,8 @@ const _: () = {
 impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
 //@ 11.7-12.1
 impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_st {
-//@ 11.7, 11.8 default, 12.1 default, 12.2-
+//@ 11.7 per-thread, 11.8, 12.0 per-thread, 12.1-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10084,6 +10182,7 @@ impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_st {
             s.assume_init()
         }
     }
+//@ 11.8, 12.0 per-thread, 12.1-
 }
 //@ 12.2-
 #[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_MEM_ALLOC_NODE_PARAMS_v1 = CUDA_MEM_ALLOC_NODE_PARAMS_v1_st;
@@ -10100,7 +10199,9 @@ pub type CUDA_MEM_ALLOC_NODE_PARAMS = CUDA_MEM_ALLOC_NODE_PARAMS_v1;
     #[doc = ""] #[doc = "Input: number of `CUmemAccessDesc` entries at `accessDescs` for a graph allocation node (the `alloc` member of `CUgraphNodeParams` given to `cuGraphAddNode`); at most one entry per GPU in the system."] pub accessDescCount: usize,
     #[doc = ""] #[doc = "Input: size of the requested graph allocation in bytes, chosen by the caller (the `alloc` member of `CUgraphNodeParams` given to `cuGraphAddNode`); the resulting address comes back in `dptr`."] pub bytesize: usize,
     #[doc = ""] #[doc = "Output: address of the graph allocation, written by the driver when the allocation node is created (the `alloc` member of `CUgraphNodeParams` given to `cuGraphAddNode`); the address is the same for every instantiation and every launch."] pub dptr: CUdeviceptr,
+//@ 11.7 per-thread, 12.2-
 }
+//@ 12.2-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -10127,7 +10228,8 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEM_ALLOC_NODE_PARAMS_v2_st, dptr) - 112usize];
 };
 impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
-//@ 11.8 per-thread, 12.0, 12.1 per-thread, 12.2-
+//@ 11.7 default, 12.0 default, 12.2-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10135,7 +10237,7 @@ impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
             s.assume_init()
         }
     }
-//@ 11.8 per-thread, 12.2-
+//@ 11.7 default, 12.2-
 }
 //@ 12.2-
 #[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_MEM_ALLOC_NODE_PARAMS_v2 = CUDA_MEM_ALLOC_NODE_PARAMS_v2_st;
@@ -10143,7 +10245,7 @@ impl Default for CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
 #[derive(Debug, Default, Copy, Clone)]
 #[doc = ""] #[doc = "NVIDIA's reference: [CUDA_MEM_FREE_NODE_PARAMS](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__MEM__FREE__NODE__PARAMS.html)."] pub struct CUDA_MEM_FREE_NODE_PARAMS_st {
     #[doc = ""] #[doc = "Input: address a memory-free graph node releases, set in the `free` member of `CUgraphNodeParams` for `cuGraphAddNode`; it has to come from a graph allocation node, and freeing it twice in one graph fails."] pub dptr: CUdeviceptr,
-//@ 12.0, 12.1 per-thread, 12.2-
+//@ 12.0 default, 12.2-
 }
 //@ 12.2-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
@@ -10187,12 +10289,12 @@ impl CUgraphChildGraphNodeOwnership_enum {
     );
     #[doc = ""] #[doc = "`CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1`"] #[doc = ""] #[doc = "In the headers since CUDA 12.9. A driver of an older release may not know it."] pub const CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE: CUgraphChildGraphNodeOwnership_enum = CUgraphChildGraphNodeOwnership_enum(
         1,
-//@ 12.9 default, 13.0 per-thread, 13.2-
+//@ 13.1-
     );
 //@ 13.2-
     #[doc = ""] #[doc = "`CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID = -1`"] #[doc = ""] #[doc = "In the headers since CUDA 13.2. A driver of an older release may not know it."] pub const CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID: CUgraphChildGraphNodeOwnership_enum = CUgraphChildGraphNodeOwnership_enum(
         -1,
-//@ 12.9 per-thread, 13.0 default, 13.1-
+//@ 12.9-13.0, 13.2-
     );
 //@ 12.9-
 }
@@ -10235,6 +10337,7 @@ const _: () = {
 //@ 12.2-
 };
 impl Default for CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10254,7 +10357,7 @@ impl Default for CUDA_CHILD_GRAPH_NODE_PARAMS_st {
     #[doc = ""] #[doc = "`CUevent` that is recorded each time the graph reaches this node, capturing completion of its dependencies. Caller-set for `cuGraphAddNode`; `cuGraphExecNodeSetParams` may swap it for another event."] pub event: CUevent,
 //@ 13.4-
     pub __bindgen_anon_1: CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1,
-//@ 12.2-12.3 per-thread, 12.4, 12.5 per-thread, 12.6 default, 12.8 per-thread, 13.1-13.2 default, 13.4-
+//@ 12.4, 12.5 per-thread, 12.6-12.8 default, 13.0-13.2 per-thread, 13.4-
 }
 //@ 13.4-
 #[repr(C)]
@@ -10262,29 +10365,29 @@ impl Default for CUDA_CHILD_GRAPH_NODE_PARAMS_st {
 #[doc = ""] #[doc = "The union C declares inside [`CUDA_EVENT_RECORD_NODE_PARAMS_st`] without a name, which holds `ctx` and `gCtx`: in C they are members of [`CUDA_EVENT_RECORD_NODE_PARAMS_st`] itself; in Rust they are reached through its field `__bindgen_anon_1`."] pub union CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1 {
     #[doc = ""] #[doc = "Preferred `CUcontext` for performing the record; shares storage with `gCtx`, so set one of the two. Given by the caller to `cuGraphAddNode`; changing it on an executable graph is not allowed."] pub ctx: CUcontext,
     #[doc = ""] #[doc = "Preferred green context (`CUgreenCtx` from `cuGreenCtxCreate`) for performing the record; overlaps `ctx` in memory, so only one of them is set. Caller-provided, not changeable after instantiation."] pub gCtx: CUgreenCtx,
-//@ 12.5 default, 12.9 per-thread, 13.0, 13.3 per-thread, 13.4-
+//@ 12.3 per-thread, 12.6 per-thread, 12.9 per-thread, 13.1 default, 13.3-
 }
-//@ 12.2-12.3 per-thread, 12.4 default, 12.5, 12.6 default, 12.8-12.9 per-thread, 13.0, 13.2 default, 13.3 per-thread, 13.4-
+//@ 12.3 per-thread, 12.4 default, 12.5 per-thread, 12.6, 12.8 default, 12.9-13.0 per-thread, 13.1, 13.2 per-thread, 13.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-//@ 12.3 per-thread, 12.6 default, 13.0 default, 13.2 default, 13.3 per-thread, 13.4-
+//@ 12.3 per-thread, 12.8 default, 13.1 per-thread, 13.3 default, 13.4-
     [
 //@ 13.4-
         "Size of CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1",
     ][::core::mem::size_of::<CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1>() - 8usize];
-//@ 12.2 per-thread, 12.5, 13.0 per-thread, 13.4-
+//@ 12.6 per-thread, 12.9-13.0 per-thread, 13.3 per-thread, 13.4-
     [
 //@ 13.4-
         "Alignment of CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1",
     ][::core::mem::align_of::<CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1>()
         - 8usize];
-//@ 12.4 default, 12.8 per-thread, 13.4-
+//@ 12.5 per-thread, 12.6 default, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1::ctx",
     ][::core::mem::offset_of!(CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1, ctx)
         - 0usize];
-//@ 12.9 per-thread, 13.4-
+//@ 12.4 default, 13.1 default, 13.2 per-thread, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1::gCtx",
@@ -10292,6 +10395,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10299,9 +10403,9 @@ impl Default for CUDA_EVENT_RECORD_NODE_PARAMS_st__bindgen_ty_1 {
             s.assume_init()
         }
     }
-//@ 12.2-12.3 default, 12.6 per-thread, 12.8-12.9 default, 13.1-13.2 per-thread, 13.3 default, 13.4-
+//@ 12.2, 12.3 default, 12.5 default, 12.8 per-thread, 12.9-13.0 default, 13.2 default, 13.4-
 }
-//@ 12.2-12.3 default, 12.4 per-thread, 12.6 per-thread, 12.8-12.9 default, 13.1, 13.2 per-thread, 13.3 default, 13.4-
+//@ 12.2, 12.3 default, 12.4 per-thread, 12.5 default, 12.8 per-thread, 12.9-13.0 default, 13.2 default, 13.4-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -10320,6 +10424,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EVENT_RECORD_NODE_PARAMS_st, event) - 0usize];
 };
 impl Default for CUDA_EVENT_RECORD_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10347,6 +10452,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_EVENT_WAIT_NODE_PARAMS_st, event) - 0usize];
 };
 impl Default for CUDA_EVENT_WAIT_NODE_PARAMS_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10356,7 +10462,7 @@ impl Default for CUDA_EVENT_WAIT_NODE_PARAMS_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 12.2."] pub type CUDA_EVENT_WAIT_NODE_PARAMS = CUDA_EVENT_WAIT_NODE_PARAMS_st;
-//@ 12.2, 12.3 per-thread, 12.4 default, 12.5, 13.1 per-thread, 13.2, 13.5-
+//@ 12.3 default, 12.8, 13.1-13.3 per-thread, 13.5-
 #[repr(C)]
 #[derive(Copy, Clone)]
 //@ 13.5-
@@ -10370,7 +10476,7 @@ impl Default for CUDA_EVENT_WAIT_NODE_PARAMS_st {
     #[doc = ""] #[doc = "Number of entries in both `attrs` and `attrsIdxs` for the batch-memcpy graph node (`CU_GRAPH_NODE_TYPE_MEMCPY_BATCH`, the `memcpyBatch` member of `CUgraphNodeParams`); no larger than `count`, and it cannot be changed in an instantiated graph."] pub numAttrs: usize,
     pub __bindgen_anon_1: CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st__bindgen_ty_1,
 }
-//@ 12.4 per-thread, 12.8 per-thread, 13.3-13.4 default, 13.5-
+//@ 12.4, 12.5 per-thread, 13.0 per-thread, 13.3-13.4 default, 13.5-
 #[repr(C)]
 #[derive(Copy, Clone)]
 //@ 13.5-
@@ -10398,6 +10504,7 @@ const _: () = {
         - 0usize];
 };
 impl Default for CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10437,6 +10544,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st, numAttrs) - 48usize];
 };
 impl Default for CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10449,15 +10557,17 @@ impl Default for CUDA_MEMCPY_BATCH_NODE_PARAMS_V1_st {
 #[doc = ""] #[doc = "In the headers since CUDA 13.5."] pub type CUDA_MEMCPY_BATCH_NODE_PARAMS = CUDA_MEMCPY_BATCH_NODE_PARAMS_V1;
 #[doc = ""] #[doc = "In the headers since CUDA 13.5."] pub type CUDA_FABRIC_COPY_BATCH_OP_v1 = CUDA_FABRIC_COPY_BATCH_OP_st;
 #[doc = ""] #[doc = "In the headers since CUDA 13.5."] pub type CUDA_FABRIC_COPY_BATCH_OP = CUDA_FABRIC_COPY_BATCH_OP_v1;
+//@ 12.2-12.3 per-thread, 12.5 default, 12.9 per-thread, 13.2 default, 13.5-
 #[repr(C)]
 #[derive(Copy, Clone)]
+//@ 13.5-
 #[doc = ""] #[doc = "NVIDIA's reference: [CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__FABRIC__CPY__BATCH__NODE__PARAMS__V1.html)."] pub struct CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st {
     #[doc = ""] #[doc = "Count of `CUDA_FABRIC_COPY_BATCH_OP` entries in `opList`. Set by the caller for `cuGraphAddNode`; fixed once the graph is instantiated."] pub numOps: usize,
     #[doc = ""] #[doc = "Pointer to `numOps` `CUDA_FABRIC_COPY_BATCH_OP` copies. Once instantiated, its operand kinds and endpoint ids are fixed; the caller has to keep each referenced logical endpoint valid and bound during the whole time any graph or graph exec could still run this node."] pub opList: *mut CUDA_FABRIC_COPY_BATCH_OP,
     #[doc = ""] #[doc = "64-bit option word with no defined bits; the caller must set 0, and it cannot be updated once the graph is instantiated."] pub flags: ::core::ffi::c_ulonglong,
     pub __bindgen_anon_1: CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st__bindgen_ty_1,
 }
-//@ 12.6 per-thread, 12.9 per-thread, 13.3 per-thread, 13.5-
+//@ 12.6 per-thread, 13.0-13.1 default, 13.5-
 #[repr(C)]
 #[derive(Copy, Clone)]
 //@ 13.5-
@@ -10486,6 +10596,7 @@ const _: () = {
     ) - 0usize];
 };
 impl Default for CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10513,6 +10624,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st, flags) - 16usize];
 };
 impl Default for CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10523,7 +10635,7 @@ impl Default for CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st {
 }
 #[doc = ""] #[doc = "In the headers since CUDA 13.5."] pub type CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1 = CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1_st;
 #[doc = ""] #[doc = "In the headers since CUDA 13.5."] pub type CUDA_FABRIC_CPY_BATCH_NODE_PARAMS = CUDA_FABRIC_CPY_BATCH_NODE_PARAMS_V1;
-//@ 12.3 default, 12.6-12.9 default, 13.0, 13.1 default, 13.4 per-thread, 13.5-
+//@ 12.2 default, 12.6 default, 12.9 default, 13.4 per-thread, 13.5-
 #[repr(C)]
 #[derive(Copy, Clone)]
 //@ 12.2-
@@ -10618,18 +10730,16 @@ const _: () = {
     [
         "Offset of field: CUgraphNodeParams_st__bindgen_ty_1::conditional",
     ][::core::mem::offset_of!(CUgraphNodeParams_st__bindgen_ty_1, conditional) - 0usize];
-//@ 13.4 per-thread, 13.5-
+//@ 13.3, 13.5-
     [
 //@ 13.5-
         "Offset of field: CUgraphNodeParams_st__bindgen_ty_1::memcpyBatch",
     ][::core::mem::offset_of!(CUgraphNodeParams_st__bindgen_ty_1, memcpyBatch) - 0usize];
-//@ 13.3 per-thread, 13.5-
     [
-//@ 13.5-
         "Offset of field: CUgraphNodeParams_st__bindgen_ty_1::fabricCpyBatch",
     ][::core::mem::offset_of!(CUgraphNodeParams_st__bindgen_ty_1, fabricCpyBatch)
         - 0usize];
-//@ 13.3-13.4 default, 13.5-
+//@ 13.4-
     [
 //@ 13.3-
         "Offset of field: CUgraphNodeParams_st__bindgen_ty_1::asBytes",
@@ -10637,6 +10747,7 @@ const _: () = {
 //@ 12.2-
 };
 impl Default for CUgraphNodeParams_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10664,6 +10775,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUgraphNodeParams_st, reserved2) - 248usize];
 };
 impl Default for CUgraphNodeParams_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10764,26 +10876,27 @@ impl CUgraphDebugDot_flags_enum {
     );
     #[doc = ""] #[doc = "`CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS = 0x2000`"] pub const CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS: CUgraphDebugDot_flags_enum = CUgraphDebugDot_flags_enum(
         8192,
-//@ 12.0-
+//@ 11.8 default, 12.0-
     );
+//@ 12.0-
     #[doc = ""] #[doc = "`CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO = 0x4000`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO: CUgraphDebugDot_flags_enum = CUgraphDebugDot_flags_enum(
         16384,
-//@ 12.0 per-thread, 12.2 default, 12.3-
+//@ 11.7 default, 11.8 per-thread, 12.1 default, 12.3-
     );
 //@ 12.3-
     #[doc = ""] #[doc = "`CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS = 0x8000`"] #[doc = ""] #[doc = "In the headers since CUDA 12.3. A driver of an older release may not know it."] pub const CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS: CUgraphDebugDot_flags_enum = CUgraphDebugDot_flags_enum(
         32768,
-//@ 12.0 default, 12.3, 12.9, 13.1 default, 13.2 per-thread, 13.5-
+//@ 12.0, 12.3-12.4 default, 12.9-13.0, 13.3 default, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS = 0x10000`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS: CUgraphDebugDot_flags_enum = CUgraphDebugDot_flags_enum(
         65536,
-//@ 11.7, 11.8 per-thread, 12.1 per-thread, 12.4 per-thread, 12.6 default, 13.2 default, 13.3, 13.4 default, 13.5-
+//@ 11.7 per-thread, 12.2, 12.3-12.4 per-thread, 12.8 default, 13.1 default, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS = 0x20000`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS: CUgraphDebugDot_flags_enum = CUgraphDebugDot_flags_enum(
         131072,
-//@ 11.8 default, 12.1 default, 12.2 per-thread, 12.4 default, 12.5, 12.6 per-thread, 12.8, 13.0, 13.1 per-thread, 13.4 per-thread, 13.5-
+//@ 12.1 per-thread, 12.5-12.6, 12.8 per-thread, 13.1 per-thread, 13.2, 13.3 per-thread, 13.4-
     );
 //@ all
 }
@@ -10812,11 +10925,12 @@ impl CUuserObjectRetain_flags_enum {
 impl CUgraphInstantiate_flags_enum {
     #[doc = ""] #[doc = "`CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 0x1`"] pub const CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH: CUgraphInstantiate_flags_enum = CUgraphInstantiate_flags_enum(
         1,
-//@ 12.0-
+//@ 11.7 default, 12.0-
     );
+//@ 12.0-
     #[doc = ""] #[doc = "`CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 0x2`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: CUgraphInstantiate_flags_enum = CUgraphInstantiate_flags_enum(
         2,
-//@ 11.7, 11.8 per-thread, 12.0-
+//@ 11.7-11.8 per-thread, 12.0-
     );
 //@ 12.0-
     #[doc = ""] #[doc = "`CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 0x4`"] #[doc = ""] #[doc = "In the headers since CUDA 12.0. A driver of an older release may not know it."] pub const CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: CUgraphInstantiate_flags_enum = CUgraphInstantiate_flags_enum(
@@ -10864,7 +10978,7 @@ impl CUprocessState_enum {
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C enum `CUprocessState` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUprocessState::name`] names one."] #[doc = ""] #[doc = "Written by [`cuCheckpointProcessGetState`] (through a pointer)."] #[doc(hidden)] pub struct CUprocessState_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUprocessState_enum as CUprocessState;
-//@ 12.8 per-thread, 13.1, 13.2-13.3 per-thread, 13.4-
+//@ 12.9, 13.0-13.1 per-thread, 13.2 default, 13.3 per-thread, 13.4-
 #[repr(C)]
 //@ 13.4-
 #[derive(Debug, Copy, Clone)]
@@ -10894,6 +11008,7 @@ const _: () = {
         - 16usize];
 };
 impl Default for CUcheckpointCustomStoragePerDeviceData_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10903,7 +11018,7 @@ impl Default for CUcheckpointCustomStoragePerDeviceData_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 13.4."] pub type CUcheckpointCustomStoragePerDeviceData = CUcheckpointCustomStoragePerDeviceData_st;
-//@ 13.0 default, 13.2 default, 13.4-
+//@ 12.8 default, 13.1 default, 13.2 per-thread, 13.4-
 #[repr(C)]
 //@ 13.4-
 #[derive(Debug)]
@@ -10911,7 +11026,9 @@ pub struct CUIcheckpointOperation_st {
     _unused: [u8; 0],
 }
 #[doc = ""] #[doc = "In the headers since CUDA 13.4."] pub type CUcheckpointOperationHandle = *mut CUIcheckpointOperation_st;
+//@ 13.3 default, 13.4-
 #[repr(C)]
+//@ 13.4-
 #[derive(Debug, Copy, Clone)]
 #[doc = ""] #[doc = "NVIDIA's reference: [CUcheckpointCustomStorageInfo](https://docs.nvidia.com/cuda/cuda-driver-api/structCUcheckpointCustomStorageInfo.html)."] pub struct CUcheckpointCustomStorageInfo_st {
     #[doc = ""] #[doc = "Opaque handle of the pending checkpoint or restore through custom storage, written by `cuCheckpointProcessCheckpoint` or `cuCheckpointProcessRestore`; hand it to `cuCheckpointOperationComplete` once the copies are finished or enqueued."] pub handle: CUcheckpointOperationHandle,
@@ -10937,6 +11054,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUcheckpointCustomStorageInfo_st, deviceCount) - 16usize];
 };
 impl Default for CUcheckpointCustomStorageInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -10946,7 +11064,7 @@ impl Default for CUcheckpointCustomStorageInfo_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 13.4."] pub type CUcheckpointCustomStorageInfo = CUcheckpointCustomStorageInfo_st;
-//@ 12.8 default, 12.9, 13.0 per-thread, 13.3 default, 13.4-
+//@ 12.8 per-thread, 13.0 default, 13.4-
 #[repr(C)]
 //@ 12.8-
 #[derive(Debug, Default, Copy, Clone)]
@@ -10996,13 +11114,13 @@ const _: () = {
     [
         "Alignment of CUcheckpointCheckpointArgs_st",
     ][::core::mem::align_of::<CUcheckpointCheckpointArgs_st>() - 8usize];
-//@ 12.8 per-thread, 12.9 default, 13.1 default, 13.2, 13.3 per-thread, 13.4-
+//@ 12.8 per-thread, 13.0 default, 13.2, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUcheckpointCheckpointArgs_st::customStorageInfo_out",
     ][::core::mem::offset_of!(CUcheckpointCheckpointArgs_st, customStorageInfo_out)
         - 0usize];
-//@ 12.8 default, 12.9 per-thread, 13.0, 13.1 per-thread, 13.3 default, 13.4-
+//@ 12.8 default, 12.9, 13.0 per-thread, 13.1, 13.3-
     [
 //@ 12.8-
         "Offset of field: CUcheckpointCheckpointArgs_st::reserved",
@@ -11014,6 +11132,7 @@ const _: () = {
 };
 //@ 13.4-
 impl Default for CUcheckpointCheckpointArgs_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11075,28 +11194,28 @@ const _: () = {
     [
         "Alignment of CUcheckpointRestoreArgs_st",
     ][::core::mem::align_of::<CUcheckpointRestoreArgs_st>() - 8usize];
-//@ 12.8 default, 13.0-
+//@ 12.9 per-thread, 13.0-
     [
 //@ 13.0-
         "Offset of field: CUcheckpointRestoreArgs_st::gpuPairs",
     ][::core::mem::offset_of!(CUcheckpointRestoreArgs_st, gpuPairs) - 0usize];
-//@ 12.9 per-thread, 13.0-
+//@ 12.8 default, 13.0-
     [
 //@ 13.0-
         "Offset of field: CUcheckpointRestoreArgs_st::gpuPairsCount",
     ][::core::mem::offset_of!(CUcheckpointRestoreArgs_st, gpuPairsCount) - 8usize];
-//@ 12.9 default, 13.3 per-thread, 13.4-
+//@ 13.3-
     [
 //@ 13.4-
         "Offset of field: CUcheckpointRestoreArgs_st::padding0",
     ][::core::mem::offset_of!(CUcheckpointRestoreArgs_st, padding0) - 12usize];
-//@ 12.8 per-thread, 13.0-13.1, 13.4-
+//@ 12.8 per-thread, 12.9 default, 13.0-13.1, 13.2 default, 13.4-
     [
 //@ 13.4-
         "Offset of field: CUcheckpointRestoreArgs_st::customStorageInfo_out",
     ][::core::mem::offset_of!(CUcheckpointRestoreArgs_st, customStorageInfo_out)
         - 16usize];
-//@ 13.2, 13.3 default, 13.4-
+//@ 13.2 per-thread, 13.4-
     [
 //@ 12.8-
         "Offset of field: CUcheckpointRestoreArgs_st::reserved",
@@ -11114,6 +11233,7 @@ const _: () = {
 };
 //@ 13.0-
 impl Default for CUcheckpointRestoreArgs_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11142,25 +11262,25 @@ const _: () = {
     ][::core::mem::offset_of!(CUcheckpointUnlockArgs_st, reserved) - 0usize];
 };
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUcheckpointUnlockArgs = CUcheckpointUnlockArgs_st;
-//@ 11.7 per-thread, 11.8, 12.0 default, 12.1 per-thread, 12.4 default, 12.5, 12.6 default, 12.9-
+//@ 11.7, 12.0 default, 12.1 per-thread, 12.2 default, 12.5 default, 12.6 per-thread, 12.9-
 impl CUmoduleLoadingMode_enum {
     #[doc = ""] #[doc = "`CU_MODULE_EAGER_LOADING = 1`"] pub const CU_MODULE_EAGER_LOADING: CUmoduleLoadingMode_enum = CUmoduleLoadingMode_enum(
 //@ 12.8
 impl CUmemcpyFlags_enum {
     #[doc = ""] #[doc = "`CU_MEMCPY_FLAG_DEFAULT = 0x0`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEMCPY_FLAG_DEFAULT: CUmemcpyFlags_enum = CUmemcpyFlags_enum(0);
     #[doc = ""] #[doc = "`CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE: CUmemcpyFlags_enum = CUmemcpyFlags_enum(
-//@ 11.7 per-thread, 11.8, 12.0 default, 12.1 per-thread, 12.4 default, 12.5, 12.6 default, 12.8-
+//@ 11.7, 12.0 default, 12.1 per-thread, 12.2 default, 12.5 default, 12.6 per-thread, 12.8-
         1,
+//@ 11.7, 12.0 default, 12.1 per-thread, 12.2 default, 12.5 default, 12.6 per-thread, 12.9-
     );
-//@ 11.7 per-thread, 11.8, 12.0 default, 12.1 per-thread, 12.4 default, 12.5, 12.6 default, 12.9-
     #[doc = ""] #[doc = "`CU_MODULE_LAZY_LOADING = 2`"] pub const CU_MODULE_LAZY_LOADING: CUmoduleLoadingMode_enum = CUmoduleLoadingMode_enum(
         2,
+//@ 11.7, 12.0 default, 12.1 per-thread, 12.2 default, 12.5 default, 12.6 per-thread, 12.8-
     );
-//@ 11.7 per-thread, 11.8, 12.0 default, 12.1 per-thread, 12.4 default, 12.5, 12.6 default, 12.8-
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
-//@ 11.7 per-thread, 11.8, 12.0 default, 12.1 per-thread, 12.4 default, 12.5, 12.6 default, 12.9-
+//@ 11.7, 12.0 default, 12.1 per-thread, 12.2 default, 12.5 default, 12.6 per-thread, 12.9-
 #[doc = ""] #[doc = "The C enum `CUmoduleLoadingMode` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUmoduleLoadingMode::name`] names one."] #[doc = ""] #[doc = "Written by [`cuModuleGetLoadingMode`] (through a pointer)."] #[doc(hidden)] pub struct CUmoduleLoadingMode_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUmoduleLoadingMode_enum as CUmoduleLoadingMode;
 //@ 12.9-
@@ -11194,13 +11314,11 @@ impl CUmemcpySrcAccessOrder_enum {
 //@ 12.8
     #[doc = ""] #[doc = "`CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 3`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEMCPY_SRC_ACCESS_ORDER_ANY: CUmemcpySrcAccessOrder_enum = CUmemcpySrcAccessOrder_enum(
         3,
-//@ 12.8-
     );
-//@ 12.8
     #[doc = ""] #[doc = "`CU_MEMCPY_SRC_ACCESS_ORDER_MAX = 2147483647`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEMCPY_SRC_ACCESS_ORDER_MAX: CUmemcpySrcAccessOrder_enum = CUmemcpySrcAccessOrder_enum(
         2147483647,
-    );
 //@ 12.8-
+    );
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
@@ -11232,41 +11350,45 @@ impl CUmemcpySrcAccessOrder_enum {
 }
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
-    [
 //@ 12.9-
+    [
         "Size of CUmemDecompressParams_st",
     ][::core::mem::size_of::<CUmemDecompressParams_st>() - 64usize];
+//@ 12.8 default, 12.9-
+    [
+//@ 12.9-
+        "Alignment of CUmemDecompressParams_st",
+    ][::core::mem::align_of::<CUmemDecompressParams_st>() - 8usize];
+//@ 12.8 per-thread, 12.9-
+    [
+//@ 12.9-
+        "Offset of field: CUmemDecompressParams_st::srcNumBytes",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, srcNumBytes) - 0usize];
+    [
+        "Offset of field: CUmemDecompressParams_st::dstNumBytes",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstNumBytes) - 8usize];
 //@ 12.8
         "Size of CUmemcpyAttributes_st",
     ][::core::mem::size_of::<CUmemcpyAttributes_st>() - 24usize];
 //@ 12.8-
     [
 //@ 12.9-
-        "Alignment of CUmemDecompressParams_st",
-    ][::core::mem::align_of::<CUmemDecompressParams_st>() - 8usize];
+        "Offset of field: CUmemDecompressParams_st::dstActBytes",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstActBytes) - 16usize];
 //@ 12.8
         "Alignment of CUmemcpyAttributes_st",
     ][::core::mem::align_of::<CUmemcpyAttributes_st>() - 4usize];
 //@ 12.8-
     [
 //@ 12.9-
-        "Offset of field: CUmemDecompressParams_st::srcNumBytes",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, srcNumBytes) - 0usize];
+        "Offset of field: CUmemDecompressParams_st::src",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, src) - 24usize];
 //@ 12.8
         "Offset of field: CUmemcpyAttributes_st::srcAccessOrder",
     ][::core::mem::offset_of!(CUmemcpyAttributes_st, srcAccessOrder) - 0usize];
 //@ 12.8-
     [
 //@ 12.9-
-        "Offset of field: CUmemDecompressParams_st::dstNumBytes",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstNumBytes) - 8usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::dstActBytes",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstActBytes) - 16usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::src",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, src) - 24usize];
-    [
         "Offset of field: CUmemDecompressParams_st::dst",
     ][::core::mem::offset_of!(CUmemDecompressParams_st, dst) - 32usize];
 //@ 12.8
@@ -11295,6 +11417,7 @@ impl Default for CUmemDecompressParams_st {
 //@ 12.8
 impl Default for CUmemcpyAttributes_st {
 //@ 12.8-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11388,6 +11511,7 @@ const _: () = {
 };
 //@ 13.4-
 impl Default for CUcliqueInfo_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11461,6 +11585,7 @@ const _: () = {
 };
 //@ 13.3-
 impl Default for CUlogicalEndpointFabricHandle_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11549,33 +11674,19 @@ const _: () = {
         "Size of CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_1",
     ][::core::mem::size_of::<CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_1>()
         - 4usize];
-//@ 12.8
-        "Size of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1",
-    ][::core::mem::size_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1>()
-        - 32usize];
     [
-        "Alignment of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1",
-    ][::core::mem::align_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1>()
-        - 8usize];
-//@ 12.8, 13.3-
-    [
-//@ 13.3-
         "Alignment of CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_1",
     ][::core::mem::align_of::<CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_1>()
         - 4usize];
 //@ 12.8
-        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1::ptr",
-    ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1, ptr)
-        - 0usize];
+        "Size of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1",
+    ][::core::mem::size_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1>()
+        - 32usize];
 //@ 12.8, 13.3-
     [
 //@ 13.3-
         "Offset of field: CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_1::device",
-//@ 12.8
-        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1::rowLength",
-//@ 12.8, 13.3-
     ][::core::mem::offset_of!(
-//@ 13.3-
         CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_1, device
     ) - 0usize];
 };
@@ -11587,19 +11698,33 @@ const _: () = {
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
 //@ 12.8
-        CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1, rowLength
-    ) - 8usize];
+        "Alignment of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1",
+    ][::core::mem::align_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1>()
+        - 8usize];
 //@ 12.8, 13.3-
     [
 //@ 13.3-
         "Size of CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_2",
     ][::core::mem::size_of::<CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_2>()
         - 4usize];
+//@ 12.8
+        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1::ptr",
+    ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1, ptr)
+        - 0usize];
+//@ 12.8, 13.3-
     [
+//@ 13.3-
         "Alignment of CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_2",
     ][::core::mem::align_of::<CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_2>()
         - 4usize];
+//@ 12.8
+        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1::rowLength",
+    ][::core::mem::offset_of!(
+        CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1, rowLength
+    ) - 8usize];
+//@ 12.8, 13.3-
     [
+//@ 13.3-
         "Offset of field: CUlogicalEndpointProp_struct__bindgen_ty_1__bindgen_ty_2::numDevices",
 //@ 12.8
         "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1::layerHeight",
@@ -11634,10 +11759,14 @@ const _: () = {
         "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1::locHint",
     ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1, locHint)
         - 24usize];
-//@ 12.8 default, 13.3-
+//@ 12.8, 13.3-
 };
 //@ 13.3-
 impl Default for CUlogicalEndpointProp_struct__bindgen_ty_1 {
+//@ 12.8
+impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
+//@ 12.8, 13.3-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11646,33 +11775,68 @@ impl Default for CUlogicalEndpointProp_struct__bindgen_ty_1 {
         }
     }
 }
+//@ 12.8
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+#[doc = ""] #[doc = "The type of [`CUmemcpy3DOperand_st__bindgen_ty_1`]'s member `array`, a struct C declares inline without a name of its own, which holds `array` and `offset`."] pub struct CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
+    #[doc = ""] #[doc = "`CUarray` handle that the copy reads from or writes to; its element size sets the unit of the copy extent. Set by the caller."] pub array: CUarray,
+    #[doc = ""] #[doc = "Starting position inside `array` as a `CUoffset3D`, counted in array elements along x, y and z; set by the caller."] pub offset: CUoffset3D,
+}
+//@ 12.8, 13.3-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
+//@ 12.8 default, 13.3-
     [
+//@ 13.3-
         "Size of CUlogicalEndpointProp_struct",
     ][::core::mem::size_of::<CUlogicalEndpointProp_struct>() - 24usize];
+//@ 12.8 per-thread, 13.3-
     [
+//@ 13.3-
         "Alignment of CUlogicalEndpointProp_struct",
     ][::core::mem::align_of::<CUlogicalEndpointProp_struct>() - 8usize];
     [
         "Offset of field: CUlogicalEndpointProp_struct::type_",
     ][::core::mem::offset_of!(CUlogicalEndpointProp_struct, type_) - 0usize];
+//@ 12.8
+        "Size of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2",
+    ][::core::mem::size_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2>()
+        - 32usize];
+//@ 12.8, 13.3-
     [
+//@ 13.3-
         "Offset of field: CUlogicalEndpointProp_struct::size",
     ][::core::mem::offset_of!(CUlogicalEndpointProp_struct, size) - 8usize];
+//@ 12.8
+        "Alignment of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2",
+    ][::core::mem::align_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2>()
+        - 8usize];
+//@ 12.8, 13.3-
     [
+//@ 13.3-
         "Offset of field: CUlogicalEndpointProp_struct::ipcHandleTypes",
     ][::core::mem::offset_of!(CUlogicalEndpointProp_struct, ipcHandleTypes) - 16usize];
+//@ 12.8
+        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2::array",
+    ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2, array)
+        - 0usize];
+//@ 12.8, 13.3-
     [
+//@ 13.3-
         "Offset of field: CUlogicalEndpointProp_struct::flags",
     ][::core::mem::offset_of!(CUlogicalEndpointProp_struct, flags) - 20usize];
-//@ 12.8 per-thread, 13.3-
+//@ 12.8
+        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2::offset",
+    ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2, offset)
+        - 8usize];
+//@ 12.8, 13.3-
 };
 //@ 13.3-
 impl Default for CUlogicalEndpointProp_struct {
 //@ 12.8
-impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
+impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
 //@ 12.8, 13.3-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11680,9 +11844,8 @@ impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_1 {
             s.assume_init()
         }
     }
-//@ 12.8 per-thread, 13.3-
-}
 //@ 13.3-
+}
 #[doc = ""] #[doc = "In the headers since CUDA 13.3."] pub type CUlogicalEndpointProp = CUlogicalEndpointProp_struct;
 //@ 13.5-
 impl CUfabricCpyOperandType_enum {
@@ -11695,25 +11858,16 @@ impl CUfabricCpyOperandType_enum {
     #[doc = ""] #[doc = "`CU_FABRIC_COPY_OPERAND_TYPE_MAX = 2147483647`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_FABRIC_COPY_OPERAND_TYPE_MAX: CUfabricCpyOperandType_enum = CUfabricCpyOperandType_enum(
         2147483647,
     );
-//@ 12.8 default, 13.5-
 }
-//@ 13.5-
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C enum `CUfabricCpyOperandType` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUfabricCpyOperandType::name`] names one."] #[doc(hidden)] pub struct CUfabricCpyOperandType_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUfabricCpyOperandType_enum as CUfabricCpyOperandType;
-//@ 12.8, 13.5-
 #[repr(C)]
-//@ 13.5-
 #[derive(Copy, Clone)]
 #[doc = ""] #[doc = "NVIDIA's reference: [CUfabricCpyOperand](https://docs.nvidia.com/cuda/cuda-driver-api/structCUfabricCpyOperand.html)."] pub struct CUfabricCpyOperand_st {
     #[doc = ""] #[doc = "`CUfabricCpyOperandType` of the operand, selecting `op.ptr` (`CU_FABRIC_COPY_OPERAND_TYPE_POINTER`) or `op.le` (`CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`). Set by the caller."] pub type_: CUfabricCpyOperandType,
     #[doc = ""] #[doc = "Union giving the operand's location, chosen by `type_`: `ptr` for `CU_FABRIC_COPY_OPERAND_TYPE_POINTER`, `le` for `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`. Set by the caller for `cuFabricCpyBatchAsync`."] pub op: CUfabricCpyOperand_st__bindgen_ty_1,
-//@ 12.8
-#[derive(Debug, Copy, Clone)]
-#[doc = ""] #[doc = "The type of [`CUmemcpy3DOperand_st__bindgen_ty_1`]'s member `array`, a struct C declares inline without a name of its own, which holds `array` and `offset`."] pub struct CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
-    #[doc = ""] #[doc = "`CUarray` handle that the copy reads from or writes to; its element size sets the unit of the copy extent. Set by the caller."] pub array: CUarray,
-    #[doc = ""] #[doc = "Starting position inside `array` as a `CUoffset3D`, counted in array elements along x, y and z; set by the caller."] pub offset: CUoffset3D,
 //@ 12.8 default, 13.5-
 }
 //@ 13.5-
@@ -11739,76 +11893,13 @@ const _: () = {
     ][::core::mem::size_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1>()
         - 16usize];
 //@ 12.8
-        "Size of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2",
-    ][::core::mem::size_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2>()
-        - 32usize];
-//@ 12.8, 13.5-
-    [
-//@ 13.5-
-        "Alignment of CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1",
-    ][::core::mem::align_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1>()
-//@ 12.8
-        "Alignment of CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2",
-    ][::core::mem::align_of::<CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2>()
-//@ 12.8, 13.5-
-        - 8usize];
-    [
-//@ 13.5-
-        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1::ptr",
-    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1, ptr)
-//@ 12.8
-        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2::array",
-    ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2, array)
-//@ 12.8, 13.5-
-        - 0usize];
-    [
-//@ 13.5-
-        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1::locHint",
-    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1, locHint)
-//@ 12.8
-        "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2::offset",
-    ][::core::mem::offset_of!(CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2, offset)
-//@ 12.8, 13.5-
-        - 8usize];
-};
-//@ 13.5-
-impl Default for CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1 {
-//@ 12.8
-impl Default for CUmemcpy3DOperand_st__bindgen_ty_1__bindgen_ty_2 {
-//@ 12.8, 13.5-
-    fn default() -> Self {
-        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
-        unsafe {
-            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
-            s.assume_init()
-        }
-    }
-//@ 12.8 per-thread, 13.5-
-}
-//@ 13.5-
-#[repr(C)]
-#[derive(Debug, Default, Copy, Clone)]
-#[doc = ""] #[doc = "The type of [`CUfabricCpyOperand_st__bindgen_ty_1`]'s member `le`, a struct C declares inline without a name of its own, which holds `id` and `offset`."] pub struct CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2 {
-    #[doc = ""] #[doc = "`CUlogicalEndpointId` naming the endpoint the copy targets or reads, one set up with the `cuLogicalEndpoint*` functions. Set by the caller."] pub id: CUlogicalEndpointId,
-    #[doc = ""] #[doc = "Byte position inside the logical endpoint at which the copy starts. Set by the caller."] pub offset: cuuint64_t,
-//@ 12.8 default, 13.5-
-}
-//@ 12.8, 13.5-
-#[allow(clippy::unnecessary_operation, clippy::identity_op)]
-const _: () = {
-    [
-//@ 13.5-
-        "Size of CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2",
-    ][::core::mem::size_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2>()
-        - 16usize];
-//@ 12.8
         "Size of CUmemcpy3DOperand_st__bindgen_ty_1",
     ][::core::mem::size_of::<CUmemcpy3DOperand_st__bindgen_ty_1>() - 32usize];
 //@ 12.8, 13.5-
     [
 //@ 13.5-
-        "Alignment of CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2",
-    ][::core::mem::align_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2>()
+        "Alignment of CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1",
+    ][::core::mem::align_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1>()
         - 8usize];
 //@ 12.8
         "Alignment of CUmemcpy3DOperand_st__bindgen_ty_1",
@@ -11816,8 +11907,8 @@ const _: () = {
 //@ 12.8, 13.5-
     [
 //@ 13.5-
-        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2::id",
-    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2, id)
+        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1::ptr",
+    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1, ptr)
         - 0usize];
 //@ 12.8
         "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1::ptr",
@@ -11825,8 +11916,8 @@ const _: () = {
 //@ 12.8, 13.5-
     [
 //@ 13.5-
-        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2::offset",
-    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2, offset)
+        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1::locHint",
+    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1, locHint)
         - 8usize];
 //@ 12.8
         "Offset of field: CUmemcpy3DOperand_st__bindgen_ty_1::array",
@@ -11834,25 +11925,93 @@ const _: () = {
 //@ 12.8, 13.5-
 };
 //@ 13.5-
-#[allow(clippy::unnecessary_operation, clippy::identity_op)]
-const _: () = {
-    [
-        "Size of CUfabricCpyOperand_st__bindgen_ty_1",
-    ][::core::mem::size_of::<CUfabricCpyOperand_st__bindgen_ty_1>() - 16usize];
-    [
-        "Alignment of CUfabricCpyOperand_st__bindgen_ty_1",
-    ][::core::mem::align_of::<CUfabricCpyOperand_st__bindgen_ty_1>() - 8usize];
-    [
-        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1::ptr",
-    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1, ptr) - 0usize];
-    [
-        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1::le",
-    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1, le) - 0usize];
-};
-impl Default for CUfabricCpyOperand_st__bindgen_ty_1 {
+impl Default for CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_1 {
 //@ 12.8
 impl Default for CUmemcpy3DOperand_st__bindgen_ty_1 {
 //@ 12.8, 13.5-
+    #[inline]
+    fn default() -> Self {
+        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+//@ 12.8 default, 13.5-
+}
+//@ 13.5-
+#[repr(C)]
+#[derive(Debug, Default, Copy, Clone)]
+#[doc = ""] #[doc = "The type of [`CUfabricCpyOperand_st__bindgen_ty_1`]'s member `le`, a struct C declares inline without a name of its own, which holds `id` and `offset`."] pub struct CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2 {
+    #[doc = ""] #[doc = "`CUlogicalEndpointId` naming the endpoint the copy targets or reads, one set up with the `cuLogicalEndpoint*` functions. Set by the caller."] pub id: CUlogicalEndpointId,
+    #[doc = ""] #[doc = "Byte position inside the logical endpoint at which the copy starts. Set by the caller."] pub offset: cuuint64_t,
+//@ 12.8 per-thread, 13.5-
+}
+//@ 12.8 default, 13.5-
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+//@ 13.5-
+    [
+        "Size of CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2",
+    ][::core::mem::size_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2>()
+        - 16usize];
+    [
+        "Alignment of CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2",
+    ][::core::mem::align_of::<CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2>()
+        - 8usize];
+//@ 12.8 default, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2::id",
+    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2, id)
+        - 0usize];
+    [
+        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2::offset",
+    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1__bindgen_ty_2, offset)
+        - 8usize];
+};
+//@ 12.8 per-thread, 13.5-
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    [
+//@ 13.5-
+        "Size of CUfabricCpyOperand_st__bindgen_ty_1",
+    ][::core::mem::size_of::<CUfabricCpyOperand_st__bindgen_ty_1>() - 16usize];
+//@ 12.8
+        "Size of CUmemcpy3DOperand_st",
+    ][::core::mem::size_of::<CUmemcpy3DOperand_st>() - 40usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Alignment of CUfabricCpyOperand_st__bindgen_ty_1",
+    ][::core::mem::align_of::<CUfabricCpyOperand_st__bindgen_ty_1>() - 8usize];
+//@ 12.8
+        "Alignment of CUmemcpy3DOperand_st",
+    ][::core::mem::align_of::<CUmemcpy3DOperand_st>() - 8usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1::ptr",
+    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1, ptr) - 0usize];
+//@ 12.8
+        "Offset of field: CUmemcpy3DOperand_st::type_",
+    ][::core::mem::offset_of!(CUmemcpy3DOperand_st, type_) - 0usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUfabricCpyOperand_st__bindgen_ty_1::le",
+    ][::core::mem::offset_of!(CUfabricCpyOperand_st__bindgen_ty_1, le) - 0usize];
+//@ 12.8
+        "Offset of field: CUmemcpy3DOperand_st::op",
+    ][::core::mem::offset_of!(CUmemcpy3DOperand_st, op) - 8usize];
+//@ 12.8, 13.5-
+};
+//@ 13.5-
+impl Default for CUfabricCpyOperand_st__bindgen_ty_1 {
+//@ 12.8
+impl Default for CUmemcpy3DOperand_st {
+//@ 12.8, 13.5-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11861,6 +12020,19 @@ impl Default for CUmemcpy3DOperand_st__bindgen_ty_1 {
         }
     }
 }
+//@ 12.8
+#[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
+#[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemcpy3DOperand = CUmemcpy3DOperand_v1;
+#[repr(C)]
+#[derive(Copy, Clone)]
+#[doc = ""] #[doc = "NVIDIA's reference: [CUDA_MEMCPY3D_BATCH_OP_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__MEMCPY3D__BATCH__OP__v1.html)."] pub struct CUDA_MEMCPY3D_BATCH_OP_st {
+    #[doc = ""] #[doc = "Source operand of this copy, set by the caller for `cuMemcpy3DBatchAsync` (and, from 13.2, `cuMemcpy3DWithAttributesAsync`): its `type` selects a pointer (`CU_MEMCPY_OPERAND_TYPE_POINTER`, with an optional location hint for managed or pageable memory) or else an array handle plus element offset (`CU_MEMCPY_OPERAND_TYPE_ARRAY`)."] pub src: CUmemcpy3DOperand,
+    #[doc = ""] #[doc = "Destination operand of this copy, set by the caller for `cuMemcpy3DBatchAsync` (and, from 13.2, `cuMemcpy3DWithAttributesAsync`): its `type` selects a pointer (`CU_MEMCPY_OPERAND_TYPE_POINTER`, row length and layer height in elements, 0 meaning tightly packed) or a CUDA array plus element offset (`CU_MEMCPY_OPERAND_TYPE_ARRAY`)."] pub dst: CUmemcpy3DOperand,
+    #[doc = ""] #[doc = "Copy size as width, height and depth (`CUextent3D`), counted in elements, none of them zero; for `cuMemcpy3DBatchAsync` (and, from 13.2, `cuMemcpy3DWithAttributesAsync`) an element is one byte between two pointers, the array's element size when an array is involved, and two arrays must agree."] pub extent: CUextent3D,
+    #[doc = ""] #[doc = "`CUmemcpySrcAccessOrder` saying when the source may be read: `CU_MEMCPY_SRC_ACCESS_ORDER_STREAM` (in stream order), `CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL` (finished before the call returns) or `CU_MEMCPY_SRC_ACCESS_ORDER_ANY`; leaving the zero `..._INVALID` value yields `CUDA_ERROR_INVALID_VALUE`."] pub srcAccessOrder: CUmemcpySrcAccessOrder,
+    #[doc = ""] #[doc = "Bit mask of `CUmemcpyFlags` for this copy: `CU_MEMCPY_FLAG_DEFAULT` (0), or `CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE`, a hint asking the driver to run the copy alongside kernels, which it may disregard."] pub flags: ::core::ffi::c_uint,
+}
+//@ 12.8, 13.5-
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     [
@@ -11868,39 +12040,49 @@ const _: () = {
         "Size of CUfabricCpyOperand_st",
     ][::core::mem::size_of::<CUfabricCpyOperand_st>() - 24usize];
 //@ 12.8
-        "Size of CUmemcpy3DOperand_st",
-    ][::core::mem::size_of::<CUmemcpy3DOperand_st>() - 40usize];
+        "Size of CUDA_MEMCPY3D_BATCH_OP_st",
+    ][::core::mem::size_of::<CUDA_MEMCPY3D_BATCH_OP_st>() - 112usize];
 //@ 12.8, 13.5-
     [
 //@ 13.5-
         "Alignment of CUfabricCpyOperand_st",
     ][::core::mem::align_of::<CUfabricCpyOperand_st>() - 8usize];
 //@ 12.8
-        "Alignment of CUmemcpy3DOperand_st",
-    ][::core::mem::align_of::<CUmemcpy3DOperand_st>() - 8usize];
+        "Alignment of CUDA_MEMCPY3D_BATCH_OP_st",
+    ][::core::mem::align_of::<CUDA_MEMCPY3D_BATCH_OP_st>() - 8usize];
 //@ 12.8, 13.5-
     [
 //@ 13.5-
         "Offset of field: CUfabricCpyOperand_st::type_",
     ][::core::mem::offset_of!(CUfabricCpyOperand_st, type_) - 0usize];
 //@ 12.8
-        "Offset of field: CUmemcpy3DOperand_st::type_",
-    ][::core::mem::offset_of!(CUmemcpy3DOperand_st, type_) - 0usize];
+        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::src",
+    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, src) - 0usize];
+    [
+        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::dst",
+    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, dst) - 40usize];
 //@ 12.8, 13.5-
     [
 //@ 13.5-
         "Offset of field: CUfabricCpyOperand_st::op",
     ][::core::mem::offset_of!(CUfabricCpyOperand_st, op) - 8usize];
 //@ 12.8
-        "Offset of field: CUmemcpy3DOperand_st::op",
-    ][::core::mem::offset_of!(CUmemcpy3DOperand_st, op) - 8usize];
+        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::extent",
+    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, extent) - 80usize];
+    [
+        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::srcAccessOrder",
+    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, srcAccessOrder) - 104usize];
+    [
+        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::flags",
+    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, flags) - 108usize];
 //@ 12.8, 13.5-
 };
 //@ 13.5-
 impl Default for CUfabricCpyOperand_st {
 //@ 12.8
-impl Default for CUmemcpy3DOperand_st {
+impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
 //@ 12.8, 13.5-
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -11912,100 +12094,9 @@ impl Default for CUmemcpy3DOperand_st {
 //@ 13.5-
 #[doc = ""] #[doc = "In the headers since CUDA 13.5."] pub type CUfabricCpyOperand = CUfabricCpyOperand_st;
 //@ 12.8
-#[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemcpy3DOperand_v1 = CUmemcpy3DOperand_st;
-#[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemcpy3DOperand = CUmemcpy3DOperand_v1;
-//@ 12.8, 13.5-
-#[repr(C)]
-#[derive(Copy, Clone)]
-//@ 13.5-
-pub struct CUDA_FABRIC_COPY_BATCH_OP_st {
-    #[doc = ""] #[doc = "Source operand, a `CUfabricCpyOperand` tagged `CU_FABRIC_COPY_OPERAND_TYPE_POINTER` or `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`; a logical-endpoint source must be a unicast endpoint and the destination then a local pointer. Caller-set for `cuFabricCpyBatchAsync`."] pub src: CUfabricCpyOperand,
-    #[doc = ""] #[doc = "Destination operand, a `CUfabricCpyOperand` tagged `CU_FABRIC_COPY_OPERAND_TYPE_POINTER` (device-accessible address) or `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT` (endpoint id plus byte offset). Caller-set for `cuFabricCpyBatchAsync`."] pub dst: CUfabricCpyOperand,
-    #[doc = ""] #[doc = "Number of bytes to transfer from `src` to `dst`. Zero makes the entry do nothing while keeping its position; `cuFabricCpyBatchAsync` still checks both operands."] pub size: usize,
-    #[doc = ""] #[doc = "Extra per-copy option bits; none are defined, so the caller must pass 0 to `cuFabricCpyBatchAsync`."] pub flags: ::core::ffi::c_uint,
-//@ 12.8
-#[doc = ""] #[doc = "NVIDIA's reference: [CUDA_MEMCPY3D_BATCH_OP_v1](https://docs.nvidia.com/cuda/cuda-driver-api/structCUDA__MEMCPY3D__BATCH__OP__v1.html)."] pub struct CUDA_MEMCPY3D_BATCH_OP_st {
-    #[doc = ""] #[doc = "Source operand of this copy, set by the caller for `cuMemcpy3DBatchAsync` (and, from 13.2, `cuMemcpy3DWithAttributesAsync`): its `type` selects a pointer (`CU_MEMCPY_OPERAND_TYPE_POINTER`, with an optional location hint for managed or pageable memory) or else an array handle plus element offset (`CU_MEMCPY_OPERAND_TYPE_ARRAY`)."] pub src: CUmemcpy3DOperand,
-    #[doc = ""] #[doc = "Destination operand of this copy, set by the caller for `cuMemcpy3DBatchAsync` (and, from 13.2, `cuMemcpy3DWithAttributesAsync`): its `type` selects a pointer (`CU_MEMCPY_OPERAND_TYPE_POINTER`, row length and layer height in elements, 0 meaning tightly packed) or a CUDA array plus element offset (`CU_MEMCPY_OPERAND_TYPE_ARRAY`)."] pub dst: CUmemcpy3DOperand,
-    #[doc = ""] #[doc = "Copy size as width, height and depth (`CUextent3D`), counted in elements, none of them zero; for `cuMemcpy3DBatchAsync` (and, from 13.2, `cuMemcpy3DWithAttributesAsync`) an element is one byte between two pointers, the array's element size when an array is involved, and two arrays must agree."] pub extent: CUextent3D,
-    #[doc = ""] #[doc = "`CUmemcpySrcAccessOrder` saying when the source may be read: `CU_MEMCPY_SRC_ACCESS_ORDER_STREAM` (in stream order), `CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL` (finished before the call returns) or `CU_MEMCPY_SRC_ACCESS_ORDER_ANY`; leaving the zero `..._INVALID` value yields `CUDA_ERROR_INVALID_VALUE`."] pub srcAccessOrder: CUmemcpySrcAccessOrder,
-    #[doc = ""] #[doc = "Bit mask of `CUmemcpyFlags` for this copy: `CU_MEMCPY_FLAG_DEFAULT` (0), or `CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE`, a hint asking the driver to run the copy alongside kernels, which it may disregard."] pub flags: ::core::ffi::c_uint,
-//@ 12.8, 13.5-
-}
-#[allow(clippy::unnecessary_operation, clippy::identity_op)]
-const _: () = {
-    [
-//@ 13.5-
-        "Size of CUDA_FABRIC_COPY_BATCH_OP_st",
-    ][::core::mem::size_of::<CUDA_FABRIC_COPY_BATCH_OP_st>() - 64usize];
-//@ 12.8
-        "Size of CUDA_MEMCPY3D_BATCH_OP_st",
-    ][::core::mem::size_of::<CUDA_MEMCPY3D_BATCH_OP_st>() - 112usize];
-//@ 12.8, 13.5-
-    [
-//@ 13.5-
-        "Alignment of CUDA_FABRIC_COPY_BATCH_OP_st",
-    ][::core::mem::align_of::<CUDA_FABRIC_COPY_BATCH_OP_st>() - 8usize];
-//@ 12.8
-        "Alignment of CUDA_MEMCPY3D_BATCH_OP_st",
-    ][::core::mem::align_of::<CUDA_MEMCPY3D_BATCH_OP_st>() - 8usize];
-//@ 12.8, 13.5-
-    [
-//@ 13.5-
-        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::src",
-    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, src) - 0usize];
-//@ 12.8
-        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::src",
-    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, src) - 0usize];
-    [
-        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::dst",
-    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, dst) - 40usize];
-//@ 12.8, 13.5-
-    [
-//@ 13.5-
-        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::dst",
-    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, dst) - 24usize];
-//@ 12.8
-        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::extent",
-    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, extent) - 80usize];
-//@ 12.8, 13.5-
-    [
-//@ 13.5-
-        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::size",
-    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, size) - 48usize];
-//@ 12.8
-        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::srcAccessOrder",
-    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, srcAccessOrder) - 104usize];
-//@ 12.8, 13.5-
-    [
-//@ 13.5-
-        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::flags",
-    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, flags) - 56usize];
-//@ 12.8
-        "Offset of field: CUDA_MEMCPY3D_BATCH_OP_st::flags",
-    ][::core::mem::offset_of!(CUDA_MEMCPY3D_BATCH_OP_st, flags) - 108usize];
-//@ 12.8, 13.5-
-};
-//@ 13.5-
-impl Default for CUDA_FABRIC_COPY_BATCH_OP_st {
-//@ 12.8
-impl Default for CUDA_MEMCPY3D_BATCH_OP_st {
-//@ 12.8, 13.5-
-    fn default() -> Self {
-        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
-        unsafe {
-            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
-            s.assume_init()
-        }
-    }
-}
-//@ 13.3-
-impl CUgraphRecaptureStatus_enum {
-    #[doc = ""] #[doc = "`CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE = 0`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE: CUgraphRecaptureStatus_enum = CUgraphRecaptureStatus_enum(
-//@ 12.8
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUDA_MEMCPY3D_BATCH_OP_v1 = CUDA_MEMCPY3D_BATCH_OP_st;
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUDA_MEMCPY3D_BATCH_OP = CUDA_MEMCPY3D_BATCH_OP_v1;
-//@ 11.7 default, 12.0 per-thread, 12.1 default, 12.2-12.3, 12.4 per-thread, 12.6 per-thread, 12.8
+//@ 11.8, 12.0 per-thread, 12.1 default, 12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.8
 impl CUmoduleLoadingMode_enum {
     #[doc = ""] #[doc = "`CU_MODULE_EAGER_LOADING = 1`"] pub const CU_MODULE_EAGER_LOADING: CUmoduleLoadingMode_enum = CUmoduleLoadingMode_enum(
         1,
@@ -12021,27 +12112,131 @@ impl CUmoduleLoadingMode_enum {
 //@ 12.8
 impl CUmemDecompressAlgorithm_enum {
     #[doc = ""] #[doc = "`CU_MEM_DECOMPRESS_UNSUPPORTED = 0x0`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEM_DECOMPRESS_UNSUPPORTED: CUmemDecompressAlgorithm_enum = CUmemDecompressAlgorithm_enum(
-//@ 12.8, 13.3-
         0,
     );
-//@ 13.3-
-    #[doc = ""] #[doc = "`CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE = 1`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE: CUgraphRecaptureStatus_enum = CUgraphRecaptureStatus_enum(
-//@ 12.8
     #[doc = ""] #[doc = "`CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE = 0x1`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE: CUmemDecompressAlgorithm_enum = CUmemDecompressAlgorithm_enum(
-//@ 12.8, 13.3-
         1,
     );
-//@ 13.3-
-    #[doc = ""] #[doc = "`CU_GRAPH_RECAPTURE_ERROR = 2`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_RECAPTURE_ERROR: CUgraphRecaptureStatus_enum = CUgraphRecaptureStatus_enum(
-//@ 12.8
     #[doc = ""] #[doc = "`CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY = 0x2`"] #[doc = ""] #[doc = "In the headers since CUDA 12.8. A driver of an older release may not know it."] pub const CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY: CUmemDecompressAlgorithm_enum = CUmemDecompressAlgorithm_enum(
-//@ 12.8, 13.3-
         2,
     );
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
+#[doc = ""] #[doc = "The C enum `CUmemDecompressAlgorithm` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUmemDecompressAlgorithm::name`] names one."] #[doc = ""] #[doc = "A mask (see [`BITMASKS`]): its values are bits, combined with `|`."] #[doc(hidden)] pub struct CUmemDecompressAlgorithm_enum(pub ::core::ffi::c_uint);
+#[doc(inline)] pub use self::CUmemDecompressAlgorithm_enum as CUmemDecompressAlgorithm;
+//@ 12.8, 13.5-
+#[repr(C)]
+//@ 13.5-
+#[derive(Copy, Clone)]
+pub struct CUDA_FABRIC_COPY_BATCH_OP_st {
+    #[doc = ""] #[doc = "Source operand, a `CUfabricCpyOperand` tagged `CU_FABRIC_COPY_OPERAND_TYPE_POINTER` or `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT`; a logical-endpoint source must be a unicast endpoint and the destination then a local pointer. Caller-set for `cuFabricCpyBatchAsync`."] pub src: CUfabricCpyOperand,
+    #[doc = ""] #[doc = "Destination operand, a `CUfabricCpyOperand` tagged `CU_FABRIC_COPY_OPERAND_TYPE_POINTER` (device-accessible address) or `CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT` (endpoint id plus byte offset). Caller-set for `cuFabricCpyBatchAsync`."] pub dst: CUfabricCpyOperand,
+    #[doc = ""] #[doc = "Number of bytes to transfer from `src` to `dst`. Zero makes the entry do nothing while keeping its position; `cuFabricCpyBatchAsync` still checks both operands."] pub size: usize,
+    #[doc = ""] #[doc = "Extra per-copy option bits; none are defined, so the caller must pass 0 to `cuFabricCpyBatchAsync`."] pub flags: ::core::ffi::c_uint,
+//@ 12.8
+#[derive(Debug, Copy, Clone)]
+#[doc = ""] #[doc = "NVIDIA's reference: [CUmemDecompressParams](https://docs.nvidia.com/cuda/cuda-driver-api/structCUmemDecompressParams.html)."] pub struct CUmemDecompressParams_st {
+    #[doc = ""] #[doc = "Length in bytes of the compressed input at `src` that `cuMemBatchDecompressAsync` reads and decompresses; set by the caller."] pub srcNumBytes: usize,
+    #[doc = ""] #[doc = "Caller's estimate, in bytes, of the decompressed output size; optional, used by the driver only as a scheduling hint for `cuMemBatchDecompressAsync`."] pub dstNumBytes: usize,
+    #[doc = ""] #[doc = "Raw pointer to a 32-bit unsigned counter in which `cuMemBatchDecompressAsync` stores, once the operation is done, how many bytes it actually produced in `dst`; the memory must be decompress-capable and visible to the device."] pub dstActBytes: *mut cuuint32_t,
+    #[doc = ""] #[doc = "Raw pointer to the compressed input, at least `srcNumBytes` long, in memory usable by the hardware decompressor and reachable by the device that owns the stream; set by the caller."] pub src: *const ::core::ffi::c_void,
+    #[doc = ""] #[doc = "Raw pointer to the output buffer that `cuMemBatchDecompressAsync` fills with decompressed bytes; like `src` it must be decompress-capable memory (for example from `cuMemAlloc`) that the device owning the stream can reach."] pub dst: *mut ::core::ffi::c_void,
+    #[doc = ""] #[doc = "Compression format of the input, one `CUmemDecompressAlgorithm` value: `CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE`, `CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY` or `CU_MEM_DECOMPRESS_ALGORITHM_LZ4`; which ones a device handles is reported as a bit mask by `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`. Set by the caller."] pub algo: CUmemDecompressAlgorithm,
+    #[doc = ""] #[doc = "Twenty unused bytes kept for future fields; the caller must set them all to zero."] pub padding: [::core::ffi::c_uchar; 20usize],
+//@ 12.8, 13.5-
+}
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    [
+//@ 13.5-
+        "Size of CUDA_FABRIC_COPY_BATCH_OP_st",
+    ][::core::mem::size_of::<CUDA_FABRIC_COPY_BATCH_OP_st>() - 64usize];
+//@ 12.8
+        "Size of CUmemDecompressParams_st",
+    ][::core::mem::size_of::<CUmemDecompressParams_st>() - 64usize];
+    [
+        "Alignment of CUmemDecompressParams_st",
+    ][::core::mem::align_of::<CUmemDecompressParams_st>() - 8usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Alignment of CUDA_FABRIC_COPY_BATCH_OP_st",
+    ][::core::mem::align_of::<CUDA_FABRIC_COPY_BATCH_OP_st>() - 8usize];
+//@ 12.8
+        "Offset of field: CUmemDecompressParams_st::srcNumBytes",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, srcNumBytes) - 0usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::src",
+    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, src) - 0usize];
+//@ 12.8
+        "Offset of field: CUmemDecompressParams_st::dstNumBytes",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstNumBytes) - 8usize];
+    [
+        "Offset of field: CUmemDecompressParams_st::dstActBytes",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstActBytes) - 16usize];
+    [
+        "Offset of field: CUmemDecompressParams_st::src",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, src) - 24usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::dst",
+    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, dst) - 24usize];
+//@ 12.8
+        "Offset of field: CUmemDecompressParams_st::dst",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, dst) - 32usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::size",
+    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, size) - 48usize];
+//@ 12.8
+        "Offset of field: CUmemDecompressParams_st::algo",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, algo) - 40usize];
+//@ 12.8, 13.5-
+    [
+//@ 13.5-
+        "Offset of field: CUDA_FABRIC_COPY_BATCH_OP_st::flags",
+    ][::core::mem::offset_of!(CUDA_FABRIC_COPY_BATCH_OP_st, flags) - 56usize];
+//@ 12.8
+        "Offset of field: CUmemDecompressParams_st::padding",
+    ][::core::mem::offset_of!(CUmemDecompressParams_st, padding) - 44usize];
+//@ 12.8, 13.5-
+};
+//@ 13.5-
+impl Default for CUDA_FABRIC_COPY_BATCH_OP_st {
+//@ 12.8
+impl Default for CUmemDecompressParams_st {
+//@ 12.8, 13.5-
+    #[inline]
+    fn default() -> Self {
+        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+//@ 12.8 per-thread, 13.5-
+}
 //@ 13.3-
+impl CUgraphRecaptureStatus_enum {
+    #[doc = ""] #[doc = "`CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE = 0`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE: CUgraphRecaptureStatus_enum = CUgraphRecaptureStatus_enum(
+        0,
+    );
+    #[doc = ""] #[doc = "`CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE = 1`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE: CUgraphRecaptureStatus_enum = CUgraphRecaptureStatus_enum(
+        1,
+    );
+    #[doc = ""] #[doc = "`CU_GRAPH_RECAPTURE_ERROR = 2`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_GRAPH_RECAPTURE_ERROR: CUgraphRecaptureStatus_enum = CUgraphRecaptureStatus_enum(
+        2,
+    );
+//@ 12.8 default, 13.3-
+}
+//@ 13.3-
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C enum `CUgraphRecaptureStatus` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUgraphRecaptureStatus::name`] names one."] #[doc(hidden)] pub struct CUgraphRecaptureStatus_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUgraphRecaptureStatus_enum as CUgraphRecaptureStatus;
 #[doc = ""] #[doc = "In the headers since CUDA 13.3."] pub type CUgraphRecaptureCallback = ::core::option::Option<
@@ -12054,58 +12249,6 @@ impl CUmemDecompressAlgorithm_enum {
     ) -> CUresult,
 >;
 //@ 12.8
-#[doc = ""] #[doc = "The C enum `CUmemDecompressAlgorithm` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUmemDecompressAlgorithm::name`] names one."] #[doc = ""] #[doc = "A mask (see [`BITMASKS`]): its values are bits, combined with `|`."] #[doc(hidden)] pub struct CUmemDecompressAlgorithm_enum(pub ::core::ffi::c_uint);
-#[doc(inline)] pub use self::CUmemDecompressAlgorithm_enum as CUmemDecompressAlgorithm;
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-#[doc = ""] #[doc = "NVIDIA's reference: [CUmemDecompressParams](https://docs.nvidia.com/cuda/cuda-driver-api/structCUmemDecompressParams.html)."] pub struct CUmemDecompressParams_st {
-    #[doc = ""] #[doc = "Length in bytes of the compressed input at `src` that `cuMemBatchDecompressAsync` reads and decompresses; set by the caller."] pub srcNumBytes: usize,
-    #[doc = ""] #[doc = "Caller's estimate, in bytes, of the decompressed output size; optional, used by the driver only as a scheduling hint for `cuMemBatchDecompressAsync`."] pub dstNumBytes: usize,
-    #[doc = ""] #[doc = "Raw pointer to a 32-bit unsigned counter in which `cuMemBatchDecompressAsync` stores, once the operation is done, how many bytes it actually produced in `dst`; the memory must be decompress-capable and visible to the device."] pub dstActBytes: *mut cuuint32_t,
-    #[doc = ""] #[doc = "Raw pointer to the compressed input, at least `srcNumBytes` long, in memory usable by the hardware decompressor and reachable by the device that owns the stream; set by the caller."] pub src: *const ::core::ffi::c_void,
-    #[doc = ""] #[doc = "Raw pointer to the output buffer that `cuMemBatchDecompressAsync` fills with decompressed bytes; like `src` it must be decompress-capable memory (for example from `cuMemAlloc`) that the device owning the stream can reach."] pub dst: *mut ::core::ffi::c_void,
-    #[doc = ""] #[doc = "Compression format of the input, one `CUmemDecompressAlgorithm` value: `CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE`, `CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY` or `CU_MEM_DECOMPRESS_ALGORITHM_LZ4`; which ones a device handles is reported as a bit mask by `CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK`. Set by the caller."] pub algo: CUmemDecompressAlgorithm,
-    #[doc = ""] #[doc = "Twenty unused bytes kept for future fields; the caller must set them all to zero."] pub padding: [::core::ffi::c_uchar; 20usize],
-}
-#[allow(clippy::unnecessary_operation, clippy::identity_op)]
-const _: () = {
-    [
-        "Size of CUmemDecompressParams_st",
-    ][::core::mem::size_of::<CUmemDecompressParams_st>() - 64usize];
-    [
-        "Alignment of CUmemDecompressParams_st",
-    ][::core::mem::align_of::<CUmemDecompressParams_st>() - 8usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::srcNumBytes",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, srcNumBytes) - 0usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::dstNumBytes",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstNumBytes) - 8usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::dstActBytes",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, dstActBytes) - 16usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::src",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, src) - 24usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::dst",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, dst) - 32usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::algo",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, algo) - 40usize];
-    [
-        "Offset of field: CUmemDecompressParams_st::padding",
-    ][::core::mem::offset_of!(CUmemDecompressParams_st, padding) - 44usize];
-};
-impl Default for CUmemDecompressParams_st {
-    fn default() -> Self {
-        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
-        unsafe {
-            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
-            s.assume_init()
-        }
-    }
-}
 #[doc = ""] #[doc = "In the headers since CUDA 12.8."] pub type CUmemDecompressParams = CUmemDecompressParams_st;
 //@ 12.4-
 impl CUfunctionLoadingState_enum {
@@ -12248,7 +12391,7 @@ impl CUcoredumpSettings_enum {
     #[doc = ""] #[doc = "`CU_COREDUMP_ENABLE_USER_TRIGGER = 4`"] #[doc = ""] #[doc = "Value type `bool` (1 byte), a boolean: zero or not; read with [`cuCoredumpGetAttribute`] and [`cuCoredumpGetAttributeGlobal`]; set with [`cuCoredumpSetAttribute`] and [`cuCoredumpSetAttributeGlobal`]. CUDA 12.1's `cuda.h`, line 21531, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.1. A driver of an older release may not know it."] pub const CU_COREDUMP_ENABLE_USER_TRIGGER: CUcoredumpSettings_enum = CUcoredumpSettings_enum(
 //@ 12.1-
         4,
-//@ 12.1, 12.2-12.4 default, 12.5-
+//@ 12.1-12.2, 12.3 default, 12.4-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_COREDUMP_FILE = 5`"] #[doc = ""] #[doc = "Value type `char[1024]` (1024 bytes), a NUL-terminated string; read with [`cuCoredumpGetAttribute`] and [`cuCoredumpGetAttributeGlobal`]; set with [`cuCoredumpSetAttribute`] and [`cuCoredumpSetAttributeGlobal`]. CUDA 13.5's `cuda.h`, line 26967, states it (this crate's facts table)."] #[doc = ""] #[doc = "In the headers since CUDA 12.1. A driver of an older release may not know it."] pub const CU_COREDUMP_FILE: CUcoredumpSettings_enum = CUcoredumpSettings_enum(5);
@@ -12292,7 +12435,7 @@ impl CUcoredumpSettings_enum {
     #[doc = ""] #[doc = "`CU_COREDUMP_GENERATION_FLAGS = 7`"] #[doc = ""] #[doc = "Value type `CUCoredumpGenerationFlags` (4 bytes); read with [`cuCoredumpGetAttribute`] and [`cuCoredumpGetAttributeGlobal`]; set with [`cuCoredumpSetAttribute`] and [`cuCoredumpSetAttributeGlobal`]. CUDA 12.5's `cuda.h`, line 23766, says what the value is but not its C type: the width is the one a CUDA 13.0 driver (580.159.04) writes, measured on an H200; `tests/gpu_attributes.rs` measures it on any GPU."] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_COREDUMP_GENERATION_FLAGS: CUcoredumpSettings_enum = CUcoredumpSettings_enum(
 //@ 12.5-
         7,
-//@ 12.2-12.4 per-thread, 12.5-
+//@ 12.3 per-thread, 12.5-
     );
 //@ 12.5-
     #[doc = ""] #[doc = "`CU_COREDUMP_MAX = 8`"] #[doc = ""] #[doc = "The end of the enum, not an attribute: no value type."] #[doc = ""] #[doc = "In the headers since CUDA 12.1. A driver of an older release may not know it."] pub const CU_COREDUMP_MAX: CUcoredumpSettings_enum = CUcoredumpSettings_enum(8);
@@ -12363,36 +12506,37 @@ impl CUCoredumpGenerationFlags {
     );
     #[doc = ""] #[doc = "`CU_COREDUMP_SKIP_ABORT = 0x10`"] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_COREDUMP_SKIP_ABORT: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         16,
+//@ 12.5 default, 12.6-
     );
 //@ 12.6-
     #[doc = ""] #[doc = "`CU_COREDUMP_SKIP_CONSTBANK_MEMORY = 0x20`"] #[doc = ""] #[doc = "In the headers since CUDA 12.6. A driver of an older release may not know it."] pub const CU_COREDUMP_SKIP_CONSTBANK_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         32,
-//@ 12.9 default, 13.1-
+//@ 12.8 default, 12.9, 13.1-
     );
 //@ 13.1-
     #[doc = ""] #[doc = "`CU_COREDUMP_GZIP_COMPRESS = 0x40`"] #[doc = ""] #[doc = "In the headers since CUDA 13.1. A driver of an older release may not know it."] pub const CU_COREDUMP_GZIP_COMPRESS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         64,
-//@ 13.0-13.1 per-thread, 13.3-
+//@ 13.0 per-thread, 13.3-
     );
 //@ 13.3-
     #[doc = ""] #[doc = "`CU_COREDUMP_FAULTED_CONTEXTS_ONLY = 0x80`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_COREDUMP_FAULTED_CONTEXTS_ONLY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         128,
-//@ 13.2, 13.3 per-thread, 13.4 default, 13.5-
+//@ 12.6 default, 13.1-13.2 per-thread, 13.4 default, 13.5-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_COREDUMP_SKIP_TENSOR_MEMORY = 0x100`"] #[doc = ""] #[doc = "In the headers since CUDA 13.5. A driver of an older release may not know it."] pub const CU_COREDUMP_SKIP_TENSOR_MEMORY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         256,
-//@ 13.3 default, 13.4 per-thread, 13.5-
+//@ 12.5 per-thread, 13.3, 13.4 per-thread, 13.5-
     );
 //@ 13.3-
     #[doc = ""] #[doc = "`CU_COREDUMP_NO_ERRBAR_AT_EXIT = 0x40000000`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_COREDUMP_NO_ERRBAR_AT_EXIT: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         1073741824,
-//@ 12.8, 12.9 per-thread, 13.3-
+//@ 12.8 per-thread, 13.3-
     );
 //@ 13.3-
     #[doc = ""] #[doc = "`CU_COREDUMP_LOG_ONLY = 0x80000000`"] #[doc = ""] #[doc = "In the headers since CUDA 13.3. A driver of an older release may not know it."] pub const CU_COREDUMP_LOG_ONLY: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
         -2147483648,
-//@ 12.6, 13.0-13.1 default, 13.3-
+//@ 12.6 per-thread, 13.0-13.2 default, 13.3-
     );
 //@ 13.5-
     #[doc = ""] #[doc = "`CU_COREDUMP_LIGHTWEIGHT_FLAGS = 0x12f`"] #[doc = ""] #[doc = "In the headers since CUDA 12.5. A driver of an older release may not know it."] pub const CU_COREDUMP_LIGHTWEIGHT_FLAGS: CUCoredumpGenerationFlags = CUCoredumpGenerationFlags(
@@ -12412,7 +12556,7 @@ impl CUCoredumpGenerationFlags {
 #[doc = ""] #[doc = "The C type `enum CUCoredumpGenerationFlags` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUCoredumpGenerationFlags::name`] names one."] #[doc = ""] #[doc = "A mask (see [`BITMASKS`]): its values are bits, combined with `|`."] pub struct CUCoredumpGenerationFlags(pub ::core::ffi::c_int);
 //@ 12.5-13.2
 #[doc = ""] #[doc = "The C type `enum CUCoredumpGenerationFlags` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUCoredumpGenerationFlags::name`] names one."] #[doc = ""] #[doc = "A mask (see [`BITMASKS`]): its values are bits, combined with `|`."] pub struct CUCoredumpGenerationFlags(pub ::core::ffi::c_uint);
-//@ 12.4, 12.6 per-thread, 12.9 default, 13.0 per-thread, 13.2-
+//@ 12.4, 12.5 per-thread, 12.6-12.8 default, 12.9-
 #[repr(C)]
 #[derive(Debug)]
 //@ 13.2-
@@ -12433,7 +12577,7 @@ pub struct CUgreenCtx_st {
 >;
 //@ 12.4
 #[doc = ""] #[doc = "In the headers since CUDA 12.4."] pub type CUgreenCtx = *mut CUgreenCtx_st;
-//@ 12.4-12.5, 12.6 default, 12.8, 12.9 per-thread, 13.0 default, 13.1-
+//@ 12.4, 12.5 default, 12.6-12.8 per-thread, 13.2-
 #[repr(C)]
 #[derive(Debug)]
 //@ 12.4-
@@ -12582,7 +12726,7 @@ impl CUdevWorkqueueConfigScope {
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 #[doc = ""] #[doc = "The C type `enum CUdevWorkqueueConfigScope` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUdevWorkqueueConfigScope::name`] names one."] pub struct CUdevWorkqueueConfigScope(pub ::core::ffi::c_uint);
-//@ 12.5 default, 12.9-
+//@ 12.4 default, 12.6, 12.8 default, 13.1-
 #[repr(C)]
 //@ 13.1-
 #[derive(Debug, Copy, Clone)]
@@ -12611,6 +12755,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUdevWorkqueueConfigResource_st, sharingScope) - 8usize];
 };
 impl Default for CUdevWorkqueueConfigResource_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12620,7 +12765,7 @@ impl Default for CUdevWorkqueueConfigResource_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 13.1."] pub type CUdevWorkqueueConfigResource = CUdevWorkqueueConfigResource_st;
-//@ 12.4 default, 12.6 per-thread, 13.1-
+//@ 12.5 default, 12.9 per-thread, 13.0-
 #[repr(C)]
 //@ 13.1-
 #[derive(Debug, Copy, Clone)]
@@ -12640,6 +12785,7 @@ const _: () = {
     ][::core::mem::offset_of!(CUdevWorkqueueResource_st, reserved) - 0usize];
 };
 impl Default for CUdevWorkqueueResource_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12649,7 +12795,7 @@ impl Default for CUdevWorkqueueResource_st {
     }
 }
 #[doc = ""] #[doc = "In the headers since CUDA 13.1."] pub type CUdevWorkqueueResource = CUdevWorkqueueResource_st;
-//@ 12.4-12.5 per-thread, 12.6-12.8 default, 13.1-
+//@ 12.9 default, 13.1-
 #[repr(C)]
 //@ 13.1-
 #[derive(Debug, Default, Copy, Clone)]
@@ -12688,13 +12834,11 @@ const _: () = {
     [
         "Offset of field: CU_DEV_SM_RESOURCE_GROUP_PARAMS_st::flags",
     ][::core::mem::offset_of!(CU_DEV_SM_RESOURCE_GROUP_PARAMS_st, flags) - 12usize];
-//@ 13.1-13.2, 13.3 default, 13.4-
     [
 //@ 13.4-
         "Offset of field: CU_DEV_SM_RESOURCE_GROUP_PARAMS_st::localityDomainId",
     ][::core::mem::offset_of!(CU_DEV_SM_RESOURCE_GROUP_PARAMS_st, localityDomainId)
         - 16usize];
-//@ 13.3 per-thread, 13.4-
     [
 //@ 13.1-
         "Offset of field: CU_DEV_SM_RESOURCE_GROUP_PARAMS_st::reserved",
@@ -12705,7 +12849,7 @@ const _: () = {
 //@ 13.1-
 };
 #[doc = ""] #[doc = "In the headers since CUDA 13.1."] pub type CU_DEV_SM_RESOURCE_GROUP_PARAMS = CU_DEV_SM_RESOURCE_GROUP_PARAMS_st;
-//@ 12.8 per-thread, 13.1-
+//@ 12.4-12.5 per-thread, 12.8 per-thread, 13.1-
 #[repr(C)]
 //@ 12.4-
 #[derive(Copy, Clone)]
@@ -12748,23 +12892,24 @@ const _: () = {
     [
         "Offset of field: CUdevResource_st__bindgen_ty_1::sm",
     ][::core::mem::offset_of!(CUdevResource_st__bindgen_ty_1, sm) - 0usize];
-//@ 12.4, 13.0 default, 13.1-
+//@ 12.4, 12.8, 13.0 default, 13.1-
     [
 //@ 13.1-
         "Offset of field: CUdevResource_st__bindgen_ty_1::wqConfig",
     ][::core::mem::offset_of!(CUdevResource_st__bindgen_ty_1, wqConfig) - 0usize];
-//@ 12.5, 12.6-12.8 default, 13.0 per-thread, 13.1-
+//@ 12.5-12.6, 13.0 per-thread, 13.1-
     [
 //@ 13.1-
         "Offset of field: CUdevResource_st__bindgen_ty_1::wq",
     ][::core::mem::offset_of!(CUdevResource_st__bindgen_ty_1, wq) - 0usize];
-//@ 12.6-12.8 per-thread, 12.9, 13.1-
+//@ 12.9, 13.1-
     [
 //@ 12.4-
         "Offset of field: CUdevResource_st__bindgen_ty_1::_oversize",
     ][::core::mem::offset_of!(CUdevResource_st__bindgen_ty_1, _oversize) - 0usize];
 };
 impl Default for CUdevResource_st__bindgen_ty_1 {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
@@ -12796,6 +12941,7 @@ const _: () = {
 //@ 12.4-
 };
 impl Default for CUdevResource_st {
+    #[inline]
     fn default() -> Self {
         let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
         unsafe {
