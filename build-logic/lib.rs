@@ -24,6 +24,9 @@
 //! `write::docs`, `write::render`) and reads generated bindings back
 //! (`make`, but the floor) compiles only with the `generate` feature: the
 //! pregenerated set comes rendered, so a build without bindgen copies it.
+//! What only the tools read back (the set's declarations as bindings, the
+//! derived tables as rows) compiles only with `pregenerate`, which no build
+//! turns on.
 //!
 //! A stage imports the spine and its own modules, never another stage: only
 //! `build.rs` goes from one stage to the next, handing on plain values. No

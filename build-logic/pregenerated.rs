@@ -26,14 +26,16 @@ use std::path::Path;
 
 use crate::env::{log, Target};
 use crate::interop::Interop;
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 use crate::model::Enumerator;
 use crate::model::{
     parse_version, Bindings, CudaVersion, Error, Function, History, Module, Result, BLOCK,
     RENDERED_FILES,
 };
 #[cfg(feature = "generate")]
-use crate::tables::{read_bitmasks, read_moved, read_reference, read_value_types};
+use crate::tables::read_moved;
+#[cfg(feature = "pregenerate")]
+use crate::tables::{read_bitmasks, read_reference, read_value_types};
 use crate::tables::{read_renames, read_since};
 
 /// The pregenerated set, relative to the crate's root.
@@ -132,7 +134,7 @@ pub fn moved_members(target: &Target) -> Result<Vec<(String, String)>> {
 /// The declarations of `release` from `set`, with the interop `modules`, as
 /// the model the renderer takes: what `cargo xtask pregenerate` renders the
 /// shipped files (`rendered/`) from.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 pub fn declarations(set: Set, release: u32, modules: &[&Interop]) -> Result<Bindings> {
     let version = CudaVersion { number: release };
     let types = set.section("types.rs", release)?;
@@ -188,7 +190,7 @@ fn names(items: &str, functions: &[Function]) -> Vec<String> {
 
 /// An interop module of `release`, from `pregenerated/<module>/`, and its
 /// functions' versions.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 fn declarations_of_module(
     set: Set,
     release: u32,
@@ -296,7 +298,7 @@ fn blocks(text: &str) -> Vec<Function> {
 
 /// NVIDIA's facts of `release` from `<dir>reference.txt`, `<dir>groups.txt`
 /// and `<dir>pages.txt` (`dir` is `""` for cuda.h's, `gl/` for a module's).
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 fn reference(set: Set, release: u32, dir: &str) -> Result<crate::model::Reference> {
     let [functions, groups, pages] =
         ["reference.txt", "groups.txt", "pages.txt"].map(|f| format!("{dir}{f}"));
@@ -347,7 +349,7 @@ fn closed(text: &str) -> std::result::Result<(), String> {
 /// The set keeps one enumerator per `impl Enum { ... }` block, so that a
 /// release that adds one shares the others; as one block per enum again, the
 /// documentation shows them together, as for generated bindings.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 fn joined_impls(types: &str) -> String {
     let mut out = String::with_capacity(types.len());
     let mut open: Option<&str> = None;
@@ -368,7 +370,7 @@ fn joined_impls(types: &str) -> String {
 }
 
 /// `(enum, typedef)` of every `pub use self::X_enum as X;`.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 fn aliases(types: &str) -> Vec<(String, String)> {
     types
         .lines()
@@ -380,7 +382,7 @@ fn aliases(types: &str) -> Vec<(String, String)> {
 
 /// Every enumerator of the `impl Enum { pub const NAME: Enum = Enum(value); }`
 /// blocks, whose value is on the line or, when long, alone on the next one.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 fn enumerators(types: &str) -> Vec<Enumerator> {
     let mut out = Vec::new();
     let mut owner: Option<&str> = None;
@@ -406,7 +408,7 @@ fn enumerators(types: &str) -> Vec<Enumerator> {
 
 /// The declarations of `functions.rs`, one per `pub fn` (each ends with the
 /// line, at the left margin, that ends in `;`).
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 fn functions(text: &str) -> Vec<Function> {
     let mut out = Vec::new();
     let mut decl = String::new();

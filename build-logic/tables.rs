@@ -13,8 +13,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::model::Rename;
+#[cfg(feature = "pregenerate")]
+use crate::model::{Direction, Documented};
 #[cfg(feature = "generate")]
-use crate::model::{Direction, Documented, Moved, Reference, Typed};
+use crate::model::{Moved, Reference, Typed};
 
 /// What the tables hold, as the build script has it.
 #[cfg(feature = "generate")]
@@ -79,7 +81,7 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 7] {
 /// `reference.txt` (`function group returns refers params`, the lists
 /// comma-separated, each parameter `name:direction`), `groups.txt`
 /// (`group<TAB>title`) and `pages.txt` (`tag page`).
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 pub fn read_reference(functions: &str, groups: &str, pages: &str) -> Result<Reference, String> {
     let list = |field: &str| match field {
         "-" => Vec::new(),
@@ -144,7 +146,7 @@ pub fn read_renames(text: &str) -> Result<Vec<Rename>, String> {
 }
 
 /// The fields of a `value_types.txt` row, in order.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 pub(crate) const VALUE_TYPE_FIELDS: [&str; 14] = [
     "enum",
     "enumerator",
@@ -192,7 +194,7 @@ fn value_type_row(t: &Typed) -> String {
 
 /// `value_types.txt`: the fields of `VALUE_TYPE_FIELDS`, tab-separated, `-`
 /// where there is none; the descriptions are the header's, which the table leaves out.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
     let none = |field: &str| (field != "-").then(|| field.to_string());
     let list = |field: &str| {
@@ -235,7 +237,7 @@ pub fn read_value_types(text: &str) -> Result<Vec<Typed>, String> {
 }
 
 /// `bitmasks.txt`: one enum a line.
-#[cfg(feature = "generate")]
+#[cfg(feature = "pregenerate")]
 pub(crate) fn read_bitmasks(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
