@@ -190,6 +190,7 @@ pub use self::cuD3D10ResourceGetSurfaceDimensions_v2 as cuD3D10ResourceGetSurfac
 impl CUd3d10DeviceList_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D10_DEVICE_LIST_ALL.0 as i64, "CU_D3D10_DEVICE_LIST_ALL"),
@@ -199,6 +200,7 @@ impl CUd3d10DeviceList_enum {
     }
 }
 impl ::core::fmt::Debug for CUd3d10DeviceList_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUd3d10DeviceList", self.name(), self.0 as i64, &[])
     }
@@ -206,6 +208,7 @@ impl ::core::fmt::Debug for CUd3d10DeviceList_enum {
 impl CUD3D10register_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D10_REGISTER_FLAGS_NONE.0 as i64, "CU_D3D10_REGISTER_FLAGS_NONE"),
@@ -214,6 +217,7 @@ impl CUD3D10register_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUD3D10register_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUD3D10register_flags", self.name(), self.0 as i64, &[])
     }
@@ -221,6 +225,7 @@ impl ::core::fmt::Debug for CUD3D10register_flags_enum {
 impl CUD3D10map_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D10_MAPRESOURCE_FLAGS_NONE.0 as i64, "CU_D3D10_MAPRESOURCE_FLAGS_NONE"),
@@ -230,18 +235,21 @@ impl CUD3D10map_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUD3D10map_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUD3D10map_flags", self.name(), self.0 as i64, &[])
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUD3D10map_flags> for u32 {
+    #[inline]
     fn from(value: CUD3D10map_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUD3D10register_flags> for u32 {
+    #[inline]
     fn from(value: CUD3D10register_flags) -> u32 {
         value.0 as u32
     }

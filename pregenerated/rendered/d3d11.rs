@@ -76,6 +76,7 @@ pub use self::cuD3D11CtxCreate_v2 as cuD3D11CtxCreate;
 impl CUd3d11DeviceList_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D11_DEVICE_LIST_ALL.0 as i64, "CU_D3D11_DEVICE_LIST_ALL"),
@@ -85,6 +86,7 @@ impl CUd3d11DeviceList_enum {
     }
 }
 impl ::core::fmt::Debug for CUd3d11DeviceList_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUd3d11DeviceList", self.name(), self.0 as i64, &[])
     }

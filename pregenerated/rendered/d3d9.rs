@@ -224,6 +224,7 @@ pub use self::cuD3D9ResourceGetSurfaceDimensions_v2 as cuD3D9ResourceGetSurfaceD
 impl CUd3d9DeviceList_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D9_DEVICE_LIST_ALL.0 as i64, "CU_D3D9_DEVICE_LIST_ALL"),
@@ -233,6 +234,7 @@ impl CUd3d9DeviceList_enum {
     }
 }
 impl ::core::fmt::Debug for CUd3d9DeviceList_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUd3d9DeviceList", self.name(), self.0 as i64, &[])
     }
@@ -240,6 +242,7 @@ impl ::core::fmt::Debug for CUd3d9DeviceList_enum {
 impl CUd3d9register_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D9_REGISTER_FLAGS_NONE.0 as i64, "CU_D3D9_REGISTER_FLAGS_NONE"),
@@ -248,6 +251,7 @@ impl CUd3d9register_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUd3d9register_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUd3d9register_flags", self.name(), self.0 as i64, &[])
     }
@@ -255,6 +259,7 @@ impl ::core::fmt::Debug for CUd3d9register_flags_enum {
 impl CUd3d9map_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_D3D9_MAPRESOURCE_FLAGS_NONE.0 as i64, "CU_D3D9_MAPRESOURCE_FLAGS_NONE"),
@@ -264,18 +269,21 @@ impl CUd3d9map_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUd3d9map_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUd3d9map_flags", self.name(), self.0 as i64, &[])
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUd3d9map_flags> for u32 {
+    #[inline]
     fn from(value: CUd3d9map_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUd3d9register_flags> for u32 {
+    #[inline]
     fn from(value: CUd3d9register_flags) -> u32 {
         value.0 as u32
     }

@@ -569,6 +569,7 @@ unsafe extern "C" {
 impl CUeglFrameType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EGL_FRAME_TYPE_ARRAY.0 as i64, "CU_EGL_FRAME_TYPE_ARRAY"),
@@ -577,6 +578,7 @@ impl CUeglFrameType_enum {
     }
 }
 impl ::core::fmt::Debug for CUeglFrameType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUeglFrameType", self.name(), self.0 as i64, &[])
     }
@@ -584,6 +586,7 @@ impl ::core::fmt::Debug for CUeglFrameType_enum {
 impl CUeglResourceLocationFlags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EGL_RESOURCE_LOCATION_SYSMEM.0 as i64, "CU_EGL_RESOURCE_LOCATION_SYSMEM"),
@@ -592,6 +595,7 @@ impl CUeglResourceLocationFlags_enum {
     }
 }
 impl ::core::fmt::Debug for CUeglResourceLocationFlags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUeglResourceLocationFlags", self.name(), self.0 as i64, &[])
     }
@@ -599,6 +603,7 @@ impl ::core::fmt::Debug for CUeglResourceLocationFlags_enum {
 impl CUeglColorFormat_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EGL_COLOR_FORMAT_YUV420_PLANAR.0 as i64, "CU_EGL_COLOR_FORMAT_YUV420_PLANAR"),
@@ -725,12 +730,14 @@ impl CUeglColorFormat_enum {
     }
 }
 impl ::core::fmt::Debug for CUeglColorFormat_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUeglColorFormat", self.name(), self.0 as i64, &[])
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUeglResourceLocationFlags> for u32 {
+    #[inline]
     fn from(value: CUeglResourceLocationFlags) -> u32 {
         value.0 as u32
     }

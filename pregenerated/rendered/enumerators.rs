@@ -4,18 +4,21 @@
 //@ all
 /// Its integer as the `i32` a C parameter or attribute takes it as.
 impl From<CUGPUDirectRDMAWritesOrdering> for i32 {
+    #[inline]
     fn from(value: CUGPUDirectRDMAWritesOrdering) -> i32 {
         value.0 as i32
     }
 }
 /// Its integer as the `i32` a C parameter or attribute takes it as.
 impl From<CUcomputemode> for i32 {
+    #[inline]
     fn from(value: CUcomputemode) -> i32 {
         value.0 as i32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUctx_flags> for u32 {
+    #[inline]
     fn from(value: CUctx_flags) -> u32 {
         value.0 as u32
     }
@@ -24,6 +27,7 @@ impl From<CUctx_flags> for u32 {
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 //@ 13.1-
 impl From<CUdevSmResourceSplitByCount_flags> for u32 {
+    #[inline]
     fn from(value: CUdevSmResourceSplitByCount_flags) -> u32 {
         value.0 as u32
     }
@@ -31,6 +35,7 @@ impl From<CUdevSmResourceSplitByCount_flags> for u32 {
 //@ 12.5-
 /// Its integer as the `i32` a C parameter or attribute takes it as.
 impl From<CUdeviceNumaConfig> for i32 {
+    #[inline]
     fn from(value: CUdeviceNumaConfig) -> i32 {
         value.0 as i32
     }
@@ -38,190 +43,218 @@ impl From<CUdeviceNumaConfig> for i32 {
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 //@ all
 impl From<CUdriverProcAddress_flags> for u32 {
+    #[inline]
     fn from(value: CUdriverProcAddress_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u64` a C parameter or attribute takes it as.
 impl From<CUdriverProcAddress_flags> for u64 {
+    #[inline]
     fn from(value: CUdriverProcAddress_flags) -> u64 {
         value.0 as u64
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUevent_flags> for u32 {
+    #[inline]
     fn from(value: CUevent_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUevent_record_flags> for u32 {
+    #[inline]
     fn from(value: CUevent_record_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUevent_wait_flags> for u32 {
+    #[inline]
     fn from(value: CUevent_wait_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `i32` a C parameter or attribute takes it as.
 impl From<CUflushGPUDirectRDMAWritesOptions> for i32 {
+    #[inline]
     fn from(value: CUflushGPUDirectRDMAWritesOptions) -> i32 {
         value.0 as i32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUgraphDebugDot_flags> for u32 {
+    #[inline]
     fn from(value: CUgraphDebugDot_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUgraphInstantiate_flags> for u32 {
+    #[inline]
     fn from(value: CUgraphInstantiate_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u64` a C parameter or attribute takes it as.
 impl From<CUgraphInstantiate_flags> for u64 {
+    #[inline]
     fn from(value: CUgraphInstantiate_flags) -> u64 {
         value.0 as u64
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUgraphicsMapResourceFlags> for u32 {
+    #[inline]
     fn from(value: CUgraphicsMapResourceFlags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUgraphicsRegisterFlags> for u32 {
+    #[inline]
     fn from(value: CUgraphicsRegisterFlags) -> u32 {
-//@ 11.7-12.1, 12.2 default, 12.4-
+//@ 11.7-12.2, 12.4-
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 //@ 12.4-
 impl From<CUgreenCtxCreate_flags> for u32 {
+    #[inline]
     fn from(value: CUgreenCtxCreate_flags) -> u32 {
-//@ 12.2 per-thread, 12.3-
+//@ 12.3-
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 //@ all
 impl From<CUipcMem_flags> for u32 {
+    #[inline]
     fn from(value: CUipcMem_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUjit_cacheMode> for u32 {
+    #[inline]
     fn from(value: CUjit_cacheMode) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUjit_fallback> for u32 {
+    #[inline]
     fn from(value: CUjit_fallback) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUjit_target> for u32 {
+    #[inline]
     fn from(value: CUjit_target) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u64` a C parameter or attribute takes it as.
 impl From<CUmemAllocationHandleType> for u64 {
+    #[inline]
     fn from(value: CUmemAllocationHandleType) -> u64 {
         value.0 as u64
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUmemAttach_flags> for u32 {
+    #[inline]
     fn from(value: CUmemAttach_flags) -> u32 {
-//@ 11.7-11.8 per-thread, 12.2 default, 12.3-12.4, 12.8-
+//@ 11.7 per-thread, 11.8 default, 12.2-12.5, 12.8-
         value.0 as u32
-//@ 11.8 per-thread, 12.2 default, 12.3, 12.8-
+//@ 12.2, 12.4, 12.8-
     }
 }
 //@ 12.8-
 /// Its integer as the `i32` a C parameter or attribute takes it as.
 impl From<CUmemDecompressAlgorithm> for i32 {
+    #[inline]
     fn from(value: CUmemDecompressAlgorithm) -> i32 {
         value.0 as i32
-//@ 11.7 per-thread, 12.4, 12.8-
+//@ 11.7 per-thread, 11.8 default, 12.5, 12.8-
     }
 }
-//@ 11.7-11.8 per-thread, 12.2 default, 12.4, 12.8-
+//@ 11.7 per-thread, 11.8 default, 12.2, 12.4-12.5, 12.8-
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 //@ 12.8-
 impl From<CUmemRangeFlags> for u32 {
+    #[inline]
     fn from(value: CUmemRangeFlags) -> u32 {
-//@ 11.7-11.8 default, 12.0-12.1, 12.2 per-thread, 12.5-
+//@ 11.7 default, 11.8 per-thread, 12.0-12.1, 12.6-
         value.0 as u32
-//@ 12.0, 12.2 per-thread, 12.5-
     }
 }
 //@ 12.8-
 /// Its integer as the `u64` a C parameter or attribute takes it as.
 impl From<CUmemRangeFlags> for u64 {
+    #[inline]
     fn from(value: CUmemRangeFlags) -> u64 {
         value.0 as u64
-//@ 11.7-11.8 default, 12.1, 12.8-
+//@ 12.3, 12.8-
     }
 }
-//@ 11.7-11.8 default, 12.0-12.1, 12.2 per-thread, 12.3, 12.5-
+//@ 11.7 default, 11.8 per-thread, 12.0-12.1, 12.3, 12.6-
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 //@ all
 impl From<CUmemorytype> for u32 {
+    #[inline]
     fn from(value: CUmemorytype) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUoccupancy_flags> for u32 {
+    #[inline]
     fn from(value: CUoccupancy_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUstreamUpdateCaptureDependencies_flags> for u32 {
+    #[inline]
     fn from(value: CUstreamUpdateCaptureDependencies_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUstreamWaitValue_flags> for u32 {
+    #[inline]
     fn from(value: CUstreamWaitValue_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUstreamWriteValue_flags> for u32 {
+    #[inline]
     fn from(value: CUstreamWriteValue_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUstream_flags> for u32 {
+    #[inline]
     fn from(value: CUstream_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUuserObjectRetain_flags> for u32 {
+    #[inline]
     fn from(value: CUuserObjectRetain_flags) -> u32 {
         value.0 as u32
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUuserObject_flags> for u32 {
+    #[inline]
     fn from(value: CUuserObject_flags) -> u32 {
         value.0 as u32
     }
@@ -2559,6 +2592,7 @@ pub const CU_LOG_LEVEL_WARNING: CUlogLevel = CUlogLevel::CU_LOG_LEVEL_WARNING;
 impl CUresult {
     /// What this result means, in a line of this crate's own (`Display` prints
     /// it); `None` for a value without one (newer than these bindings, say).
+    #[inline]
     pub const fn meaning(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CUDA_SUCCESS.0 as i64, "no error: the call worked, and a queried operation has finished"),

@@ -162,6 +162,7 @@ pub use self::cuGLMapBufferObjectAsync_v2_ptsz as cuGLMapBufferObjectAsync;
 impl CUGLDeviceList_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GL_DEVICE_LIST_ALL.0 as i64, "CU_GL_DEVICE_LIST_ALL"),
@@ -171,6 +172,7 @@ impl CUGLDeviceList_enum {
     }
 }
 impl ::core::fmt::Debug for CUGLDeviceList_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUGLDeviceList", self.name(), self.0 as i64, &[])
     }
@@ -178,6 +180,7 @@ impl ::core::fmt::Debug for CUGLDeviceList_enum {
 impl CUGLmap_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GL_MAP_RESOURCE_FLAGS_NONE.0 as i64, "CU_GL_MAP_RESOURCE_FLAGS_NONE"),
@@ -187,12 +190,14 @@ impl CUGLmap_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUGLmap_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUGLmap_flags", self.name(), self.0 as i64, &[])
     }
 }
 /// Its integer as the `u32` a C parameter or attribute takes it as.
 impl From<CUGLmap_flags> for u32 {
+    #[inline]
     fn from(value: CUGLmap_flags) -> u32 {
         value.0 as u32
     }

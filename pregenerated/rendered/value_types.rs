@@ -1727,6 +1727,7 @@ const _: () = assert!(::core::mem::size_of::<CUCoredumpGenerationFlags>() == 4 &
 impl CUdevice_attribute_enum {
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1734,6 +1735,7 @@ impl CUdevice_attribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(0, 167, self.0 as i64)
@@ -1769,6 +1771,7 @@ impl CUdevice_attribute_enum {
 impl CUpointer_attribute_enum {
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1776,6 +1779,7 @@ impl CUpointer_attribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(167, 189, self.0 as i64)
@@ -1811,6 +1815,7 @@ impl CUpointer_attribute_enum {
 impl CUfunction_attribute_enum {
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1818,6 +1823,7 @@ impl CUfunction_attribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(189, 207, self.0 as i64)
@@ -1853,6 +1859,7 @@ impl CUfunction_attribute_enum {
 impl CUmem_range_attribute_enum {
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1860,6 +1867,7 @@ impl CUmem_range_attribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(207, 215, self.0 as i64)
@@ -1895,6 +1903,7 @@ impl CUmem_range_attribute_enum {
 impl CUjit_option_enum {
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1902,6 +1911,7 @@ impl CUjit_option_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(215, 248, self.0 as i64)
@@ -1939,6 +1949,7 @@ impl CUjit_option_enum {
 impl CUlimit_enum {
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1946,6 +1957,7 @@ impl CUlimit_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(248, 259, self.0 as i64)
@@ -1987,6 +1999,7 @@ impl CUkernelNodeAttrID_enum {
 //@ all
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -1994,6 +2007,7 @@ impl CUkernelNodeAttrID_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(259, 276, self.0 as i64)
@@ -2037,6 +2051,7 @@ impl CUstreamAttrID_enum {
 //@ all
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -2044,6 +2059,7 @@ impl CUstreamAttrID_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(276, 282, self.0 as i64)
@@ -2087,6 +2103,7 @@ impl CUdevice_P2PAttribute_enum {
 //@ all
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -2094,6 +2111,7 @@ impl CUdevice_P2PAttribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(282, 297, self.0 as i64)
@@ -2134,9 +2152,10 @@ impl CUdevice_P2PAttribute_enum {
 impl CUgraphMem_attribute_enum {
 //@ 11.7
 impl CUmemPool_attribute_enum {
-//@ 11.7, 11.8 default, 12.0-
+//@ 11.7, 11.8 per-thread, 12.0 default, 12.1-
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -2144,6 +2163,7 @@ impl CUmemPool_attribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(297, 301, self.0 as i64)
@@ -2180,9 +2200,10 @@ impl CUmemPool_attribute_enum {
 impl CUcoredumpSettings_enum {
 //@ 11.7
 impl CUgraphMem_attribute_enum {
-//@ 11.7, 11.8 per-thread, 12.1-
+//@ 11.7, 11.8 default, 12.0 per-thread, 12.1-
     /// The type of this attribute's value ([Value types](crate#value-types)); `None` for
     /// a value these bindings do not know, an enum's end marker, or an entry without a value.
+    #[inline]
     pub const fn value_type(self) -> Option<ValueType> {
         match self.typed() {
             Some(e) => Some(e.value_type),
@@ -2190,6 +2211,7 @@ impl CUgraphMem_attribute_enum {
         }
     }
     /// This attribute's entry of [`VALUE_TYPES`]: its value type, getters and setters.
+    #[inline]
     pub const fn typed(self) -> Option<&'static TypedEnumerator> {
 //@ 13.5-
         crate::value_type::entry(301, 308, self.0 as i64)
@@ -2229,6 +2251,7 @@ impl CUgraphMem_attribute_enum {
 impl CUipcMem_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.0 as i64, "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS"),
@@ -2236,6 +2259,7 @@ impl CUipcMem_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUipcMem_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUipcMem_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS", crate::enums::bits::<Self>(Self::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.0 as i64)), ])
     }
@@ -2243,6 +2267,7 @@ impl ::core::fmt::Debug for CUipcMem_flags_enum {
 impl CUmemAttach_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_ATTACH_GLOBAL.0 as i64, "CU_MEM_ATTACH_GLOBAL"),
@@ -2252,6 +2277,7 @@ impl CUmemAttach_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemAttach_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemAttach_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_ATTACH_GLOBAL", crate::enums::bits::<Self>(Self::CU_MEM_ATTACH_GLOBAL.0 as i64)), ("CU_MEM_ATTACH_HOST", crate::enums::bits::<Self>(Self::CU_MEM_ATTACH_HOST.0 as i64)), ("CU_MEM_ATTACH_SINGLE", crate::enums::bits::<Self>(Self::CU_MEM_ATTACH_SINGLE.0 as i64)), ])
     }
@@ -2259,6 +2285,7 @@ impl ::core::fmt::Debug for CUmemAttach_flags_enum {
 impl CUctx_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_CTX_SCHED_AUTO.0 as i64, "CU_CTX_SCHED_AUTO"),
@@ -2279,6 +2306,7 @@ impl CUctx_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUctx_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 12.1-
         crate::enums::fmt_enumerator(f, "CUctx_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_CTX_SCHED_AUTO", crate::enums::bits::<Self>(Self::CU_CTX_SCHED_AUTO.0 as i64)), ("CU_CTX_SCHED_SPIN", crate::enums::bits::<Self>(Self::CU_CTX_SCHED_SPIN.0 as i64)), ("CU_CTX_SCHED_YIELD", crate::enums::bits::<Self>(Self::CU_CTX_SCHED_YIELD.0 as i64)), ("CU_CTX_SCHED_BLOCKING_SYNC", crate::enums::bits::<Self>(Self::CU_CTX_SCHED_BLOCKING_SYNC.0 as i64)), ("CU_CTX_BLOCKING_SYNC", crate::enums::bits::<Self>(Self::CU_CTX_BLOCKING_SYNC.0 as i64)), ("CU_CTX_SCHED_MASK", crate::enums::bits::<Self>(Self::CU_CTX_SCHED_MASK.0 as i64)), ("CU_CTX_MAP_HOST", crate::enums::bits::<Self>(Self::CU_CTX_MAP_HOST.0 as i64)), ("CU_CTX_LMEM_RESIZE_TO_MAX", crate::enums::bits::<Self>(Self::CU_CTX_LMEM_RESIZE_TO_MAX.0 as i64)), ("CU_CTX_COREDUMP_ENABLE", crate::enums::bits::<Self>(Self::CU_CTX_COREDUMP_ENABLE.0 as i64)), ("CU_CTX_USER_COREDUMP_ENABLE", crate::enums::bits::<Self>(Self::CU_CTX_USER_COREDUMP_ENABLE.0 as i64)), ("CU_CTX_SYNC_MEMOPS", crate::enums::bits::<Self>(Self::CU_CTX_SYNC_MEMOPS.0 as i64)), ("CU_CTX_FLAGS_MASK", crate::enums::bits::<Self>(Self::CU_CTX_FLAGS_MASK.0 as i64)), ])
@@ -2290,6 +2318,7 @@ impl ::core::fmt::Debug for CUctx_flags_enum {
 impl CUevent_sched_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EVENT_SCHED_AUTO.0 as i64, "CU_EVENT_SCHED_AUTO"),
@@ -2297,37 +2326,43 @@ impl CUevent_sched_flags_enum {
             (Self::CU_EVENT_SCHED_YIELD.0 as i64, "CU_EVENT_SCHED_YIELD"),
             (Self::CU_EVENT_SCHED_BLOCKING_SYNC.0 as i64, "CU_EVENT_SCHED_BLOCKING_SYNC"),
         ])
+//@ 11.7 per-thread, 11.8-
     }
 }
+//@ 11.8-
 impl ::core::fmt::Debug for CUevent_sched_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUevent_sched_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_EVENT_SCHED_AUTO", crate::enums::bits::<Self>(Self::CU_EVENT_SCHED_AUTO.0 as i64)), ("CU_EVENT_SCHED_SPIN", crate::enums::bits::<Self>(Self::CU_EVENT_SCHED_SPIN.0 as i64)), ("CU_EVENT_SCHED_YIELD", crate::enums::bits::<Self>(Self::CU_EVENT_SCHED_YIELD.0 as i64)), ("CU_EVENT_SCHED_BLOCKING_SYNC", crate::enums::bits::<Self>(Self::CU_EVENT_SCHED_BLOCKING_SYNC.0 as i64)), ])
-//@ 11.7 per-thread, 12.0-12.2 default, 12.3-12.4 per-thread, 12.6 per-thread, 12.8 default, 13.0-13.1 per-thread, 13.2-
+//@ 11.8 per-thread, 12.1 default, 12.2 per-thread, 12.3, 12.4 default, 13.2-
     }
 }
 //@ 13.2-
 impl CUhostTaskSyncMode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_HOST_TASK_BLOCKING.0 as i64, "CU_HOST_TASK_BLOCKING"),
             (Self::CU_HOST_TASK_SPINWAIT.0 as i64, "CU_HOST_TASK_SPINWAIT"),
         ])
-//@ 11.7 default, 11.8 per-thread, 12.2 per-thread, 12.5, 12.6 default, 12.9 default, 13.2-
+//@ 12.0 per-thread, 12.2 default, 12.4 per-thread, 12.6 per-thread, 12.9-13.0 per-thread, 13.2-
     }
 }
 //@ 13.2-
 impl ::core::fmt::Debug for CUhostTaskSyncMode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUhostTaskSyncMode", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.0-12.1 per-thread, 12.3-12.4 default, 12.8-12.9 per-thread, 13.0-13.1 default, 13.2-
+//@ 11.7-12.0 default, 12.1 per-thread, 12.5, 12.6 default, 12.8, 12.9-13.0 default, 13.1-
     }
 }
 //@ all
 impl CUstream_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_DEFAULT.0 as i64, "CU_STREAM_DEFAULT"),
@@ -2336,6 +2371,7 @@ impl CUstream_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUstream_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstream_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_STREAM_DEFAULT", crate::enums::bits::<Self>(Self::CU_STREAM_DEFAULT.0 as i64)), ("CU_STREAM_NON_BLOCKING", crate::enums::bits::<Self>(Self::CU_STREAM_NON_BLOCKING.0 as i64)), ])
     }
@@ -2343,6 +2379,7 @@ impl ::core::fmt::Debug for CUstream_flags_enum {
 impl CUevent_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EVENT_DEFAULT.0 as i64, "CU_EVENT_DEFAULT"),
@@ -2353,6 +2390,7 @@ impl CUevent_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUevent_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUevent_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_EVENT_DEFAULT", crate::enums::bits::<Self>(Self::CU_EVENT_DEFAULT.0 as i64)), ("CU_EVENT_BLOCKING_SYNC", crate::enums::bits::<Self>(Self::CU_EVENT_BLOCKING_SYNC.0 as i64)), ("CU_EVENT_DISABLE_TIMING", crate::enums::bits::<Self>(Self::CU_EVENT_DISABLE_TIMING.0 as i64)), ("CU_EVENT_INTERPROCESS", crate::enums::bits::<Self>(Self::CU_EVENT_INTERPROCESS.0 as i64)), ])
     }
@@ -2360,6 +2398,7 @@ impl ::core::fmt::Debug for CUevent_flags_enum {
 impl CUevent_record_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EVENT_RECORD_DEFAULT.0 as i64, "CU_EVENT_RECORD_DEFAULT"),
@@ -2368,6 +2407,7 @@ impl CUevent_record_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUevent_record_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUevent_record_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_EVENT_RECORD_DEFAULT", crate::enums::bits::<Self>(Self::CU_EVENT_RECORD_DEFAULT.0 as i64)), ("CU_EVENT_RECORD_EXTERNAL", crate::enums::bits::<Self>(Self::CU_EVENT_RECORD_EXTERNAL.0 as i64)), ])
     }
@@ -2375,6 +2415,7 @@ impl ::core::fmt::Debug for CUevent_record_flags_enum {
 impl CUevent_wait_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EVENT_WAIT_DEFAULT.0 as i64, "CU_EVENT_WAIT_DEFAULT"),
@@ -2383,15 +2424,17 @@ impl CUevent_wait_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUevent_wait_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUevent_wait_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_EVENT_WAIT_DEFAULT", crate::enums::bits::<Self>(Self::CU_EVENT_WAIT_DEFAULT.0 as i64)), ("CU_EVENT_WAIT_EXTERNAL", crate::enums::bits::<Self>(Self::CU_EVENT_WAIT_EXTERNAL.0 as i64)), ])
-//@ 11.7 default, 11.8, 12.0-12.1 per-thread, 12.3 default, 12.4-12.5, 12.6-12.9 default, 13.1-
+//@ 11.7 per-thread, 11.8 default, 12.0-12.1 per-thread, 12.2 default, 12.4, 12.5 default, 12.8 per-thread, 12.9 default, 13.1-
     }
 }
 //@ 13.1-
 impl CUatomicOperation_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ATOMIC_OPERATION_INTEGER_ADD.0 as i64, "CU_ATOMIC_OPERATION_INTEGER_ADD"),
@@ -2409,20 +2452,22 @@ impl CUatomicOperation_enum {
             (Self::CU_ATOMIC_OPERATION_FLOAT_MAX.0 as i64, "CU_ATOMIC_OPERATION_FLOAT_MAX"),
             (Self::CU_ATOMIC_OPERATION_MAX.0 as i64, "CU_ATOMIC_OPERATION_MAX"),
         ])
-//@ 12.1 default, 12.2, 13.0-
+//@ 11.7 default, 12.0-12.1 default, 12.2 per-thread, 12.3 default, 13.0 default, 13.1-
     }
 }
 //@ 13.1-
 impl ::core::fmt::Debug for CUatomicOperation_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUatomicOperation", self.name(), self.0 as i64, &[])
-//@ 12.8-12.9 per-thread, 13.1-
+//@ 11.8 per-thread, 12.5-12.6 per-thread, 13.1-
     }
 }
 //@ 13.1-
 impl CUatomicOperationCapability_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ATOMIC_CAPABILITY_SIGNED.0 as i64, "CU_ATOMIC_CAPABILITY_SIGNED"),
@@ -2433,20 +2478,22 @@ impl CUatomicOperationCapability_enum {
             (Self::CU_ATOMIC_CAPABILITY_SCALAR_128.0 as i64, "CU_ATOMIC_CAPABILITY_SCALAR_128"),
             (Self::CU_ATOMIC_CAPABILITY_VECTOR_32x4.0 as i64, "CU_ATOMIC_CAPABILITY_VECTOR_32x4"),
         ])
-//@ 12.3 per-thread, 12.6 per-thread, 13.1-
+//@ 12.6 default, 12.9 per-thread, 13.1-
     }
 }
 //@ 13.1-
 impl ::core::fmt::Debug for CUatomicOperationCapability_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUatomicOperationCapability", self.name(), self.0 as i64, &[])
-//@ 11.7 per-thread, 12.0 default, 13.1-
+//@ 12.3 per-thread, 12.8 default, 13.0 per-thread, 13.1-
     }
 }
 //@ all
 impl CUstreamWaitValue_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_WAIT_VALUE_GEQ.0 as i64, "CU_STREAM_WAIT_VALUE_GEQ"),
@@ -2458,6 +2505,7 @@ impl CUstreamWaitValue_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamWaitValue_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamWaitValue_flags", self.name(), self.0 as i64, &[])
     }
@@ -2465,6 +2513,7 @@ impl ::core::fmt::Debug for CUstreamWaitValue_flags_enum {
 impl CUstreamWriteValue_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_WRITE_VALUE_DEFAULT.0 as i64, "CU_STREAM_WRITE_VALUE_DEFAULT"),
@@ -2473,6 +2522,7 @@ impl CUstreamWriteValue_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamWriteValue_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamWriteValue_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_STREAM_WRITE_VALUE_DEFAULT", crate::enums::bits::<Self>(Self::CU_STREAM_WRITE_VALUE_DEFAULT.0 as i64)), ("CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER", crate::enums::bits::<Self>(Self::CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER.0 as i64)), ])
     }
@@ -2480,6 +2530,7 @@ impl ::core::fmt::Debug for CUstreamWriteValue_flags_enum {
 impl CUstreamBatchMemOpType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_MEM_OP_WAIT_VALUE_32.0 as i64, "CU_STREAM_MEM_OP_WAIT_VALUE_32"),
@@ -2495,6 +2546,7 @@ impl CUstreamBatchMemOpType_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamBatchMemOpType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamBatchMemOpType", self.name(), self.0 as i64, &[])
     }
@@ -2502,6 +2554,7 @@ impl ::core::fmt::Debug for CUstreamBatchMemOpType_enum {
 impl CUstreamMemoryBarrier_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_MEMORY_BARRIER_TYPE_SYS.0 as i64, "CU_STREAM_MEMORY_BARRIER_TYPE_SYS"),
@@ -2510,54 +2563,60 @@ impl CUstreamMemoryBarrier_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamMemoryBarrier_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamMemoryBarrier_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_STREAM_MEMORY_BARRIER_TYPE_SYS", crate::enums::bits::<Self>(Self::CU_STREAM_MEMORY_BARRIER_TYPE_SYS.0 as i64)), ("CU_STREAM_MEMORY_BARRIER_TYPE_GPU", crate::enums::bits::<Self>(Self::CU_STREAM_MEMORY_BARRIER_TYPE_GPU.0 as i64)), ])
-//@ 12.2 per-thread, 12.3 default, 12.8 per-thread, 13.1-
+//@ 11.8-12.0 default, 12.2 default, 12.4-12.6 per-thread, 12.8, 13.1-
     }
 }
 //@ 13.1-
 impl CUstreamAtomicReductionOpType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_ATOMIC_REDUCTION_OP_OR.0 as i64, "CU_STREAM_ATOMIC_REDUCTION_OP_OR"),
             (Self::CU_STREAM_ATOMIC_REDUCTION_OP_AND.0 as i64, "CU_STREAM_ATOMIC_REDUCTION_OP_AND"),
             (Self::CU_STREAM_ATOMIC_REDUCTION_OP_ADD.0 as i64, "CU_STREAM_ATOMIC_REDUCTION_OP_ADD"),
         ])
-//@ 11.7 per-thread, 12.0 per-thread, 12.2 default, 12.6, 13.1-
+//@ 11.7-11.8 per-thread, 12.2-12.3 per-thread, 12.9-13.0 default, 13.1-
     }
 }
 //@ 13.1-
 impl ::core::fmt::Debug for CUstreamAtomicReductionOpType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamAtomicReductionOpType", self.name(), self.0 as i64, &[])
-//@ 11.7 default, 11.8 per-thread, 12.0-12.1 default, 12.3 per-thread, 12.8 default, 13.0 per-thread, 13.1-
+//@ 12.1 per-thread, 12.3 default, 13.1-
     }
 }
 //@ 13.1-
 impl CUstreamAtomicReductionDataType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32.0 as i64, "CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_32"),
             (Self::CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64.0 as i64, "CU_STREAM_ATOMIC_REDUCTION_UNSIGNED_64"),
         ])
-//@ 12.1 per-thread, 12.4-12.5 per-thread, 12.9-13.0 default, 13.1-
+//@ 11.7 default, 12.0 per-thread, 12.1 default, 13.0 per-thread, 13.1-
     }
 }
 //@ 13.1-
 impl ::core::fmt::Debug for CUstreamAtomicReductionDataType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamAtomicReductionDataType", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.4-12.5 default, 12.9 per-thread, 13.1-
+//@ 12.4-12.6 default, 12.9 per-thread, 13.1-
     }
 }
 //@ all
 impl CUoccupancy_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_OCCUPANCY_DEFAULT.0 as i64, "CU_OCCUPANCY_DEFAULT"),
@@ -2566,6 +2625,7 @@ impl CUoccupancy_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUoccupancy_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUoccupancy_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_OCCUPANCY_DEFAULT", crate::enums::bits::<Self>(Self::CU_OCCUPANCY_DEFAULT.0 as i64)), ("CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE", crate::enums::bits::<Self>(Self::CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE.0 as i64)), ])
     }
@@ -2573,6 +2633,7 @@ impl ::core::fmt::Debug for CUoccupancy_flags_enum {
 impl CUstreamUpdateCaptureDependencies_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0 as i64, "CU_STREAM_ADD_CAPTURE_DEPENDENCIES"),
@@ -2581,31 +2642,37 @@ impl CUstreamUpdateCaptureDependencies_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamUpdateCaptureDependencies_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamUpdateCaptureDependencies_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_STREAM_ADD_CAPTURE_DEPENDENCIES", crate::enums::bits::<Self>(Self::CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0 as i64)), ("CU_STREAM_SET_CAPTURE_DEPENDENCIES", crate::enums::bits::<Self>(Self::CU_STREAM_SET_CAPTURE_DEPENDENCIES.0 as i64)), ])
-//@ 11.8, 12.0-12.1 default, 12.2 per-thread, 12.3-
+//@ 11.8-12.0 default, 12.2 per-thread, 12.3 default, 12.4-
     }
 }
 //@ 12.4-
 impl CUasyncNotificationType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET.0 as i64, "CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET"),
         ])
+//@ 11.7-12.0 per-thread, 12.4-
     }
 }
+//@ 12.4-
 impl ::core::fmt::Debug for CUasyncNotificationType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUasyncNotificationType", self.name(), self.0 as i64, &[])
-//@ 11.7, 12.0-12.1 per-thread, 12.2 default, 12.4-
+//@ 11.7 default, 12.1, 12.2 default, 12.3 per-thread, 12.4-
     }
 }
 //@ all
 impl CUarray_format_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_AD_FORMAT_UNSIGNED_INT8.0 as i64, "CU_AD_FORMAT_UNSIGNED_INT8"),
@@ -2683,6 +2750,7 @@ impl CUarray_format_enum {
     }
 }
 impl ::core::fmt::Debug for CUarray_format_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUarray_format", self.name(), self.0 as i64, &[])
     }
@@ -2690,6 +2758,7 @@ impl ::core::fmt::Debug for CUarray_format_enum {
 impl CUaddress_mode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TR_ADDRESS_MODE_WRAP.0 as i64, "CU_TR_ADDRESS_MODE_WRAP"),
@@ -2700,6 +2769,7 @@ impl CUaddress_mode_enum {
     }
 }
 impl ::core::fmt::Debug for CUaddress_mode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUaddress_mode", self.name(), self.0 as i64, &[])
     }
@@ -2707,6 +2777,7 @@ impl ::core::fmt::Debug for CUaddress_mode_enum {
 impl CUfilter_mode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TR_FILTER_MODE_POINT.0 as i64, "CU_TR_FILTER_MODE_POINT"),
@@ -2715,6 +2786,7 @@ impl CUfilter_mode_enum {
     }
 }
 impl ::core::fmt::Debug for CUfilter_mode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUfilter_mode", self.name(), self.0 as i64, &[])
     }
@@ -2722,6 +2794,7 @@ impl ::core::fmt::Debug for CUfilter_mode_enum {
 impl CUdevice_attribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK.0 as i64, "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
@@ -2930,6 +3003,7 @@ impl CUdevice_attribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUdevice_attribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUdevice_attribute", self.name(), self.0 as i64, &[])
     }
@@ -2937,6 +3011,7 @@ impl ::core::fmt::Debug for CUdevice_attribute_enum {
 impl CUpointer_attribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_POINTER_ATTRIBUTE_CONTEXT.0 as i64, "CU_POINTER_ATTRIBUTE_CONTEXT"),
@@ -2968,6 +3043,7 @@ impl CUpointer_attribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUpointer_attribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUpointer_attribute", self.name(), self.0 as i64, &[])
     }
@@ -2975,6 +3051,7 @@ impl ::core::fmt::Debug for CUpointer_attribute_enum {
 impl CUfunction_attribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK.0 as i64, "CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
@@ -3004,6 +3081,7 @@ impl CUfunction_attribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUfunction_attribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUfunction_attribute", self.name(), self.0 as i64, &[])
     }
@@ -3011,6 +3089,7 @@ impl ::core::fmt::Debug for CUfunction_attribute_enum {
 impl CUfunc_cache_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FUNC_CACHE_PREFER_NONE.0 as i64, "CU_FUNC_CACHE_PREFER_NONE"),
@@ -3021,6 +3100,7 @@ impl CUfunc_cache_enum {
     }
 }
 impl ::core::fmt::Debug for CUfunc_cache_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUfunc_cache", self.name(), self.0 as i64, &[])
     }
@@ -3028,6 +3108,7 @@ impl ::core::fmt::Debug for CUfunc_cache_enum {
 impl CUsharedconfig_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE.0 as i64, "CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE"),
@@ -3037,6 +3118,7 @@ impl CUsharedconfig_enum {
     }
 }
 impl ::core::fmt::Debug for CUsharedconfig_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUsharedconfig", self.name(), self.0 as i64, &[])
     }
@@ -3044,6 +3126,7 @@ impl ::core::fmt::Debug for CUsharedconfig_enum {
 impl CUshared_carveout_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_SHAREDMEM_CARVEOUT_DEFAULT.0 as i64, "CU_SHAREDMEM_CARVEOUT_DEFAULT"),
@@ -3053,6 +3136,7 @@ impl CUshared_carveout_enum {
     }
 }
 impl ::core::fmt::Debug for CUshared_carveout_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUshared_carveout", self.name(), self.0 as i64, &[])
     }
@@ -3060,6 +3144,7 @@ impl ::core::fmt::Debug for CUshared_carveout_enum {
 impl CUmemorytype_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEMORYTYPE_HOST.0 as i64, "CU_MEMORYTYPE_HOST"),
@@ -3070,6 +3155,7 @@ impl CUmemorytype_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemorytype_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemorytype", self.name(), self.0 as i64, &[])
     }
@@ -3077,6 +3163,7 @@ impl ::core::fmt::Debug for CUmemorytype_enum {
 impl CUcomputemode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_COMPUTEMODE_DEFAULT.0 as i64, "CU_COMPUTEMODE_DEFAULT"),
@@ -3086,6 +3173,7 @@ impl CUcomputemode_enum {
     }
 }
 impl ::core::fmt::Debug for CUcomputemode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUcomputemode", self.name(), self.0 as i64, &[])
     }
@@ -3093,6 +3181,7 @@ impl ::core::fmt::Debug for CUcomputemode_enum {
 impl CUmem_advise_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_ADVISE_SET_READ_MOSTLY.0 as i64, "CU_MEM_ADVISE_SET_READ_MOSTLY"),
@@ -3105,6 +3194,7 @@ impl CUmem_advise_enum {
     }
 }
 impl ::core::fmt::Debug for CUmem_advise_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmem_advise", self.name(), self.0 as i64, &[])
     }
@@ -3112,6 +3202,7 @@ impl ::core::fmt::Debug for CUmem_advise_enum {
 impl CUmem_range_attribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY.0 as i64, "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY"),
@@ -3128,6 +3219,7 @@ impl CUmem_range_attribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUmem_range_attribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmem_range_attribute", self.name(), self.0 as i64, &[])
     }
@@ -3135,6 +3227,7 @@ impl ::core::fmt::Debug for CUmem_range_attribute_enum {
 impl CUjit_option_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_JIT_MAX_REGISTERS.0 as i64, "CU_JIT_MAX_REGISTERS"),
@@ -3184,6 +3277,7 @@ impl CUjit_option_enum {
     }
 }
 impl ::core::fmt::Debug for CUjit_option_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUjit_option", self.name(), self.0 as i64, &[])
     }
@@ -3191,6 +3285,7 @@ impl ::core::fmt::Debug for CUjit_option_enum {
 impl CUjit_target_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 11.7-11.8
@@ -3263,6 +3358,7 @@ impl CUjit_target_enum {
     }
 }
 impl ::core::fmt::Debug for CUjit_target_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUjit_target", self.name(), self.0 as i64, &[])
     }
@@ -3270,6 +3366,7 @@ impl ::core::fmt::Debug for CUjit_target_enum {
 impl CUjit_fallback_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_PREFER_PTX.0 as i64, "CU_PREFER_PTX"),
@@ -3278,6 +3375,7 @@ impl CUjit_fallback_enum {
     }
 }
 impl ::core::fmt::Debug for CUjit_fallback_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUjit_fallback", self.name(), self.0 as i64, &[])
     }
@@ -3285,6 +3383,7 @@ impl ::core::fmt::Debug for CUjit_fallback_enum {
 impl CUjit_cacheMode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_JIT_CACHE_OPTION_NONE.0 as i64, "CU_JIT_CACHE_OPTION_NONE"),
@@ -3294,6 +3393,7 @@ impl CUjit_cacheMode_enum {
     }
 }
 impl ::core::fmt::Debug for CUjit_cacheMode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUjit_cacheMode", self.name(), self.0 as i64, &[])
     }
@@ -3301,6 +3401,7 @@ impl ::core::fmt::Debug for CUjit_cacheMode_enum {
 impl CUjitInputType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_JIT_INPUT_CUBIN.0 as i64, "CU_JIT_INPUT_CUBIN"),
@@ -3314,6 +3415,7 @@ impl CUjitInputType_enum {
     }
 }
 impl ::core::fmt::Debug for CUjitInputType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUjitInputType", self.name(), self.0 as i64, &[])
     }
@@ -3321,6 +3423,7 @@ impl ::core::fmt::Debug for CUjitInputType_enum {
 impl CUgraphicsRegisterFlags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPHICS_REGISTER_FLAGS_NONE.0 as i64, "CU_GRAPHICS_REGISTER_FLAGS_NONE"),
@@ -3332,6 +3435,7 @@ impl CUgraphicsRegisterFlags_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphicsRegisterFlags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphicsRegisterFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GRAPHICS_REGISTER_FLAGS_NONE", crate::enums::bits::<Self>(Self::CU_GRAPHICS_REGISTER_FLAGS_NONE.0 as i64)), ("CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY", crate::enums::bits::<Self>(Self::CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY.0 as i64)), ("CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD", crate::enums::bits::<Self>(Self::CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD.0 as i64)), ("CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST", crate::enums::bits::<Self>(Self::CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST.0 as i64)), ("CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER", crate::enums::bits::<Self>(Self::CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER.0 as i64)), ])
     }
@@ -3339,6 +3443,7 @@ impl ::core::fmt::Debug for CUgraphicsRegisterFlags_enum {
 impl CUgraphicsMapResourceFlags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE.0 as i64, "CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE"),
@@ -3348,6 +3453,7 @@ impl CUgraphicsMapResourceFlags_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphicsMapResourceFlags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphicsMapResourceFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE", crate::enums::bits::<Self>(Self::CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE.0 as i64)), ("CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY", crate::enums::bits::<Self>(Self::CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY.0 as i64)), ("CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD", crate::enums::bits::<Self>(Self::CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD.0 as i64)), ])
     }
@@ -3355,6 +3461,7 @@ impl ::core::fmt::Debug for CUgraphicsMapResourceFlags_enum {
 impl CUarray_cubemap_face_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_CUBEMAP_FACE_POSITIVE_X.0 as i64, "CU_CUBEMAP_FACE_POSITIVE_X"),
@@ -3367,6 +3474,7 @@ impl CUarray_cubemap_face_enum {
     }
 }
 impl ::core::fmt::Debug for CUarray_cubemap_face_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUarray_cubemap_face", self.name(), self.0 as i64, &[])
     }
@@ -3374,6 +3482,7 @@ impl ::core::fmt::Debug for CUarray_cubemap_face_enum {
 impl CUlimit_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LIMIT_STACK_SIZE.0 as i64, "CU_LIMIT_STACK_SIZE"),
@@ -3395,6 +3504,7 @@ impl CUlimit_enum {
     }
 }
 impl ::core::fmt::Debug for CUlimit_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUlimit", self.name(), self.0 as i64, &[])
     }
@@ -3402,6 +3512,7 @@ impl ::core::fmt::Debug for CUlimit_enum {
 impl CUresourcetype_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_RESOURCE_TYPE_ARRAY.0 as i64, "CU_RESOURCE_TYPE_ARRAY"),
@@ -3412,6 +3523,7 @@ impl CUresourcetype_enum {
     }
 }
 impl ::core::fmt::Debug for CUresourcetype_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUresourcetype", self.name(), self.0 as i64, &[])
     }
@@ -3419,6 +3531,7 @@ impl ::core::fmt::Debug for CUresourcetype_enum {
 impl CUaccessProperty_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ACCESS_PROPERTY_NORMAL.0 as i64, "CU_ACCESS_PROPERTY_NORMAL"),
@@ -3428,15 +3541,17 @@ impl CUaccessProperty_enum {
     }
 }
 impl ::core::fmt::Debug for CUaccessProperty_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUaccessProperty", self.name(), self.0 as i64, &[])
-//@ 11.7 per-thread, 12.0 default, 12.1-
+//@ 11.7, 12.0 default, 12.1-12.2 per-thread, 12.3-
     }
 }
 //@ 12.3-
 impl CUgraphConditionalNodeType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_COND_TYPE_IF.0 as i64, "CU_GRAPH_COND_TYPE_IF"),
@@ -3445,20 +3560,22 @@ impl CUgraphConditionalNodeType_enum {
             (Self::CU_GRAPH_COND_TYPE_SWITCH.0 as i64, "CU_GRAPH_COND_TYPE_SWITCH"),
 //@ 12.3-
         ])
-//@ 11.7 default, 11.8 per-thread, 12.3-
+//@ 12.0 per-thread, 12.1-12.2 default, 12.3-
     }
 }
 //@ 12.3-
 impl ::core::fmt::Debug for CUgraphConditionalNodeType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphConditionalNodeType", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.0 per-thread, 12.3-
+//@ 11.8, 12.3-
     }
 }
 //@ all
 impl CUgraphNodeType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_NODE_TYPE_KERNEL.0 as i64, "CU_GRAPH_NODE_TYPE_KERNEL"),
@@ -3488,34 +3605,38 @@ impl CUgraphNodeType_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphNodeType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphNodeType", self.name(), self.0 as i64, &[])
-//@ 11.8 per-thread, 12.1, 12.2 default, 12.3-
+//@ 12.0 default, 12.1-
     }
 }
 //@ 12.3-
 impl CUgraphDependencyType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_DEPENDENCY_TYPE_DEFAULT.0 as i64, "CU_GRAPH_DEPENDENCY_TYPE_DEFAULT"),
             (Self::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC.0 as i64, "CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC"),
         ])
-//@ 12.0 per-thread, 12.3-
+//@ 11.7-11.8 per-thread, 12.3-
     }
 }
 //@ 12.3-
 impl ::core::fmt::Debug for CUgraphDependencyType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphDependencyType", self.name(), self.0 as i64, &[])
-//@ 11.7 per-thread, 12.0 default, 12.2 per-thread, 12.3-
+//@ 12.0 per-thread, 12.3-
     }
 }
 //@ 12.0-
 impl CUgraphInstantiateResult_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CUDA_GRAPH_INSTANTIATE_SUCCESS.0 as i64, "CUDA_GRAPH_INSTANTIATE_SUCCESS"),
@@ -3530,6 +3651,7 @@ impl CUgraphInstantiateResult_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphInstantiateResult_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphInstantiateResult", self.name(), self.0 as i64, &[])
 //@ 11.7-11.8 default, 12.0-
@@ -3539,6 +3661,7 @@ impl ::core::fmt::Debug for CUgraphInstantiateResult_enum {
 impl CUsynchronizationPolicy_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_SYNC_POLICY_AUTO.0 as i64, "CU_SYNC_POLICY_AUTO"),
@@ -3549,48 +3672,42 @@ impl CUsynchronizationPolicy_enum {
     }
 }
 impl ::core::fmt::Debug for CUsynchronizationPolicy_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUsynchronizationPolicy", self.name(), self.0 as i64, &[])
+//@ 11.7 default, 11.8-
     }
 }
 //@ 11.8-
 impl CUclusterSchedulingPolicy_enum {
-//@ 11.7
-impl CUkernelNodeAttrID_enum {
-//@ all
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
-//@ 11.8-
             (Self::CU_CLUSTER_SCHEDULING_POLICY_DEFAULT.0 as i64, "CU_CLUSTER_SCHEDULING_POLICY_DEFAULT"),
             (Self::CU_CLUSTER_SCHEDULING_POLICY_SPREAD.0 as i64, "CU_CLUSTER_SCHEDULING_POLICY_SPREAD"),
             (Self::CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING.0 as i64, "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING"),
 //@ 13.4-
             (Self::CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY.0 as i64, "CU_CLUSTER_SCHEDULING_POLICY_RUBIN_DSMEM_LOCALITY"),
-//@ 11.7
-            (Self::CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW.0 as i64, "CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW"),
-            (Self::CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE.0 as i64, "CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE"),
-            (Self::CU_KERNEL_NODE_ATTRIBUTE_PRIORITY.0 as i64, "CU_KERNEL_NODE_ATTRIBUTE_PRIORITY"),
-//@ all
+//@ 11.8-
         ])
+//@ 11.7 per-thread, 11.8-
     }
 }
 //@ 11.8-
 impl ::core::fmt::Debug for CUclusterSchedulingPolicy_enum {
-//@ 11.7
-impl ::core::fmt::Debug for CUkernelNodeAttrID_enum {
-//@ 11.7 default, 11.8-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-//@ 11.8-
         crate::enums::fmt_enumerator(f, "CUclusterSchedulingPolicy", self.name(), self.0 as i64, &[])
-//@ 11.8 per-thread, 12.0-
+//@ 11.8 default, 12.0-
     }
 }
 //@ 12.0-
 impl CUlaunchMemSyncDomain_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT.0 as i64, "CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT"),
@@ -3599,63 +3716,75 @@ impl CUlaunchMemSyncDomain_enum {
     }
 }
 impl ::core::fmt::Debug for CUlaunchMemSyncDomain_enum {
-//@ 11.7 per-thread, 12.0-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-//@ 12.0-
         crate::enums::fmt_enumerator(f, "CUlaunchMemSyncDomain", self.name(), self.0 as i64, &[])
-//@ 12.0 default, 12.4 per-thread, 12.6 default, 12.8-12.9 per-thread, 13.1-
+//@ 12.8-12.9 per-thread, 13.0-13.1 default, 13.2-
     }
 }
 //@ 13.2-
 impl CUlaunchAttributePortableClusterMode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT.0 as i64, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_DEFAULT"),
             (Self::CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE.0 as i64, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE"),
             (Self::CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE.0 as i64, "CU_LAUNCH_PORTABLE_CLUSTER_MODE_ALLOW_NON_PORTABLE"),
         ])
-//@ 12.2 default, 12.3 per-thread, 12.4-12.5 default, 13.0 per-thread, 13.2-
     }
 }
-//@ 13.2-
 impl ::core::fmt::Debug for CUlaunchAttributePortableClusterMode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUlaunchAttributePortableClusterMode", self.name(), self.0 as i64, &[])
-//@ 12.1 default, 12.5 per-thread, 12.8 default, 13.2-
+//@ 12.0 default, 12.1, 12.3 default, 13.1 per-thread, 13.2-
     }
 }
 //@ 13.2-
 impl CUsharedMemoryMode_enum {
+//@ 11.7
+impl CUkernelNodeAttrID_enum {
+//@ 11.7, 13.2-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
+//@ 13.2-
             (Self::CU_SHARED_MEMORY_MODE_DEFAULT.0 as i64, "CU_SHARED_MEMORY_MODE_DEFAULT"),
             (Self::CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE.0 as i64, "CU_SHARED_MEMORY_MODE_REQUIRE_PORTABLE"),
             (Self::CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE.0 as i64, "CU_SHARED_MEMORY_MODE_ALLOW_NON_PORTABLE"),
 //@ 13.4-
             (Self::CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY.0 as i64, "CU_SHARED_MEMORY_MODE_ALLOW_OVERSIZED_SHARED_MEMORY"),
             (Self::CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY.0 as i64, "CU_SHARED_MEMORY_MODE_PREFER_OVERSIZED_SHARED_MEMORY"),
-//@ 13.2-
-        ])
 //@ 11.7
-        crate::enums::fmt_enumerator(f, "CUkernelNodeAttrID", self.name(), self.0 as i64, &[])
-//@ 11.7-11.8 default, 12.1 per-thread, 13.2-
+            (Self::CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW.0 as i64, "CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW"),
+            (Self::CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE.0 as i64, "CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE"),
+            (Self::CU_KERNEL_NODE_ATTRIBUTE_PRIORITY.0 as i64, "CU_KERNEL_NODE_ATTRIBUTE_PRIORITY"),
+//@ 11.7, 13.2-
+        ])
+//@ 11.7, 11.8-12.0 per-thread, 12.2-12.3 per-thread, 12.4 default, 12.5-12.6, 12.8-12.9 default, 13.0 per-thread, 13.2-
     }
 }
 //@ 13.2-
 impl ::core::fmt::Debug for CUsharedMemoryMode_enum {
+//@ 11.7
+impl ::core::fmt::Debug for CUkernelNodeAttrID_enum {
+//@ 11.7, 13.2-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+//@ 13.2-
         crate::enums::fmt_enumerator(f, "CUsharedMemoryMode", self.name(), self.0 as i64, &[])
-//@ 12.0 per-thread, 12.2 per-thread, 12.3 default, 12.6 per-thread, 12.9-13.0 default, 13.2-
+//@ 12.2 default, 12.4 per-thread, 13.2-
     }
 }
 //@ 11.8-
 impl CUlaunchAttributeID_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LAUNCH_ATTRIBUTE_IGNORE.0 as i64, "CU_LAUNCH_ATTRIBUTE_IGNORE"),
@@ -3685,9 +3814,14 @@ impl CUlaunchAttributeID_enum {
             (Self::CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE.0 as i64, "CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE"),
 //@ 11.8-
         ])
+//@ 11.7
+        crate::enums::fmt_enumerator(f, "CUkernelNodeAttrID", self.name(), self.0 as i64, &[])
+//@ 11.7 default, 11.8-
     }
 }
+//@ 11.8-
 impl ::core::fmt::Debug for CUlaunchAttributeID_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUlaunchAttributeID", self.name(), self.0 as i64, &[])
 //@ 11.7 per-thread, 11.8-
@@ -3697,6 +3831,7 @@ impl ::core::fmt::Debug for CUlaunchAttributeID_enum {
 impl CUstreamCaptureStatus_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_CAPTURE_STATUS_NONE.0 as i64, "CU_STREAM_CAPTURE_STATUS_NONE"),
@@ -3706,6 +3841,7 @@ impl CUstreamCaptureStatus_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamCaptureStatus_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamCaptureStatus", self.name(), self.0 as i64, &[])
     }
@@ -3713,6 +3849,7 @@ impl ::core::fmt::Debug for CUstreamCaptureStatus_enum {
 impl CUstreamCaptureMode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_STREAM_CAPTURE_MODE_GLOBAL.0 as i64, "CU_STREAM_CAPTURE_MODE_GLOBAL"),
@@ -3722,6 +3859,7 @@ impl CUstreamCaptureMode_enum {
     }
 }
 impl ::core::fmt::Debug for CUstreamCaptureMode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamCaptureMode", self.name(), self.0 as i64, &[])
     }
@@ -3733,6 +3871,7 @@ impl CUstreamAttrID_enum {
 //@ all
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 11.8-
@@ -3751,12 +3890,13 @@ impl ::core::fmt::Debug for CUdriverProcAddress_flags_enum {
 //@ 11.7
 impl ::core::fmt::Debug for CUstreamAttrID_enum {
 //@ all
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 11.8-
         crate::enums::fmt_enumerator(f, "CUdriverProcAddress_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GET_PROC_ADDRESS_DEFAULT", crate::enums::bits::<Self>(Self::CU_GET_PROC_ADDRESS_DEFAULT.0 as i64)), ("CU_GET_PROC_ADDRESS_LEGACY_STREAM", crate::enums::bits::<Self>(Self::CU_GET_PROC_ADDRESS_LEGACY_STREAM.0 as i64)), ("CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM", crate::enums::bits::<Self>(Self::CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.0 as i64)), ])
 //@ 11.7
         crate::enums::fmt_enumerator(f, "CUstreamAttrID", self.name(), self.0 as i64, &[])
-//@ 11.7, 11.8 per-thread, 12.0-
+//@ all
     }
 }
 //@ 12.0-
@@ -3766,6 +3906,7 @@ impl CUdriverProcAddress_flags_enum {
 //@ 11.7, 12.0-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 12.0-
@@ -3785,18 +3926,20 @@ impl ::core::fmt::Debug for CUdriverProcAddressQueryResult_enum {
 //@ 11.7
 impl ::core::fmt::Debug for CUdriverProcAddress_flags_enum {
 //@ 11.7, 12.0-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 12.0-
         crate::enums::fmt_enumerator(f, "CUdriverProcAddressQueryResult", self.name(), self.0 as i64, &[])
 //@ 11.7
         crate::enums::fmt_enumerator(f, "CUdriverProcAddress_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GET_PROC_ADDRESS_DEFAULT", crate::enums::bits::<Self>(Self::CU_GET_PROC_ADDRESS_DEFAULT.0 as i64)), ("CU_GET_PROC_ADDRESS_LEGACY_STREAM", crate::enums::bits::<Self>(Self::CU_GET_PROC_ADDRESS_LEGACY_STREAM.0 as i64)), ("CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM", crate::enums::bits::<Self>(Self::CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.0 as i64)), ])
-//@ 11.7, 11.8 default, 12.0-
+//@ 11.7, 12.0-
     }
 }
 //@ all
 impl CUexecAffinityType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EXEC_AFFINITY_TYPE_SM_COUNT.0 as i64, "CU_EXEC_AFFINITY_TYPE_SM_COUNT"),
@@ -3805,15 +3948,17 @@ impl CUexecAffinityType_enum {
     }
 }
 impl ::core::fmt::Debug for CUexecAffinityType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUexecAffinityType", self.name(), self.0 as i64, &[])
-//@ 11.7 default, 12.0, 12.2-12.3 per-thread, 12.4-
+//@ 11.8-12.0 default, 12.1-12.2, 12.3-12.4 default, 12.5-
     }
 }
 //@ 12.5-
 impl CUcigDataType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CIG_DATA_TYPE_D3D12_COMMAND_QUEUE.0 as i64, "CIG_DATA_TYPE_D3D12_COMMAND_QUEUE"),
@@ -3821,20 +3966,22 @@ impl CUcigDataType_enum {
             (Self::CIG_DATA_TYPE_NV_BLOB.0 as i64, "CIG_DATA_TYPE_NV_BLOB"),
 //@ 12.5-
         ])
-//@ 12.1 default, 12.5-
+//@ 11.8 per-thread, 12.5-
     }
 }
 //@ 12.5-
 impl ::core::fmt::Debug for CUcigDataType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUcigDataType", self.name(), self.0 as i64, &[])
-//@ 12.1 per-thread, 12.5 default, 12.6, 12.8 per-thread, 13.0 per-thread, 13.2-
+//@ 12.3 per-thread, 12.5, 12.9 per-thread, 13.2-
     }
 }
 //@ 13.2-
 impl CUstreamCigDataType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST.0 as i64, "STREAM_CIG_DATA_TYPE_D3D12_COMMAND_LIST"),
@@ -3842,20 +3989,22 @@ impl CUstreamCigDataType_enum {
             (Self::STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV.0 as i64, "STREAM_CIG_DATA_TYPE_VULKAN_COMMAND_BUFFER_HANDLE_NV"),
 //@ 13.2-
         ])
-//@ 11.7 per-thread, 12.9 default, 13.1 default, 13.2-
+//@ 11.7, 12.0 per-thread, 12.6-12.8 per-thread, 13.0 default, 13.2-
     }
 }
 //@ 13.2-
 impl ::core::fmt::Debug for CUstreamCigDataType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUstreamCigDataType", self.name(), self.0 as i64, &[])
-//@ 11.8 per-thread, 12.2-12.3 default, 12.5 per-thread, 12.8 default, 12.9 per-thread, 13.0 default, 13.1 per-thread, 13.2-
+//@ 12.4 per-thread, 12.6-12.9 default, 13.0 per-thread, 13.1-
     }
 }
 //@ 12.0-
 impl CUlibraryOption_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE.0 as i64, "CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE"),
@@ -3865,15 +4014,16 @@ impl CUlibraryOption_enum {
     }
 }
 impl ::core::fmt::Debug for CUlibraryOption_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUlibraryOption", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.0-
     }
 }
 //@ all
 impl cudaError_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CUDA_SUCCESS.0 as i64, "CUDA_SUCCESS"),
@@ -4008,6 +4158,7 @@ impl cudaError_enum {
     }
 }
 impl ::core::fmt::Debug for cudaError_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUresult", self.name(), self.0 as i64, &[])
     }
@@ -4015,6 +4166,7 @@ impl ::core::fmt::Debug for cudaError_enum {
 impl CUdevice_P2PAttribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK.0 as i64, "CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK"),
@@ -4029,15 +4181,17 @@ impl CUdevice_P2PAttribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUdevice_P2PAttribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUdevice_P2PAttribute", self.name(), self.0 as i64, &[])
-//@ 11.8 per-thread, 12.0, 12.3-12.4 default, 12.8, 12.9 per-thread, 13.0-
+//@ 11.7, 12.2, 12.5 default, 12.6 per-thread, 13.0-
     }
 }
 //@ 13.0
 impl CUatomicOperation_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ATOMIC_OPERATION_INTEGER_ADD.0 as i64, "CU_ATOMIC_OPERATION_INTEGER_ADD"),
@@ -4055,20 +4209,22 @@ impl CUatomicOperation_enum {
             (Self::CU_ATOMIC_OPERATION_FLOAT_MAX.0 as i64, "CU_ATOMIC_OPERATION_FLOAT_MAX"),
             (Self::CU_ATOMIC_OPERATION_MAX.0 as i64, "CU_ATOMIC_OPERATION_MAX"),
         ])
-//@ 12.3-12.5 per-thread, 12.9 default, 13.0
+//@ 11.8 per-thread, 12.1 default, 12.5 per-thread, 12.8 per-thread, 13.0
     }
 }
 //@ 13.0
 impl ::core::fmt::Debug for CUatomicOperation_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUatomicOperation", self.name(), self.0 as i64, &[])
-//@ 11.7, 12.1 default, 12.5-12.6 default, 13.0
+//@ 12.0 default, 12.3 default, 13.0
     }
 }
 //@ 13.0
 impl CUatomicOperationCapability_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ATOMIC_CAPABILITY_SIGNED.0 as i64, "CU_ATOMIC_CAPABILITY_SIGNED"),
@@ -4079,20 +4235,22 @@ impl CUatomicOperationCapability_enum {
             (Self::CU_ATOMIC_CAPABILITY_SCALAR_128.0 as i64, "CU_ATOMIC_CAPABILITY_SCALAR_128"),
             (Self::CU_ATOMIC_CAPABILITY_VECTOR_32x4.0 as i64, "CU_ATOMIC_CAPABILITY_VECTOR_32x4"),
         ])
-//@ 11.8 default, 12.2 default, 13.0
+//@ 12.0 per-thread, 12.4 per-thread, 12.6 default, 13.0
     }
 }
 //@ 13.0
 impl ::core::fmt::Debug for CUatomicOperationCapability_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUatomicOperationCapability", self.name(), self.0 as i64, &[])
-//@ 12.1-12.2 per-thread, 12.6 per-thread, 13.0
+//@ 11.8 default, 12.1 per-thread, 12.3 per-thread, 12.4 default, 12.8 default, 12.9-13.0
     }
 }
 //@ all
 impl CUresourceViewFormat_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_RES_VIEW_FORMAT_NONE.0 as i64, "CU_RES_VIEW_FORMAT_NONE"),
@@ -4134,15 +4292,16 @@ impl CUresourceViewFormat_enum {
     }
 }
 impl ::core::fmt::Debug for CUresourceViewFormat_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUresourceViewFormat", self.name(), self.0 as i64, &[])
-//@ 11.7 default, 12.0-
+//@ 12.0-
     }
 }
-//@ 12.0-
 impl CUtensorMapDataType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_DATA_TYPE_UINT8.0 as i64, "CU_TENSOR_MAP_DATA_TYPE_UINT8"),
@@ -4164,18 +4323,20 @@ impl CUtensorMapDataType_enum {
             (Self::CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B.0 as i64, "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B"),
 //@ 12.0-
         ])
-    }
-}
-impl ::core::fmt::Debug for CUtensorMapDataType_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        crate::enums::fmt_enumerator(f, "CUtensorMapDataType", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.0-
+//@ 11.7 per-thread, 12.0-
     }
 }
 //@ 12.0-
+impl ::core::fmt::Debug for CUtensorMapDataType_enum {
+    #[inline]
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        crate::enums::fmt_enumerator(f, "CUtensorMapDataType", self.name(), self.0 as i64, &[])
+    }
+}
 impl CUtensorMapInterleave_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_INTERLEAVE_NONE.0 as i64, "CU_TENSOR_MAP_INTERLEAVE_NONE"),
@@ -4185,6 +4346,7 @@ impl CUtensorMapInterleave_enum {
     }
 }
 impl ::core::fmt::Debug for CUtensorMapInterleave_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUtensorMapInterleave", self.name(), self.0 as i64, &[])
     }
@@ -4192,6 +4354,7 @@ impl ::core::fmt::Debug for CUtensorMapInterleave_enum {
 impl CUtensorMapSwizzle_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_SWIZZLE_NONE.0 as i64, "CU_TENSOR_MAP_SWIZZLE_NONE"),
@@ -4207,6 +4370,7 @@ impl CUtensorMapSwizzle_enum {
     }
 }
 impl ::core::fmt::Debug for CUtensorMapSwizzle_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUtensorMapSwizzle", self.name(), self.0 as i64, &[])
     }
@@ -4214,6 +4378,7 @@ impl ::core::fmt::Debug for CUtensorMapSwizzle_enum {
 impl CUtensorMapL2promotion_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_L2_PROMOTION_NONE.0 as i64, "CU_TENSOR_MAP_L2_PROMOTION_NONE"),
@@ -4224,13 +4389,17 @@ impl CUtensorMapL2promotion_enum {
     }
 }
 impl ::core::fmt::Debug for CUtensorMapL2promotion_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUtensorMapL2promotion", self.name(), self.0 as i64, &[])
+//@ 11.7 default, 12.0-
     }
 }
+//@ 12.0-
 impl CUtensorMapFloatOOBfill_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE.0 as i64, "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"),
@@ -4239,54 +4408,60 @@ impl CUtensorMapFloatOOBfill_enum {
     }
 }
 impl ::core::fmt::Debug for CUtensorMapFloatOOBfill_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUtensorMapFloatOOBfill", self.name(), self.0 as i64, &[])
-//@ 11.8 per-thread, 12.0 default, 12.1, 12.2 per-thread, 12.4 per-thread, 12.5-
+//@ 12.1 default, 12.4 default, 12.6 default, 12.8-
     }
 }
 //@ 12.8-
 impl CUtensorMapIm2ColWideMode_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W.0 as i64, "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W"),
             (Self::CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128.0 as i64, "CU_TENSOR_MAP_IM2COL_WIDE_MODE_W128"),
         ])
-//@ 11.7 per-thread, 12.2 default, 12.8-
+//@ 11.8 default, 12.5 default, 12.8-
     }
 }
 //@ 12.8-
 impl ::core::fmt::Debug for CUtensorMapIm2ColWideMode_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUtensorMapIm2ColWideMode", self.name(), self.0 as i64, &[])
-//@ 12.8 default, 12.9 per-thread, 13.3 default, 13.5-
+//@ 12.0 default, 12.1 per-thread, 12.3 per-thread, 12.8 per-thread, 13.1 default, 13.5-
     }
 }
 //@ 13.5-
 impl CUtensorMapAllocClass_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_TENSOR_MAP_ALLOC_CLASS_AUTO.0 as i64, "CU_TENSOR_MAP_ALLOC_CLASS_AUTO"),
             (Self::CU_TENSOR_MAP_ALLOC_CLASS_SMALL.0 as i64, "CU_TENSOR_MAP_ALLOC_CLASS_SMALL"),
             (Self::CU_TENSOR_MAP_ALLOC_CLASS_LARGE.0 as i64, "CU_TENSOR_MAP_ALLOC_CLASS_LARGE"),
         ])
-//@ 12.0 per-thread, 13.1, 13.2 per-thread, 13.4 default, 13.5-
+//@ 12.0 per-thread, 12.2 default, 12.5-12.6 per-thread, 12.8 default, 12.9, 13.0-13.1 per-thread, 13.2 default, 13.5-
     }
 }
 //@ 13.5-
 impl ::core::fmt::Debug for CUtensorMapAllocClass_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUtensorMapAllocClass", self.name(), self.0 as i64, &[])
-//@ 12.3, 12.4 default, 12.8 per-thread, 12.9 default, 13.0, 13.2 default, 13.3-13.4 per-thread, 13.5-
+//@ 11.8 per-thread, 12.2 per-thread, 12.3 default, 12.4 per-thread, 13.0 default, 13.2 per-thread, 13.3-
     }
 }
 //@ all
 impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE.0 as i64, "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE"),
@@ -4296,6 +4471,7 @@ impl CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
     }
 }
 impl ::core::fmt::Debug for CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS", self.name(), self.0 as i64, &[])
     }
@@ -4303,6 +4479,7 @@ impl ::core::fmt::Debug for CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
 impl CUexternalMemoryHandleType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD.0 as i64, "CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD"),
@@ -4320,6 +4497,7 @@ impl CUexternalMemoryHandleType_enum {
     }
 }
 impl ::core::fmt::Debug for CUexternalMemoryHandleType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUexternalMemoryHandleType", self.name(), self.0 as i64, &[])
     }
@@ -4327,6 +4505,7 @@ impl ::core::fmt::Debug for CUexternalMemoryHandleType_enum {
 impl CUexternalSemaphoreHandleType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD.0 as i64, "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD"),
@@ -4343,6 +4522,7 @@ impl CUexternalSemaphoreHandleType_enum {
     }
 }
 impl ::core::fmt::Debug for CUexternalSemaphoreHandleType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUexternalSemaphoreHandleType", self.name(), self.0 as i64, &[])
     }
@@ -4350,6 +4530,7 @@ impl ::core::fmt::Debug for CUexternalSemaphoreHandleType_enum {
 impl CUmemAllocationHandleType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_HANDLE_TYPE_NONE.0 as i64, "CU_MEM_HANDLE_TYPE_NONE"),
@@ -4364,6 +4545,7 @@ impl CUmemAllocationHandleType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemAllocationHandleType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 12.3-
         crate::enums::fmt_enumerator(f, "CUmemAllocationHandleType", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_HANDLE_TYPE_NONE", crate::enums::bits::<Self>(Self::CU_MEM_HANDLE_TYPE_NONE.0 as i64)), ("CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR", crate::enums::bits::<Self>(Self::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR.0 as i64)), ("CU_MEM_HANDLE_TYPE_WIN32", crate::enums::bits::<Self>(Self::CU_MEM_HANDLE_TYPE_WIN32.0 as i64)), ("CU_MEM_HANDLE_TYPE_WIN32_KMT", crate::enums::bits::<Self>(Self::CU_MEM_HANDLE_TYPE_WIN32_KMT.0 as i64)), ("CU_MEM_HANDLE_TYPE_FABRIC", crate::enums::bits::<Self>(Self::CU_MEM_HANDLE_TYPE_FABRIC.0 as i64)), ("CU_MEM_HANDLE_TYPE_MAX", crate::enums::bits::<Self>(Self::CU_MEM_HANDLE_TYPE_MAX.0 as i64)), ])
@@ -4375,6 +4557,7 @@ impl ::core::fmt::Debug for CUmemAllocationHandleType_enum {
 impl CUmemAccess_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_ACCESS_FLAGS_PROT_NONE.0 as i64, "CU_MEM_ACCESS_FLAGS_PROT_NONE"),
@@ -4385,6 +4568,7 @@ impl CUmemAccess_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemAccess_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemAccess_flags", self.name(), self.0 as i64, &[])
     }
@@ -4392,6 +4576,7 @@ impl ::core::fmt::Debug for CUmemAccess_flags_enum {
 impl CUmemLocationType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_LOCATION_TYPE_INVALID.0 as i64, "CU_MEM_LOCATION_TYPE_INVALID"),
@@ -4413,6 +4598,7 @@ impl CUmemLocationType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemLocationType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemLocationType", self.name(), self.0 as i64, &[])
     }
@@ -4420,6 +4606,7 @@ impl ::core::fmt::Debug for CUmemLocationType_enum {
 impl CUmemAllocationType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_ALLOCATION_TYPE_INVALID.0 as i64, "CU_MEM_ALLOCATION_TYPE_INVALID"),
@@ -4432,6 +4619,7 @@ impl CUmemAllocationType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemAllocationType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemAllocationType", self.name(), self.0 as i64, &[])
     }
@@ -4439,6 +4627,7 @@ impl ::core::fmt::Debug for CUmemAllocationType_enum {
 impl CUmemAllocationGranularity_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_ALLOC_GRANULARITY_MINIMUM.0 as i64, "CU_MEM_ALLOC_GRANULARITY_MINIMUM"),
@@ -4447,6 +4636,7 @@ impl CUmemAllocationGranularity_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemAllocationGranularity_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemAllocationGranularity_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_ALLOC_GRANULARITY_MINIMUM", crate::enums::bits::<Self>(Self::CU_MEM_ALLOC_GRANULARITY_MINIMUM.0 as i64)), ("CU_MEM_ALLOC_GRANULARITY_RECOMMENDED", crate::enums::bits::<Self>(Self::CU_MEM_ALLOC_GRANULARITY_RECOMMENDED.0 as i64)), ])
     }
@@ -4454,6 +4644,7 @@ impl ::core::fmt::Debug for CUmemAllocationGranularity_flags_enum {
 impl CUmemRangeHandleType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD.0 as i64, "CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD"),
@@ -4462,33 +4653,37 @@ impl CUmemRangeHandleType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemRangeHandleType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemRangeHandleType", self.name(), self.0 as i64, &[])
-//@ 11.7, 11.8 per-thread, 12.1 default, 12.4 per-thread, 12.5, 12.6 default, 12.8-
+//@ 11.8, 12.0 per-thread, 12.2 default, 12.3 per-thread, 12.6-
     }
 }
 //@ 12.8-
 impl CUmemRangeFlags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE.0 as i64, "CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE"),
         ])
-//@ 11.8 default, 12.0, 12.1 per-thread, 12.2 default, 12.4 default, 12.6 per-thread, 12.8-
+//@ 11.7 default, 12.0-12.1 default, 12.3 default, 12.4, 12.5 per-thread, 12.8-
     }
 }
 //@ 12.8-
 impl ::core::fmt::Debug for CUmemRangeFlags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemRangeFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE", crate::enums::bits::<Self>(Self::CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE.0 as i64)), ])
-//@ 12.2 per-thread, 12.3, 12.8-
+//@ 11.7 per-thread, 12.1-12.2 per-thread, 12.5 default, 12.8-
     }
 }
 //@ all
 impl CUarraySparseSubresourceType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL.0 as i64, "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL"),
@@ -4497,6 +4692,7 @@ impl CUarraySparseSubresourceType_enum {
     }
 }
 impl ::core::fmt::Debug for CUarraySparseSubresourceType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUarraySparseSubresourceType", self.name(), self.0 as i64, &[])
     }
@@ -4504,6 +4700,7 @@ impl ::core::fmt::Debug for CUarraySparseSubresourceType_enum {
 impl CUmemOperationType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_OPERATION_TYPE_MAP.0 as i64, "CU_MEM_OPERATION_TYPE_MAP"),
@@ -4512,6 +4709,7 @@ impl CUmemOperationType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemOperationType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemOperationType", self.name(), self.0 as i64, &[])
     }
@@ -4519,6 +4717,7 @@ impl ::core::fmt::Debug for CUmemOperationType_enum {
 impl CUmemHandleType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_HANDLE_TYPE_GENERIC.0 as i64, "CU_MEM_HANDLE_TYPE_GENERIC"),
@@ -4526,6 +4725,7 @@ impl CUmemHandleType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemHandleType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemHandleType", self.name(), self.0 as i64, &[])
     }
@@ -4533,6 +4733,7 @@ impl ::core::fmt::Debug for CUmemHandleType_enum {
 impl CUmemAllocationCompType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEM_ALLOCATION_COMP_NONE.0 as i64, "CU_MEM_ALLOCATION_COMP_NONE"),
@@ -4541,34 +4742,37 @@ impl CUmemAllocationCompType_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemAllocationCompType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemAllocationCompType", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.0 per-thread, 12.1-
+//@ 11.7 default, 11.8 per-thread, 12.0 default, 12.1-
     }
 }
 //@ 12.1-
 impl CUmulticastGranularity_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MULTICAST_GRANULARITY_MINIMUM.0 as i64, "CU_MULTICAST_GRANULARITY_MINIMUM"),
             (Self::CU_MULTICAST_GRANULARITY_RECOMMENDED.0 as i64, "CU_MULTICAST_GRANULARITY_RECOMMENDED"),
         ])
-//@ 11.7-11.8 per-thread, 12.0 default, 12.1-
+//@ 11.7 per-thread, 11.8 default, 12.0 per-thread, 12.1-
     }
 }
 //@ 12.1-
 impl ::core::fmt::Debug for CUmulticastGranularity_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmulticastGranularity_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MULTICAST_GRANULARITY_MINIMUM", crate::enums::bits::<Self>(Self::CU_MULTICAST_GRANULARITY_MINIMUM.0 as i64)), ("CU_MULTICAST_GRANULARITY_RECOMMENDED", crate::enums::bits::<Self>(Self::CU_MULTICAST_GRANULARITY_RECOMMENDED.0 as i64)), ])
-//@ 11.7 default, 12.1-
     }
 }
 //@ all
 impl CUgraphExecUpdateResult_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_EXEC_UPDATE_SUCCESS.0 as i64, "CU_GRAPH_EXEC_UPDATE_SUCCESS"),
@@ -4584,6 +4788,7 @@ impl CUgraphExecUpdateResult_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphExecUpdateResult_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphExecUpdateResult", self.name(), self.0 as i64, &[])
     }
@@ -4591,6 +4796,7 @@ impl ::core::fmt::Debug for CUgraphExecUpdateResult_enum {
 impl CUmemPool_attribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES.0 as i64, "CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES"),
@@ -4615,25 +4821,28 @@ impl CUmemPool_attribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUmemPool_attribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemPool_attribute", self.name(), self.0 as i64, &[])
-//@ 12.0 default, 12.3-12.5, 12.6 default, 12.9-
+//@ 11.7 per-thread, 11.8-12.1 default, 12.9-
     }
 }
 //@ 12.9-
 impl CUmemcpyFlags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEMCPY_FLAG_DEFAULT.0 as i64, "CU_MEMCPY_FLAG_DEFAULT"),
             (Self::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE.0 as i64, "CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE"),
         ])
-//@ 12.1 default, 12.9-
+//@ 11.8 per-thread, 12.2 default, 12.4, 12.5 per-thread, 12.8 default, 12.9-
     }
 }
 //@ 12.9-
 impl ::core::fmt::Debug for CUmemcpyFlags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemcpyFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEMCPY_FLAG_DEFAULT", crate::enums::bits::<Self>(Self::CU_MEMCPY_FLAG_DEFAULT.0 as i64)), ("CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE", crate::enums::bits::<Self>(Self::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE.0 as i64)), ])
     }
@@ -4641,6 +4850,7 @@ impl ::core::fmt::Debug for CUmemcpyFlags_enum {
 impl CUmemcpySrcAccessOrder_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEMCPY_SRC_ACCESS_ORDER_INVALID.0 as i64, "CU_MEMCPY_SRC_ACCESS_ORDER_INVALID"),
@@ -4649,40 +4859,44 @@ impl CUmemcpySrcAccessOrder_enum {
             (Self::CU_MEMCPY_SRC_ACCESS_ORDER_ANY.0 as i64, "CU_MEMCPY_SRC_ACCESS_ORDER_ANY"),
             (Self::CU_MEMCPY_SRC_ACCESS_ORDER_MAX.0 as i64, "CU_MEMCPY_SRC_ACCESS_ORDER_MAX"),
         ])
-//@ 11.7 per-thread, 12.2 default, 12.6 per-thread, 12.9-
+//@ 12.1 per-thread, 12.5 default, 12.6-12.8 per-thread, 12.9-
     }
 }
 //@ 12.9-
 impl ::core::fmt::Debug for CUmemcpySrcAccessOrder_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemcpySrcAccessOrder", self.name(), self.0 as i64, &[])
-//@ 11.7 default, 11.8 per-thread, 12.9-
+//@ 12.2 per-thread, 12.3, 12.9-
     }
 }
 //@ 12.9-
 impl CUmemcpy3DOperandType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_MEMCPY_OPERAND_TYPE_POINTER.0 as i64, "CU_MEMCPY_OPERAND_TYPE_POINTER"),
             (Self::CU_MEMCPY_OPERAND_TYPE_ARRAY.0 as i64, "CU_MEMCPY_OPERAND_TYPE_ARRAY"),
             (Self::CU_MEMCPY_OPERAND_TYPE_MAX.0 as i64, "CU_MEMCPY_OPERAND_TYPE_MAX"),
         ])
-//@ 12.0 per-thread, 12.9-
+//@ 11.7 default, 12.9-
     }
 }
 //@ 12.9-
 impl ::core::fmt::Debug for CUmemcpy3DOperandType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUmemcpy3DOperandType", self.name(), self.0 as i64, &[])
-//@ 11.8 default, 12.1-12.2 per-thread, 12.8-
+//@ 12.0 per-thread, 12.6 default, 12.9-
     }
 }
 //@ all
 impl CUgraphMem_attribute_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT.0 as i64, "CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT"),
@@ -4693,15 +4907,17 @@ impl CUgraphMem_attribute_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphMem_attribute_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphMem_attribute", self.name(), self.0 as i64, &[])
-//@ 11.7-11.8 per-thread, 12.0, 12.1-12.2 default, 12.4 per-thread, 12.6-
+//@ 11.7 default, 11.8 per-thread, 12.1, 12.4-12.5 default, 12.8 per-thread, 12.9-
     }
 }
 //@ 12.9-
 impl CUgraphChildGraphNodeOwnership_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE.0 as i64, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE"),
@@ -4710,20 +4926,22 @@ impl CUgraphChildGraphNodeOwnership_enum {
             (Self::CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID.0 as i64, "CU_GRAPH_CHILD_GRAPH_OWNERSHIP_INVALID"),
 //@ 12.9-
         ])
-//@ 12.2 per-thread, 12.3, 12.4-12.5 default, 12.9-
+//@ 11.8 default, 12.0 per-thread, 12.2-12.3, 12.5-12.6 per-thread, 12.9-
     }
 }
 //@ 12.9-
 impl ::core::fmt::Debug for CUgraphChildGraphNodeOwnership_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphChildGraphNodeOwnership", self.name(), self.0 as i64, &[])
-//@ 11.7-11.8 default, 12.1 per-thread, 12.5 per-thread, 12.9-
+//@ 11.7 per-thread, 12.0 default, 12.4 per-thread, 12.6-12.8 default, 12.9-
     }
 }
 //@ all
 impl CUflushGPUDirectRDMAWritesOptions_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST.0 as i64, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST"),
@@ -4732,6 +4950,7 @@ impl CUflushGPUDirectRDMAWritesOptions_enum {
     }
 }
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesOptions_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUflushGPUDirectRDMAWritesOptions", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST", crate::enums::bits::<Self>(Self::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST.0 as i64)), ("CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS", crate::enums::bits::<Self>(Self::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS.0 as i64)), ])
     }
@@ -4739,6 +4958,7 @@ impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesOptions_enum {
 impl CUGPUDirectRDMAWritesOrdering_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE.0 as i64, "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE"),
@@ -4748,6 +4968,7 @@ impl CUGPUDirectRDMAWritesOrdering_enum {
     }
 }
 impl ::core::fmt::Debug for CUGPUDirectRDMAWritesOrdering_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUGPUDirectRDMAWritesOrdering", self.name(), self.0 as i64, &[])
     }
@@ -4755,6 +4976,7 @@ impl ::core::fmt::Debug for CUGPUDirectRDMAWritesOrdering_enum {
 impl CUflushGPUDirectRDMAWritesScope_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER.0 as i64, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER"),
@@ -4763,6 +4985,7 @@ impl CUflushGPUDirectRDMAWritesScope_enum {
     }
 }
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesScope_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUflushGPUDirectRDMAWritesScope", self.name(), self.0 as i64, &[])
     }
@@ -4770,6 +4993,7 @@ impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesScope_enum {
 impl CUflushGPUDirectRDMAWritesTarget_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX.0 as i64, "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX"),
@@ -4777,6 +5001,7 @@ impl CUflushGPUDirectRDMAWritesTarget_enum {
     }
 }
 impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesTarget_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUflushGPUDirectRDMAWritesTarget", self.name(), self.0 as i64, &[])
     }
@@ -4784,6 +5009,7 @@ impl ::core::fmt::Debug for CUflushGPUDirectRDMAWritesTarget_enum {
 impl CUgraphDebugDot_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE.0 as i64, "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE"),
@@ -4812,6 +5038,7 @@ impl CUgraphDebugDot_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphDebugDot_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.5-
         crate::enums::fmt_enumerator(f, "CUgraphDebugDot_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_BATCH_NODE_PARAMS.0 as i64)), ("CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS", crate::enums::bits::<Self>(Self::CU_GRAPH_DEBUG_DOT_FLAGS_FABRIC_CPY_BATCH_NODE_PARAMS.0 as i64)), ])
@@ -4827,6 +5054,7 @@ impl ::core::fmt::Debug for CUgraphDebugDot_flags_enum {
 impl CUuserObject_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC.0 as i64, "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC"),
@@ -4834,6 +5062,7 @@ impl CUuserObject_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUuserObject_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUuserObject_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_USER_OBJECT_NO_DESTRUCTOR_SYNC", crate::enums::bits::<Self>(Self::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC.0 as i64)), ])
     }
@@ -4841,6 +5070,7 @@ impl ::core::fmt::Debug for CUuserObject_flags_enum {
 impl CUuserObjectRetain_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_USER_OBJECT_MOVE.0 as i64, "CU_GRAPH_USER_OBJECT_MOVE"),
@@ -4848,6 +5078,7 @@ impl CUuserObjectRetain_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUuserObjectRetain_flags_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUuserObjectRetain_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GRAPH_USER_OBJECT_MOVE", crate::enums::bits::<Self>(Self::CU_GRAPH_USER_OBJECT_MOVE.0 as i64)), ])
     }
@@ -4855,6 +5086,7 @@ impl ::core::fmt::Debug for CUuserObjectRetain_flags_enum {
 impl CUgraphInstantiate_flags_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.0 as i64, "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH"),
@@ -4867,35 +5099,43 @@ impl CUgraphInstantiate_flags_enum {
     }
 }
 impl ::core::fmt::Debug for CUgraphInstantiate_flags_enum {
-//@ 11.8 per-thread, 12.0-
+//@ 11.8 default, 12.0-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 12.0-
         crate::enums::fmt_enumerator(f, "CUgraphInstantiate_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.0 as i64)), ("CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as i64)), ("CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH.0 as i64)), ("CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY.0 as i64)), ])
-//@ 12.2-
+//@ 12.1 per-thread, 12.2-
     }
 }
+//@ 12.2-
 impl CUdeviceNumaConfig_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+//@ 11.7 default, 12.2-
+    #[inline]
+//@ 12.2-
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_DEVICE_NUMA_CONFIG_NONE.0 as i64, "CU_DEVICE_NUMA_CONFIG_NONE"),
             (Self::CU_DEVICE_NUMA_CONFIG_NUMA_NODE.0 as i64, "CU_DEVICE_NUMA_CONFIG_NUMA_NODE"),
         ])
-//@ 12.1 per-thread, 12.2-
     }
 }
-//@ 12.2-
 impl ::core::fmt::Debug for CUdeviceNumaConfig_enum {
+//@ 11.7 per-thread, 12.2-
+    #[inline]
+//@ 11.7, 12.2-
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+//@ 12.2-
         crate::enums::fmt_enumerator(f, "CUdeviceNumaConfig", self.name(), self.0 as i64, &[])
-//@ 12.4, 12.5 per-thread, 12.8-
+//@ 12.0-12.3 default, 12.5 per-thread, 12.6 default, 12.8-
     }
 }
 //@ 12.8-
 impl CUprocessState_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_PROCESS_STATE_RUNNING.0 as i64, "CU_PROCESS_STATE_RUNNING"),
@@ -4907,46 +5147,48 @@ impl CUprocessState_enum {
             (Self::CU_PROCESS_STATE_RESTORING.0 as i64, "CU_PROCESS_STATE_RESTORING"),
 //@ 12.8-
         ])
-//@ 12.2 per-thread, 12.3, 12.8-
+//@ 12.4, 12.8-
     }
 }
 //@ 12.8-
 impl ::core::fmt::Debug for CUprocessState_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUprocessState", self.name(), self.0 as i64, &[])
-//@ 12.6 default, 12.8-
     }
 }
-//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.9-
+//@ 12.0 default, 12.1, 12.2-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.9-
 impl CUmoduleLoadingMode_enum {
 //@ 12.8
 impl CUmemcpyFlags_enum {
-//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.8-
+//@ 12.0 default, 12.1, 12.2-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.8-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
-//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.9-
+//@ 12.0-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.9-
             (Self::CU_MODULE_EAGER_LOADING.0 as i64, "CU_MODULE_EAGER_LOADING"),
             (Self::CU_MODULE_LAZY_LOADING.0 as i64, "CU_MODULE_LAZY_LOADING"),
 //@ 12.8
             (Self::CU_MEMCPY_FLAG_DEFAULT.0 as i64, "CU_MEMCPY_FLAG_DEFAULT"),
             (Self::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE.0 as i64, "CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE"),
-//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.8-
+//@ 12.0-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.8-
         ])
     }
 }
-//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.9-
+//@ 12.0-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.9-
 impl ::core::fmt::Debug for CUmoduleLoadingMode_enum {
 //@ 12.8
 impl ::core::fmt::Debug for CUmemcpyFlags_enum {
-//@ 11.7, 11.8 default, 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.8-
+//@ 12.0-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.8-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-//@ 12.1-12.2 per-thread, 12.3-12.4, 12.5 per-thread, 12.6 default, 12.9-
+//@ 12.0-12.3 default, 12.4, 12.5 per-thread, 12.6 default, 12.9-
         crate::enums::fmt_enumerator(f, "CUmoduleLoadingMode", self.name(), self.0 as i64, &[])
 //@ 12.8
         crate::enums::fmt_enumerator(f, "CUmemcpyFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEMCPY_FLAG_DEFAULT", crate::enums::bits::<Self>(Self::CU_MEMCPY_FLAG_DEFAULT.0 as i64)), ("CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE", crate::enums::bits::<Self>(Self::CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE.0 as i64)), ])
-//@ 12.5 per-thread, 12.6 default, 12.8-
+//@ 12.0 default, 12.8-
     }
 }
 //@ 12.9-
@@ -4956,6 +5198,7 @@ impl CUmemcpySrcAccessOrder_enum {
 //@ 12.8-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 12.9-
@@ -4971,7 +5214,7 @@ impl CUmemcpySrcAccessOrder_enum {
             (Self::CU_MEMCPY_SRC_ACCESS_ORDER_MAX.0 as i64, "CU_MEMCPY_SRC_ACCESS_ORDER_MAX"),
 //@ 12.8-
         ])
-//@ 12.3 per-thread, 12.4, 12.8-
+//@ 12.2, 12.6 default, 12.8-
     }
 }
 //@ 12.9-
@@ -4979,12 +5222,13 @@ impl ::core::fmt::Debug for CUmemDecompressAlgorithm_enum {
 //@ 12.8
 impl ::core::fmt::Debug for CUmemcpySrcAccessOrder_enum {
 //@ 12.8-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 12.9-
         crate::enums::fmt_enumerator(f, "CUmemDecompressAlgorithm", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_DECOMPRESS_UNSUPPORTED", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_UNSUPPORTED.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_LZ4", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_LZ4.0 as i64)), ])
 //@ 12.8
         crate::enums::fmt_enumerator(f, "CUmemcpySrcAccessOrder", self.name(), self.0 as i64, &[])
-//@ 12.1 per-thread, 12.2 default, 12.8, 13.1 per-thread, 13.3 per-thread, 13.4-
+//@ 12.3 per-thread, 12.8-12.9, 13.2 default, 13.4-
     }
 }
 //@ 13.4-
@@ -4994,6 +5238,7 @@ impl CUmemcpy3DOperandType_enum {
 //@ 12.8, 13.4-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 13.4-
@@ -5007,55 +5252,58 @@ impl CUmemcpy3DOperandType_enum {
             (Self::CU_MEMCPY_OPERAND_TYPE_MAX.0 as i64, "CU_MEMCPY_OPERAND_TYPE_MAX"),
 //@ 12.8, 13.4-
         ])
-//@ 11.7-11.8
-        crate::enums::fmt_enumerator(f, "CUgraphInstantiate_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.0 as i64)), ("CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY.0 as i64)), ])
-//@ 11.8, 12.0-12.1 default, 12.5 default, 12.8, 12.9 per-thread, 13.0 default, 13.4-
+//@ 12.1 default, 12.3 default, 12.4 per-thread, 12.8, 13.3 default, 13.4-
     }
 }
 //@ 13.4-
 impl ::core::fmt::Debug for CUcliqueType_enum {
 //@ 12.8
 impl ::core::fmt::Debug for CUmemcpy3DOperandType_enum {
-//@ 12.8, 13.4-
+//@ 11.8 per-thread, 12.8, 13.4-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.4-
         crate::enums::fmt_enumerator(f, "CUcliqueType", self.name(), self.0 as i64, &[])
 //@ 12.8
         crate::enums::fmt_enumerator(f, "CUmemcpy3DOperandType", self.name(), self.0 as i64, &[])
-//@ 11.7, 12.0 per-thread, 12.6 per-thread, 12.8, 13.3 default, 13.4-
+//@ 11.7-11.8
+        crate::enums::fmt_enumerator(f, "CUgraphInstantiate_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.0 as i64)), ("CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY", crate::enums::bits::<Self>(Self::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY.0 as i64)), ])
+//@ 11.7-11.8, 12.0 per-thread, 12.4-12.5 default, 12.6 per-thread, 12.8, 13.3 per-thread, 13.4-
     }
 }
 //@ 13.3-
 impl CUlogicalEndpointIpcHandleType_enum {
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8
+//@ 11.7-11.8, 12.0 per-thread, 12.2-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8
 impl CUmoduleLoadingMode_enum {
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8, 13.3-
+//@ 11.7-11.8, 12.0 per-thread, 12.2-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8, 13.3-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 13.3-
             (Self::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE.0 as i64, "CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_NONE"),
             (Self::CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC.0 as i64, "CU_LOGICAL_ENDPOINT_IPC_HANDLE_TYPE_FABRIC"),
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8
+//@ 11.7-11.8, 12.0-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8
             (Self::CU_MODULE_EAGER_LOADING.0 as i64, "CU_MODULE_EAGER_LOADING"),
             (Self::CU_MODULE_LAZY_LOADING.0 as i64, "CU_MODULE_LAZY_LOADING"),
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8, 13.3-
+//@ 11.7-11.8, 12.0-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8, 13.3-
         ])
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8, 13.2 per-thread, 13.3-
+//@ 11.7-11.8, 12.0-12.3 per-thread, 12.5, 12.6 per-thread, 12.8, 13.3-
     }
 }
 //@ 13.3-
 impl ::core::fmt::Debug for CUlogicalEndpointIpcHandleType_enum {
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8
+//@ 11.7-11.8, 12.0-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8
 impl ::core::fmt::Debug for CUmoduleLoadingMode_enum {
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8, 13.3-
+//@ 11.7-11.8, 12.0-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8, 13.3-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.3-
         crate::enums::fmt_enumerator(f, "CUlogicalEndpointIpcHandleType", self.name(), self.0 as i64, &[])
-//@ 11.7-12.0, 12.1-12.2 default, 12.5 default, 12.6 per-thread, 12.8
+//@ 11.7-11.8, 12.0-12.3 per-thread, 12.5 default, 12.6 per-thread, 12.8
         crate::enums::fmt_enumerator(f, "CUmoduleLoadingMode", self.name(), self.0 as i64, &[])
-//@ 12.1 default, 12.8, 13.3-
+//@ 12.0 per-thread, 12.2 per-thread, 12.8, 13.2 per-thread, 13.3-
     }
 }
 //@ 13.3-
@@ -5065,6 +5313,7 @@ impl CUmemDecompressAlgorithm_enum {
 //@ 12.8, 13.3-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 13.3-
@@ -5075,107 +5324,115 @@ impl CUmemDecompressAlgorithm_enum {
             (Self::CU_MEM_DECOMPRESS_UNSUPPORTED.0 as i64, "CU_MEM_DECOMPRESS_UNSUPPORTED"),
             (Self::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE.0 as i64, "CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE"),
             (Self::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY.0 as i64, "CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY"),
-//@ 12.8 default, 13.3-
+//@ 12.8, 13.3-
         ])
-//@ 12.2 per-thread, 12.8-12.9 default, 13.3-
+//@ 12.6 per-thread, 12.8, 13.1 default, 13.3-
     }
 }
 //@ 13.3-
 impl ::core::fmt::Debug for CUlogicalEndpointType_enum {
+//@ 12.8
+impl ::core::fmt::Debug for CUmemDecompressAlgorithm_enum {
+//@ 12.8, 13.3-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+//@ 13.3-
         crate::enums::fmt_enumerator(f, "CUlogicalEndpointType", self.name(), self.0 as i64, &[])
-//@ 12.2 default, 13.0 per-thread, 13.3-
+//@ 11.8 default, 12.5 default, 13.3-
     }
 }
 //@ 13.3-
 impl CUlogicalEndpointFlag_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LOGICAL_ENDPOINT_FLAG_NONE.0 as i64, "CU_LOGICAL_ENDPOINT_FLAG_NONE"),
             (Self::CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS.0 as i64, "CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS"),
-//@ 12.8 per-thread, 13.3-
         ])
-//@ 12.8 per-thread, 13.1 default, 13.3-
+//@ 12.3 per-thread, 13.3-
     }
 }
 //@ 13.3-
 impl ::core::fmt::Debug for CUlogicalEndpointFlag_enum {
-//@ 12.8
-impl ::core::fmt::Debug for CUmemDecompressAlgorithm_enum {
-//@ 12.8, 13.3-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-//@ 13.3-
         crate::enums::fmt_enumerator(f, "CUlogicalEndpointFlag", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_LOGICAL_ENDPOINT_FLAG_NONE", crate::enums::bits::<Self>(Self::CU_LOGICAL_ENDPOINT_FLAG_NONE.0 as i64)), ("CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS", crate::enums::bits::<Self>(Self::CU_LOGICAL_ENDPOINT_FLAG_COUNTED_OPS.0 as i64)), ])
-//@ 13.4 per-thread, 13.5-
+//@ 11.7 per-thread, 13.0, 13.3-13.4 default, 13.5-
     }
 }
 //@ 13.5-
 impl CUfabricCpyOperandType_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FABRIC_COPY_OPERAND_TYPE_POINTER.0 as i64, "CU_FABRIC_COPY_OPERAND_TYPE_POINTER"),
             (Self::CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT.0 as i64, "CU_FABRIC_COPY_OPERAND_TYPE_LOGICAL_ENDPOINT"),
             (Self::CU_FABRIC_COPY_OPERAND_TYPE_MAX.0 as i64, "CU_FABRIC_COPY_OPERAND_TYPE_MAX"),
         ])
-//@ 13.4 default, 13.5-
+//@ 13.3-13.4 per-thread, 13.5-
     }
 }
 //@ 13.5-
 impl ::core::fmt::Debug for CUfabricCpyOperandType_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUfabricCpyOperandType", self.name(), self.0 as i64, &[])
-//@ 13.2 default, 13.3, 13.5-
+//@ 13.1 per-thread, 13.5-
     }
 }
 //@ 13.3-
 impl CUgraphRecaptureStatus_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE.0 as i64, "CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE"),
             (Self::CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE.0 as i64, "CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE"),
             (Self::CU_GRAPH_RECAPTURE_ERROR.0 as i64, "CU_GRAPH_RECAPTURE_ERROR"),
         ])
-//@ 12.8
-        crate::enums::fmt_enumerator(f, "CUmemDecompressAlgorithm", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_DECOMPRESS_UNSUPPORTED", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_UNSUPPORTED.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY.0 as i64)), ])
-//@ 12.3 default, 12.5 default, 12.8, 13.3-
     }
 }
-//@ 13.3-
 impl ::core::fmt::Debug for CUgraphRecaptureStatus_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUgraphRecaptureStatus", self.name(), self.0 as i64, &[])
-//@ 12.6 per-thread, 13.3-
+//@ 12.8
+        crate::enums::fmt_enumerator(f, "CUmemDecompressAlgorithm", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_MEM_DECOMPRESS_UNSUPPORTED", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_UNSUPPORTED.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_DEFLATE.0 as i64)), ("CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY", crate::enums::bits::<Self>(Self::CU_MEM_DECOMPRESS_ALGORITHM_SNAPPY.0 as i64)), ])
+//@ 12.8, 13.3-
     }
 }
 //@ 12.4-
 impl CUfunctionLoadingState_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_FUNCTION_LOADING_STATE_UNLOADED.0 as i64, "CU_FUNCTION_LOADING_STATE_UNLOADED"),
             (Self::CU_FUNCTION_LOADING_STATE_LOADED.0 as i64, "CU_FUNCTION_LOADING_STATE_LOADED"),
             (Self::CU_FUNCTION_LOADING_STATE_MAX.0 as i64, "CU_FUNCTION_LOADING_STATE_MAX"),
         ])
-//@ 12.0 default, 12.4-
+//@ 11.8 per-thread, 12.4-
     }
 }
 //@ 12.4-
 impl ::core::fmt::Debug for CUfunctionLoadingState_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUfunctionLoadingState", self.name(), self.0 as i64, &[])
+//@ 12.1 per-thread, 12.4-
     }
 }
 //@ 12.1-
 impl CUcoredumpSettings_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_COREDUMP_ENABLE_ON_EXCEPTION.0 as i64, "CU_COREDUMP_ENABLE_ON_EXCEPTION"),
@@ -5189,20 +5446,19 @@ impl CUcoredumpSettings_enum {
 //@ 12.1-
             (Self::CU_COREDUMP_MAX.0 as i64, "CU_COREDUMP_MAX"),
         ])
-//@ 11.7, 12.1-
     }
 }
-//@ 12.1-
 impl ::core::fmt::Debug for CUcoredumpSettings_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUcoredumpSettings", self.name(), self.0 as i64, &[])
-//@ 12.1, 12.5-
+//@ 12.5-
     }
 }
-//@ 12.5-
 impl CUCoredumpGenerationFlags {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_COREDUMP_DEFAULT_FLAGS.0 as i64, "CU_COREDUMP_DEFAULT_FLAGS"),
@@ -5225,11 +5481,12 @@ impl CUCoredumpGenerationFlags {
 //@ 12.5-
             (Self::CU_COREDUMP_LIGHTWEIGHT_FLAGS.0 as i64, "CU_COREDUMP_LIGHTWEIGHT_FLAGS"),
         ])
-//@ 12.4 default, 12.5-
+//@ 12.1 per-thread, 12.4 default, 12.5-
     }
 }
 //@ 12.5-
 impl ::core::fmt::Debug for CUCoredumpGenerationFlags {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.5-
         crate::enums::fmt_enumerator(f, "CUCoredumpGenerationFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_COREDUMP_DEFAULT_FLAGS", crate::enums::bits::<Self>(Self::CU_COREDUMP_DEFAULT_FLAGS.0 as i64)), ("CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES.0 as i64)), ("CU_COREDUMP_SKIP_GLOBAL_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_SHARED_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_SHARED_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_LOCAL_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_LOCAL_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_ABORT", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_ABORT.0 as i64)), ("CU_COREDUMP_SKIP_CONSTBANK_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_CONSTBANK_MEMORY.0 as i64)), ("CU_COREDUMP_GZIP_COMPRESS", crate::enums::bits::<Self>(Self::CU_COREDUMP_GZIP_COMPRESS.0 as i64)), ("CU_COREDUMP_FAULTED_CONTEXTS_ONLY", crate::enums::bits::<Self>(Self::CU_COREDUMP_FAULTED_CONTEXTS_ONLY.0 as i64)), ("CU_COREDUMP_SKIP_TENSOR_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_TENSOR_MEMORY.0 as i64)), ("CU_COREDUMP_NO_ERRBAR_AT_EXIT", crate::enums::bits::<Self>(Self::CU_COREDUMP_NO_ERRBAR_AT_EXIT.0 as i64)), ("CU_COREDUMP_LOG_ONLY", crate::enums::bits::<Self>(Self::CU_COREDUMP_LOG_ONLY.0 as i64)), ("CU_COREDUMP_LIGHTWEIGHT_FLAGS", crate::enums::bits::<Self>(Self::CU_COREDUMP_LIGHTWEIGHT_FLAGS.0 as i64)), ])
@@ -5241,13 +5498,14 @@ impl ::core::fmt::Debug for CUCoredumpGenerationFlags {
         crate::enums::fmt_enumerator(f, "CUCoredumpGenerationFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_COREDUMP_DEFAULT_FLAGS", crate::enums::bits::<Self>(Self::CU_COREDUMP_DEFAULT_FLAGS.0 as i64)), ("CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES.0 as i64)), ("CU_COREDUMP_SKIP_GLOBAL_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_SHARED_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_SHARED_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_LOCAL_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_LOCAL_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_ABORT", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_ABORT.0 as i64)), ("CU_COREDUMP_SKIP_CONSTBANK_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_CONSTBANK_MEMORY.0 as i64)), ("CU_COREDUMP_LIGHTWEIGHT_FLAGS", crate::enums::bits::<Self>(Self::CU_COREDUMP_LIGHTWEIGHT_FLAGS.0 as i64)), ])
 //@ 12.5
         crate::enums::fmt_enumerator(f, "CUCoredumpGenerationFlags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_COREDUMP_DEFAULT_FLAGS", crate::enums::bits::<Self>(Self::CU_COREDUMP_DEFAULT_FLAGS.0 as i64)), ("CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_NONRELOCATED_ELF_IMAGES.0 as i64)), ("CU_COREDUMP_SKIP_GLOBAL_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_SHARED_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_SHARED_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_LOCAL_MEMORY", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_LOCAL_MEMORY.0 as i64)), ("CU_COREDUMP_SKIP_ABORT", crate::enums::bits::<Self>(Self::CU_COREDUMP_SKIP_ABORT.0 as i64)), ("CU_COREDUMP_LIGHTWEIGHT_FLAGS", crate::enums::bits::<Self>(Self::CU_COREDUMP_LIGHTWEIGHT_FLAGS.0 as i64)), ])
-//@ 12.2 default, 12.4 per-thread, 12.5-
+//@ 12.1 default, 12.4 per-thread, 12.5-
     }
 }
 //@ 12.4-
 impl CUgreenCtxCreate_flags {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
 //@ 13.3-
@@ -5255,23 +5513,25 @@ impl CUgreenCtxCreate_flags {
 //@ 12.4-
             (Self::CU_GREEN_CTX_DEFAULT_STREAM.0 as i64, "CU_GREEN_CTX_DEFAULT_STREAM"),
         ])
-//@ 12.2-12.3 per-thread, 12.4-
+//@ 12.2 per-thread, 12.4-
     }
 }
 //@ 12.4-
 impl ::core::fmt::Debug for CUgreenCtxCreate_flags {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.3-
         crate::enums::fmt_enumerator(f, "CUgreenCtxCreate_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GREEN_CTX_NONE", crate::enums::bits::<Self>(Self::CU_GREEN_CTX_NONE.0 as i64)), ("CU_GREEN_CTX_DEFAULT_STREAM", crate::enums::bits::<Self>(Self::CU_GREEN_CTX_DEFAULT_STREAM.0 as i64)), ])
 //@ 12.4-13.2
         crate::enums::fmt_enumerator(f, "CUgreenCtxCreate_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_GREEN_CTX_DEFAULT_STREAM", crate::enums::bits::<Self>(Self::CU_GREEN_CTX_DEFAULT_STREAM.0 as i64)), ])
-//@ 11.8 per-thread, 12.8, 13.0-
+//@ 12.2 default, 12.4-12.5 default, 12.6, 13.0-
     }
 }
 //@ 13.1-
 impl CUdevSmResourceGroup_flags {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_DEV_SM_RESOURCE_GROUP_DEFAULT.0 as i64, "CU_DEV_SM_RESOURCE_GROUP_DEFAULT"),
@@ -5282,11 +5542,12 @@ impl CUdevSmResourceGroup_flags {
             (Self::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS.0 as i64, "CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS"),
 //@ 13.1-
         ])
-//@ 12.5-12.6 default, 13.1-
+//@ 11.7 default, 12.5 per-thread, 12.8-12.9 per-thread, 13.1-
     }
 }
 //@ 13.1-
 impl ::core::fmt::Debug for CUdevSmResourceGroup_flags {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.5-
         crate::enums::fmt_enumerator(f, "CUdevSmResourceGroup_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_DEV_SM_RESOURCE_GROUP_DEFAULT", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_DEFAULT.0 as i64)), ("CU_DEV_SM_RESOURCE_GROUP_BACKFILL", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_BACKFILL.0 as i64)), ("CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID.0 as i64)), ("CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_SUPPLEMENTAL_SMS.0 as i64)), ])
@@ -5294,7 +5555,7 @@ impl ::core::fmt::Debug for CUdevSmResourceGroup_flags {
         crate::enums::fmt_enumerator(f, "CUdevSmResourceGroup_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_DEV_SM_RESOURCE_GROUP_DEFAULT", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_DEFAULT.0 as i64)), ("CU_DEV_SM_RESOURCE_GROUP_BACKFILL", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_BACKFILL.0 as i64)), ("CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_LOCALITY_DOMAIN_ID.0 as i64)), ])
 //@ 13.1-13.3
         crate::enums::fmt_enumerator(f, "CUdevSmResourceGroup_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_DEV_SM_RESOURCE_GROUP_DEFAULT", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_DEFAULT.0 as i64)), ("CU_DEV_SM_RESOURCE_GROUP_BACKFILL", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_GROUP_BACKFILL.0 as i64)), ])
-//@ 12.5-12.6 per-thread, 12.9, 13.1-
+//@ 12.8-12.9 default, 13.1-
     }
 }
 //@ 13.1-
@@ -5304,12 +5565,12 @@ impl CUdevSmResourceSplit_flags {
 //@ 12.5-
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING.0 as i64, "CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING"),
             (Self::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE.0 as i64, "CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE"),
         ])
-//@ 12.4 default, 12.5-
     }
 }
 //@ 13.1-
@@ -5317,18 +5578,20 @@ impl ::core::fmt::Debug for CUdevSmResourceSplitByCount_flags {
 //@ 12.5-13.0
 impl ::core::fmt::Debug for CUdevSmResourceSplit_flags {
 //@ 12.5-
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
 //@ 13.1-
         crate::enums::fmt_enumerator(f, "CUdevSmResourceSplitByCount_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING.0 as i64)), ("CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE.0 as i64)), ])
 //@ 12.5-13.0
         crate::enums::fmt_enumerator(f, "CUdevSmResourceSplit_flags", self.name(), crate::enums::bits::<Self>(self.0 as i64), &[("CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING.0 as i64)), ("CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE", crate::enums::bits::<Self>(Self::CU_DEV_SM_RESOURCE_SPLIT_MAX_POTENTIAL_CLUSTER_SIZE.0 as i64)), ])
-//@ 12.0 per-thread, 12.3 default, 12.4 per-thread, 12.5-
+//@ 12.3-12.4 per-thread, 12.5-
     }
 }
 //@ 12.4-
 impl CUdevResourceType {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_DEV_RESOURCE_TYPE_INVALID.0 as i64, "CU_DEV_RESOURCE_TYPE_INVALID"),
@@ -5338,50 +5601,56 @@ impl CUdevResourceType {
             (Self::CU_DEV_RESOURCE_TYPE_WORKQUEUE.0 as i64, "CU_DEV_RESOURCE_TYPE_WORKQUEUE"),
 //@ 12.4-
         ])
+//@ 12.3 default, 12.4-
     }
 }
+//@ 12.4-
 impl ::core::fmt::Debug for CUdevResourceType {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUdevResourceType", self.name(), self.0 as i64, &[])
-//@ 12.4 per-thread, 12.5 default, 12.6, 12.8-12.9 default, 13.0 per-thread, 13.1-
+//@ 12.6 default, 12.8 per-thread, 12.9-
     }
 }
 //@ 13.1-
 impl CUdevWorkqueueConfigScope {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_WORKQUEUE_SCOPE_DEVICE_CTX.0 as i64, "CU_WORKQUEUE_SCOPE_DEVICE_CTX"),
             (Self::CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED.0 as i64, "CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED"),
         ])
-//@ 11.8 default, 13.0 default, 13.1-
+//@ 12.6 per-thread, 12.8 default, 13.1-
     }
 }
 //@ 13.1-
 impl ::core::fmt::Debug for CUdevWorkqueueConfigScope {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUdevWorkqueueConfigScope", self.name(), self.0 as i64, &[])
-//@ 12.9 per-thread, 13.1-
+//@ 12.4 per-thread, 12.5 default, 13.1-
     }
 }
 //@ 12.9-
 impl CUlogLevel_enum {
     /// The name of this value's enumerator in the header, `None` for a value
     /// the header does not list (from a newer driver, say).
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         crate::enums::name_of(self.0 as i64, &[
             (Self::CU_LOG_LEVEL_ERROR.0 as i64, "CU_LOG_LEVEL_ERROR"),
             (Self::CU_LOG_LEVEL_WARNING.0 as i64, "CU_LOG_LEVEL_WARNING"),
         ])
-//@ 12.4 default, 12.9-
+//@ 12.4 default, 12.5 per-thread, 12.9-
     }
 }
 //@ 12.9-
 impl ::core::fmt::Debug for CUlogLevel_enum {
+    #[inline]
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         crate::enums::fmt_enumerator(f, "CUlogLevel", self.name(), self.0 as i64, &[])
-//@ 12.5 per-thread, 12.8 per-thread, 12.9-
     }
 }
 //@ all
