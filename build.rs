@@ -196,6 +196,8 @@ fn generate(
     // `cudaTypedefs.h` read, on a third, which goes on while bindgen parses.
     // libclang that does not load is said first: the automatic mode falls
     // back from it whatever the header holds.
+    // The functions' comments, converted ahead of bindgen on the third thread.
+    let ready = generator::Ready::default();
     std::thread::scope(|scope| {
         let loading = generator::Loading::start(Some(scope));
         let prepared = (|| {
@@ -212,19 +214,21 @@ fn generate(
                 names::rename_candidates(&macros).map(str::to_string).collect();
             let read = {
                 let (header, include_dir) = (header.clone(), toolkit.include_dir.clone());
+                let ready = ready.clone();
                 scope.spawn(move || {
                     let cuda_h = header.cuda_h()?;
                     let scanned = reference::scan(&header.documented(&cuda_h));
+                    let typedefs = since::read(&include_dir, &[])?;
                     // libclang loses the comment of a declaration whose name a macro
                     // rewrites: each is taken from the header's text, as Markdown.
                     let lost: std::collections::HashMap<String, String> = candidates
                         .into_iter()
                         .filter_map(|plain| {
-                            let markdown = generator::markdown(scanned.comment(&plain)?);
+                            let markdown = generator::converted(scanned.comment(&plain)?, &ready);
                             Some((plain, markdown))
                         })
                         .collect();
-                    let typedefs = since::read(&include_dir, &[])?;
+                    generator::convert_ahead(scanned.comments(), &ready);
                     Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs))
                 })
             };
@@ -241,7 +245,7 @@ fn generate(
         }
         header::check_minimum(&header, version)?;
         let unsigned = generator::unsigned_macros(&macros);
-        let parsed = run_bindgen(&header, &unsigned, &extra_args, None);
+        let parsed = run_bindgen(&header, &unsigned, &extra_args, None, &ready);
         let read = read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let prepared = (header, &macros[..], version, unsigned, extra_args);
         generated(target, toolkit, modules, prepared, parsed, read)
@@ -374,7 +378,8 @@ fn generate_module(
     let header = header.with_module(m.source(), flags);
     let macros = header.macros()?;
     let unsigned = generator::unsigned_macros(&macros);
-    let text = match run_bindgen(&header, &unsigned, extra_args, Some(m))? {
+    let ready = generator::Ready::default();
+    let text = match run_bindgen(&header, &unsigned, extra_args, Some(m), &ready)? {
         Parsed::Text(text) => text,
         // cuda.h's own pass has parsed: libclang has its headers.
         Parsed::WithoutClangHeaders(e) => return Err(e),
@@ -454,6 +459,7 @@ fn run_bindgen(
     unsigned: &std::collections::HashMap<String, generator::Unsigned>,
     extra_args: &[(String, Option<String>)],
     module: Option<&interop::Interop>,
+    ready: &generator::Ready,
 ) -> model::Result<Parsed> {
     use bindgen::callbacks::{IntKind, ParseCallbacks};
 
@@ -475,7 +481,7 @@ fn run_bindgen(
     }
 
     generator::load_libclang()?;
-    let (comments, converter) = generator::Comments::start();
+    let (comments, converter) = generator::Comments::start(ready.clone());
     let (major, minor) = generator::RUST_TARGET;
     let builder = bindgen::Builder::default()
         .header_contents("libcuda_sys.h", &header.source())

@@ -27,17 +27,45 @@ pub struct Comments {
 /// queue it takes them from.
 pub struct Converter {
     queue: Queue,
+    ready: Ready,
     worker: std::thread::JoinHandle<Vec<(usize, String)>>,
 }
 
 type Queue = std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<(usize, String)>>>;
 
+/// Comments converted so far, by their text: those [`convert_ahead`]
+/// converted from the header's text before bindgen handed them on, and those
+/// the converter did.
+pub type Ready = std::sync::Arc<std::sync::Mutex<HashMap<String, String>>>;
+
+/// `comment` as Markdown: converted already, or now (and kept).
+pub fn converted(comment: &str, ready: &Ready) -> String {
+    if let Some(done) = ready.lock().ok().and_then(|r| r.get(comment).cloned()) {
+        return done;
+    }
+    let done = markdown(comment);
+    if let Ok(mut r) = ready.lock() {
+        r.insert(comment.to_string(), done.clone());
+    }
+    done
+}
+
+/// Converts `comments` (the functions' comments as the header's text has
+/// them, which are bindgen's too) before bindgen hands them on: a thread with
+/// nothing else to do while libclang parses does the converter's work ahead
+/// of it, last first, so that the two meet instead of doing the same.
+pub fn convert_ahead<'a>(comments: impl DoubleEndedIterator<Item = &'a str>, ready: &Ready) {
+    for comment in comments.rev() {
+        converted(comment, ready);
+    }
+}
+
 /// Converts comments from `queue` until bindgen has sent its last.
-fn convert(queue: &Queue) -> Vec<(usize, String)> {
+fn convert(queue: &Queue, ready: &Ready) -> Vec<(usize, String)> {
     let mut done = Vec::new();
     // The lock is held while waiting for a comment, never while converting one.
     while let Ok(Ok((n, comment))) = queue.lock().map(|q| q.recv()) {
-        done.push((n, markdown(&comment)));
+        done.push((n, converted(&comment, ready)));
     }
     done
 }
@@ -47,14 +75,15 @@ const STAND_IN: &str = "libcuda-sys:comment:";
 const ATTRIBUTE: &str = "# [doc = ";
 
 impl Comments {
-    pub fn start() -> (Comments, Converter) {
+    /// The converter started, with the comments `ready` holds converted already.
+    pub fn start(ready: Ready) -> (Comments, Converter) {
         let (to_worker, from_bindgen) = std::sync::mpsc::channel::<(usize, String)>();
         let queue: Queue = std::sync::Arc::new(std::sync::Mutex::new(from_bindgen));
         let worker = std::thread::spawn({
-            let queue = queue.clone();
-            move || convert(&queue)
+            let (queue, ready) = (queue.clone(), ready.clone());
+            move || convert(&queue, &ready)
         });
-        (Comments { to_worker, next: Default::default() }, Converter { queue, worker })
+        (Comments { to_worker, next: Default::default() }, Converter { queue, ready, worker })
     }
 
     /// What bindgen writes for `comment` until [`Converter::fill`].
@@ -76,7 +105,8 @@ impl Converter {
         let stopped = |_| {
             Error::new("the comment converter stopped", "doxygen-bindgen panicked on a comment")
         };
-        let ours = std::panic::catch_unwind(|| convert(&self.queue)).map_err(stopped)?;
+        let ours =
+            std::panic::catch_unwind(|| convert(&self.queue, &self.ready)).map_err(stopped)?;
         let theirs = self.worker.join().map_err(stopped)?;
         let mut done = Vec::new();
         for (n, text) in ours.into_iter().chain(theirs) {
@@ -623,7 +653,7 @@ mod tests {
 
     #[test]
     fn stand_ins_are_filled_and_empty_comments_leave_no_attribute() {
-        let (comments, converter) = Comments::start();
+        let (comments, converter) = Comments::start(Ready::default());
         let (a, empty) = (comments.stand_in("Returns ::CUDA_SUCCESS."), comments.stand_in(""));
         drop(comments);
         let text = format!("# [doc = \"{a}\"] pub struct A ; # [doc = \"{empty}\"] pub struct B ;");
@@ -631,7 +661,7 @@ mod tests {
             converter.fill(&text).unwrap(),
             "# [doc = \"Returns `CUDA_SUCCESS`.\"] pub struct A ; pub struct B ;"
         );
-        let (comments, converter) = Comments::start();
+        let (comments, converter) = Comments::start(Ready::default());
         drop(comments);
         let lost = converter.fill(&format!("# [doc = \"{STAND_IN}7\"] pub struct C ;"));
         assert!(lost.is_err());

@@ -32,6 +32,11 @@ impl Scanned {
     pub fn comment(&self, name: &str) -> Option<&str> {
         self.comments.get(name).map(String::as_str)
     }
+
+    /// Every function's comment, in the header's order.
+    pub fn comments(&self) -> impl DoubleEndedIterator<Item = &str> {
+        self.reference.functions.iter().filter_map(|f| self.comment(&f.name))
+    }
 }
 
 /// The facts of every function `text` (a header) declares.
