@@ -212,6 +212,14 @@ fn generate(
             let macros = header.macros()?;
             let candidates: Vec<String> =
                 names::rename_candidates(&macros).map(str::to_string).collect();
+            // One preprocessor run expands the macros both plain names and
+            // macro constants look at, before the bindings say which those are.
+            let expandable: Vec<String> = candidates
+                .iter()
+                .map(String::as_str)
+                .chain(names::expandable(&macros))
+                .map(str::to_string)
+                .collect();
             let read = {
                 let (header, include_dir) = (header.clone(), toolkit.include_dir.clone());
                 let ready = ready.clone();
@@ -219,6 +227,8 @@ fn generate(
                     let cuda_h = header.cuda_h()?;
                     let scanned = reference::scan(&header.documented(&cuda_h));
                     let typedefs = since::read(&include_dir, &[])?;
+                    let names: Vec<&str> = expandable.iter().map(String::as_str).collect();
+                    let (expanded, _) = header.expand(&names)?;
                     // libclang loses the comment of a declaration whose name a macro
                     // rewrites: each is taken from the header's text, as Markdown.
                     let lost: std::collections::HashMap<String, String> = candidates
@@ -229,7 +239,7 @@ fn generate(
                         })
                         .collect();
                     generator::convert_ahead(scanned.comments(), &ready);
-                    Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs))
+                    Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs, expanded))
                 })
             };
             header.check_api_defines(&macros, &extra_args)?;
@@ -252,14 +262,16 @@ fn generate(
     })
 }
 
-/// The header's text as read and scanned, the comments libclang loses, and
-/// `cudaTypedefs.h`'s versions.
+/// The header's text as read and scanned, the comments libclang loses,
+/// `cudaTypedefs.h`'s versions, and the expansions of the macros that may
+/// be plain names or constants.
 #[cfg(feature = "bindgen")]
 type Read = (
     reference::Scanned,
     Vec<u8>,
     std::collections::HashMap<String, String>,
     Option<since::Variants>,
+    Vec<(String, String)>,
 );
 
 /// The header, its macros and release, the unsigned macros and the extra clang flags.
@@ -286,7 +298,7 @@ fn generated(
         Parsed::Text(text) => text,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
-    let (scanned, cuda_h, lost, typedefs) = read?;
+    let (scanned, cuda_h, lost, typedefs, expanded) = read?;
     let mut items = items::read(generator::read(&text, &unsigned)?)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, macros, &extra_args)?;
@@ -295,11 +307,10 @@ fn generated(
     header.check_layouts(&items.layouts(), &extra_args)?;
     let bitmasks = items::bitmasks(&items);
     items.drop_enum_debug();
-    // One preprocessor run expands the macros both steps look at.
     let names: Vec<&str> = names::rename_candidates(macros)
         .chain(names::constant_candidates(macros, &items))
         .collect();
-    let (expansions, _) = header.expand(&names)?;
+    let expansions = names::expansions_of(&names, &expanded);
     let renames = names::renames(&expansions, &items);
     for r in &renames {
         if let Some(markdown) = lost.get(r.plain.as_str()) {

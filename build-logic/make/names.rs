@@ -60,6 +60,13 @@ pub struct MacroConstant {
     pub value: String,
 }
 
+/// Object-like `CU*` macros: `(name, body)`, bodies empty or not.
+fn object_like(macros: &[(String, String)]) -> impl Iterator<Item = &(String, String)> {
+    macros.iter().filter(|(name, _)| {
+        name.starts_with("CU") && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
 /// Object-like `CU*` macros that the bindings do not have under their name:
 /// `(name, body)`, bodies empty or not.
 pub fn unbound<'a>(macros: &'a [(String, String)], items: &Items) -> Vec<&'a (String, String)> {
@@ -70,13 +77,24 @@ pub fn unbound<'a>(macros: &'a [(String, String)], items: &Items) -> Vec<&'a (St
         .chain(items.constants.iter().map(|k| &k.name))
         .map(String::as_str)
         .collect();
-    macros
+    object_like(macros).filter(|(name, _)| !declared.contains(name.as_str())).collect()
+}
+
+/// Every macro [`constant_candidates`] may name, whatever the bindings
+/// declare: the preprocessor expands them while bindgen runs, and
+/// [`expansions_of`] keeps the ones asked for once the bindings are read.
+pub fn expandable(macros: &[(String, String)]) -> impl Iterator<Item = &str> {
+    object_like(macros).filter(|(_, body)| !body.is_empty()).map(|(name, _)| name.as_str())
+}
+
+/// The expansions of `names`, in their order, from those of more names
+/// (the preprocessor expands each on its own line, whatever the others are).
+pub fn expansions_of(names: &[&str], expanded: &[(String, String)]) -> Vec<(String, String)> {
+    let by_name: std::collections::HashMap<&str, &String> =
+        expanded.iter().map(|(name, expansion)| (name.as_str(), expansion)).collect();
+    names
         .iter()
-        .filter(|(name, _)| {
-            name.starts_with("CU")
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !declared.contains(name.as_str())
-        })
+        .filter_map(|name| Some((name.to_string(), by_name.get(name)?.to_string())))
         .collect()
 }
 
