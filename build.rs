@@ -294,12 +294,15 @@ fn generated(
     parsed: model::Result<Parsed>,
     read: model::Result<Read>,
 ) -> model::Result<Generated> {
-    let text = match parsed? {
-        Parsed::Text(text) => text,
+    let (text, converter) = match parsed? {
+        Parsed::Text(text, converter) => (text, converter),
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
+    // Read back with the comments' stand-ins, while the converter finishes.
+    let mut file = generator::read(&text, &unsigned)?;
+    converter.fill(&mut file, &text)?;
     let (scanned, cuda_h, lost, typedefs, expanded) = read?;
-    let mut items = items::read(generator::read(&text, &unsigned)?)?;
+    let mut items = items::read(file)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     header.check_abi(&functions, macros, &extra_args)?;
     header::check_same(&header, version, items.define("CUDA_VERSION"))?;
@@ -390,12 +393,14 @@ fn generate_module(
     let macros = header.macros()?;
     let unsigned = generator::unsigned_macros(&macros);
     let ready = generator::Ready::default();
-    let text = match run_bindgen(&header, &unsigned, extra_args, Some(m), &ready)? {
-        Parsed::Text(text) => text,
+    let (text, converter) = match run_bindgen(&header, &unsigned, extra_args, Some(m), &ready)? {
+        Parsed::Text(text, converter) => (text, converter),
         // cuda.h's own pass has parsed: libclang has its headers.
         Parsed::WithoutClangHeaders(e) => return Err(e),
     };
-    let file = items::without(generator::read(&text, &unsigned)?, bound);
+    let mut file = generator::read(&text, &unsigned)?;
+    converter.fill(&mut file, &text)?;
+    let file = items::without(file, bound);
     let mut items = items::read(file)?;
     // Its enums' `Debug` is the crate's, by name, as for cuda.h's.
     items.drop_enum_debug();
@@ -456,8 +461,9 @@ fn generate(
 /// What bindgen made of `wrapper.h`.
 #[cfg(feature = "bindgen")]
 enum Parsed {
-    /// The bindings as Rust source.
-    Text(String),
+    /// The bindings as Rust source, a stand-in for each comment, and the
+    /// converter that has the comments.
+    Text(String, generator::Converter),
     /// libclang lacks clang's own headers (`stddef.h`): no C parses.
     WithoutClangHeaders(model::Error),
 }
@@ -557,7 +563,7 @@ fn run_bindgen(
     let text = bindings.to_string();
     // The callbacks, and with them the converter's input, end with the bindings.
     drop(bindings);
-    converter.fill(&text).map(Parsed::Text)
+    Ok(Parsed::Text(text, converter))
 }
 
 /// The target's C compiler as cc selects it, with the user's `CC`/`CFLAGS`,

@@ -71,8 +71,6 @@ fn convert(queue: &Queue, ready: &Ready) -> Vec<(usize, String)> {
 }
 
 const STAND_IN: &str = "libcuda-sys:comment:";
-/// How a doc attribute's start comes out of bindgen's token stream.
-const ATTRIBUTE: &str = "# [doc = ";
 
 impl Comments {
     /// The converter started, with the comments `ready` holds converted already.
@@ -96,10 +94,11 @@ impl Comments {
 }
 
 impl Converter {
-    /// `bindings` (bindgen's output, written after every [`Comments`] is
-    /// dropped) with each stand-in replaced by its comment, as bindgen would
-    /// have written that.
-    pub fn fill(self, bindings: &str) -> Result<String> {
+    /// `file` (bindgen's output `text`, written after every [`Comments`] is
+    /// dropped, read back) with each stand-in replaced by its comment, as
+    /// bindgen would have written that. The stand-ins are read, not the
+    /// comments: the Markdown is not lexed as Rust text only to be read back.
+    pub fn fill(self, file: &mut syn::File, text: &str) -> Result<()> {
         // The comments bindgen sent faster than one thread converts them are
         // converted by two once bindgen is done.
         let stopped = |_| {
@@ -113,37 +112,116 @@ impl Converter {
             done.resize(done.len().max(n + 1), String::new());
             done[n] = text;
         }
-        let quoted = format!("\"{STAND_IN}");
-        let mut out = String::with_capacity(bindings.len() * 2);
-        let mut rest = bindings;
-        while let Some(at) = rest.find(&quoted) {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + quoted.len()..];
-            let digits = after.find('"').unwrap_or(after.len());
-            let comment = after[..digits].parse::<usize>().ok().and_then(|n| done.get(n));
-            rest = &after[(digits + 1).min(after.len())..];
-            match comment {
-                // bindgen writes no attribute for an empty comment.
-                Some(text) if text.is_empty() && out.ends_with(ATTRIBUTE) => {
-                    out.truncate(out.len() - ATTRIBUTE.len());
-                    rest =
-                        rest.strip_prefix(']').map_or(rest, |r| r.strip_prefix(' ').unwrap_or(r));
-                }
-                Some(text) => out.push_str(&quote::quote!(#text).to_string()),
-                None => {
-                    return Err(Error::new(
-                        "a comment of the bindings was lost",
-                        format!(
-                            "bindgen wrote {STAND_IN}{} and no comment was converted for it",
-                            &after[..digits]
-                        ),
-                    ))
+        let (mut lost, mut filled) = (None, 0);
+        for item in &mut file.items {
+            fill_item(item, &done, &mut lost, &mut filled);
+        }
+        // Each stand-in of the text is one the items' walk came to.
+        let written = text.matches(STAND_IN).count();
+        match lost {
+            None if filled == written => Ok(()),
+            None => Err(Error::new(
+                "a comment of the bindings was lost",
+                format!("bindgen wrote {written} comments and {filled} were found where they go"),
+            )),
+            Some(n) => Err(Error::new(
+                "a comment of the bindings was lost",
+                format!("bindgen wrote {STAND_IN}{n} and no comment was converted for it"),
+            )),
+        }
+    }
+}
+
+/// The stand-ins of an item's documentation, and of its members', filled:
+/// where bindgen writes comments (items, fields, variants, the constants of
+/// an `impl`, the functions of an `extern` block).
+fn fill_item(item: &mut syn::Item, done: &[String], lost: &mut Option<String>, n: &mut usize) {
+    let mut fill = |attrs: &mut Vec<syn::Attribute>| fill_attrs(attrs, done, lost, n);
+    match item {
+        syn::Item::Struct(s) => {
+            fill(&mut s.attrs);
+            s.fields.iter_mut().for_each(|f| fill(&mut f.attrs));
+        }
+        syn::Item::Union(u) => {
+            fill(&mut u.attrs);
+            u.fields.named.iter_mut().for_each(|f| fill(&mut f.attrs));
+        }
+        syn::Item::Enum(e) => {
+            fill(&mut e.attrs);
+            for v in &mut e.variants {
+                fill(&mut v.attrs);
+                v.fields.iter_mut().for_each(|f| fill(&mut f.attrs));
+            }
+        }
+        syn::Item::Impl(i) => {
+            fill(&mut i.attrs);
+            for member in &mut i.items {
+                match member {
+                    syn::ImplItem::Const(c) => fill(&mut c.attrs),
+                    syn::ImplItem::Fn(f) => fill(&mut f.attrs),
+                    syn::ImplItem::Type(t) => fill(&mut t.attrs),
+                    _ => {}
                 }
             }
         }
-        out.push_str(rest);
-        Ok(out)
+        syn::Item::ForeignMod(m) => {
+            fill(&mut m.attrs);
+            for member in &mut m.items {
+                match member {
+                    syn::ForeignItem::Fn(f) => fill(&mut f.attrs),
+                    syn::ForeignItem::Static(s) => fill(&mut s.attrs),
+                    syn::ForeignItem::Type(t) => fill(&mut t.attrs),
+                    _ => {}
+                }
+            }
+        }
+        syn::Item::Const(c) => fill(&mut c.attrs),
+        syn::Item::Static(s) => fill(&mut s.attrs),
+        syn::Item::Type(t) => fill(&mut t.attrs),
+        syn::Item::Use(u) => fill(&mut u.attrs),
+        syn::Item::Fn(f) => fill(&mut f.attrs),
+        syn::Item::Mod(m) => {
+            fill(&mut m.attrs);
+            for item in m.content.iter_mut().flat_map(|(_, items)| items) {
+                fill_item(item, done, lost, n);
+            }
+        }
+        _ => {}
     }
+}
+
+/// Each `#[doc = "<stand-in>"]` of `attrs` with its comment (counted in
+/// `filled`); one whose comment is empty removed (bindgen writes no attribute
+/// for an empty comment).
+fn fill_attrs(
+    attrs: &mut Vec<syn::Attribute>,
+    done: &[String],
+    lost: &mut Option<String>,
+    filled: &mut usize,
+) {
+    attrs.retain_mut(|attr| {
+        let syn::Meta::NameValue(doc) = &mut attr.meta else { return true };
+        let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = &mut doc.value else {
+            return true;
+        };
+        if !doc.path.is_ident("doc") {
+            return true;
+        }
+        let value = text.value();
+        let Some(n) = value.strip_prefix(STAND_IN) else { return true };
+        *filled += 1;
+        match n.parse::<usize>().ok().and_then(|n| done.get(n)) {
+            Some(comment) if comment.is_empty() => false,
+            Some(comment) => {
+                *text = syn::LitStr::new(comment, text.span());
+                true
+            }
+            None => {
+                *lost = Some(n.to_string());
+                true
+            }
+        }
+    });
 }
 
 /// One header comment as rustdoc Markdown.
@@ -656,14 +734,27 @@ mod tests {
         let (comments, converter) = Comments::start(Ready::default());
         let (a, empty) = (comments.stand_in("Returns ::CUDA_SUCCESS."), comments.stand_in(""));
         drop(comments);
-        let text = format!("# [doc = \"{a}\"] pub struct A ; # [doc = \"{empty}\"] pub struct B ;");
+        let text = format!(
+            "# [doc = \"{a}\"] pub struct A {{ # [doc = \"{empty}\"] pub x : u32 , }} \
+             # [doc = \"{empty}\"] pub struct B ;"
+        );
+        let mut file = syn::parse_file(&text).unwrap();
+        converter.fill(&mut file, &text).unwrap();
         assert_eq!(
-            converter.fill(&text).unwrap(),
-            "# [doc = \"Returns `CUDA_SUCCESS`.\"] pub struct A ; pub struct B ;"
+            quote::ToTokens::to_token_stream(&file).to_string(),
+            "# [doc = \"Returns `CUDA_SUCCESS`.\"] pub struct A { pub x : u32 , } pub struct B ;"
         );
         let (comments, converter) = Comments::start(Ready::default());
         drop(comments);
-        let lost = converter.fill(&format!("# [doc = \"{STAND_IN}7\"] pub struct C ;"));
-        assert!(lost.is_err());
+        let text = format!("# [doc = \"{STAND_IN}7\"] pub struct C ;");
+        let mut lost = syn::parse_file(&text).unwrap();
+        assert!(converter.fill(&mut lost, &text).is_err());
+        // A stand-in where no comment goes is found missing, not left in the docs.
+        let (comments, converter) = Comments::start(Ready::default());
+        let a = comments.stand_in("A.");
+        drop(comments);
+        let text = format!("pub const C : u32 = {{ # [doc = \"{a}\"] 1 }} ;");
+        let mut file = syn::parse_file(&text).unwrap();
+        assert!(converter.fill(&mut file, &text).is_err());
     }
 }
