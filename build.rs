@@ -192,14 +192,14 @@ fn generate(
 ) -> model::Result<Generated> {
     let extra_args = env::bindgen_extra_clang_args(&target.triple);
     // libclang loads on a second thread while the C preprocessor reads the
-    // header's macros; the header's text is read and scanned, and
-    // `cudaTypedefs.h` read, on a third, which goes on while bindgen parses.
-    // libclang that does not load is said first: the automatic mode falls
-    // back from it whatever the header holds.
-    // The functions' comments, converted ahead of bindgen on the third thread.
+    // header's macros. A third reads and scans the header's text, reads
+    // `cudaTypedefs.h`, expands the macros and converts the functions'
+    // comments into `ready`, going on while bindgen runs. libclang that does
+    // not load is said first: the automatic mode falls back from it whatever
+    // the header holds.
     let ready = generator::Ready::default();
     std::thread::scope(|scope| {
-        let loading = generator::Loading::start(Some(scope));
+        let loading = generator::Loading::start(scope);
         let prepared = (|| {
             let header = header::Header::new(
                 target.manifest_dir.join("wrapper.h"),
@@ -257,7 +257,7 @@ fn generate(
         let unsigned = generator::unsigned_macros(&macros);
         let parsed = run_bindgen(&header, &unsigned, &extra_args, None, &ready);
         let read = read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        let prepared = (header, &macros[..], version, unsigned, extra_args);
+        let prepared = (header, &macros[..], version, extra_args);
         generated(target, toolkit, modules, prepared, parsed, read)
     })
 }
@@ -274,15 +274,10 @@ type Read = (
     Vec<(String, String)>,
 );
 
-/// The header, its macros and release, the unsigned macros and the extra clang flags.
+/// The header, its macros and release, and the extra clang flags.
 #[cfg(feature = "bindgen")]
-type Prepared<'a> = (
-    header::Header,
-    &'a [(String, String)],
-    model::CudaVersion,
-    std::collections::HashMap<String, generator::Unsigned>,
-    Vec<(String, Option<String>)>,
-);
+type Prepared<'a> =
+    (header::Header, &'a [(String, String)], model::CudaVersion, Vec<(String, Option<String>)>);
 
 /// The bindings from bindgen's output and what was read beside it.
 #[cfg(feature = "bindgen")]
@@ -290,17 +285,14 @@ fn generated(
     target: &env::Target,
     toolkit: Toolkit,
     modules: &[&interop::Interop],
-    (header, macros, version, unsigned, extra_args): Prepared<'_>,
+    (header, macros, version, extra_args): Prepared<'_>,
     parsed: model::Result<Parsed>,
     read: model::Result<Read>,
 ) -> model::Result<Generated> {
-    let (text, converter) = match parsed? {
-        Parsed::Text(text, converter) => (text, converter),
+    let file = match parsed? {
+        Parsed::File(file) => file,
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
-    // Read back with the comments' stand-ins, while the converter finishes.
-    let mut file = generator::read(&text, &unsigned)?;
-    converter.fill(&mut file, &text)?;
     let (scanned, cuda_h, lost, typedefs, expanded) = read?;
     let mut items = items::read(file)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
@@ -393,13 +385,11 @@ fn generate_module(
     let macros = header.macros()?;
     let unsigned = generator::unsigned_macros(&macros);
     let ready = generator::Ready::default();
-    let (text, converter) = match run_bindgen(&header, &unsigned, extra_args, Some(m), &ready)? {
-        Parsed::Text(text, converter) => (text, converter),
+    let file = match run_bindgen(&header, &unsigned, extra_args, Some(m), &ready)? {
+        Parsed::File(file) => file,
         // cuda.h's own pass has parsed: libclang has its headers.
         Parsed::WithoutClangHeaders(e) => return Err(e),
     };
-    let mut file = generator::read(&text, &unsigned)?;
-    converter.fill(&mut file, &text)?;
     let file = items::without(file, bound);
     let mut items = items::read(file)?;
     // Its enums' `Debug` is the crate's, by name, as for cuda.h's.
@@ -461,9 +451,8 @@ fn generate(
 /// What bindgen made of `wrapper.h`.
 #[cfg(feature = "bindgen")]
 enum Parsed {
-    /// The bindings as Rust source, a stand-in for each comment, and the
-    /// converter that has the comments.
-    Text(String, generator::Converter),
+    /// The bindings read back as a syntax tree, with their comments.
+    File(generator::File),
     /// libclang lacks clang's own headers (`stddef.h`): no C parses.
     WithoutClangHeaders(model::Error),
 }
@@ -497,7 +486,6 @@ fn run_bindgen(
         }
     }
 
-    generator::load_libclang()?;
     let (comments, converter) = generator::Comments::start(ready.clone());
     let (major, minor) = generator::RUST_TARGET;
     let builder = bindgen::Builder::default()
@@ -563,7 +551,10 @@ fn run_bindgen(
     let text = bindings.to_string();
     // The callbacks, and with them the converter's input, end with the bindings.
     drop(bindings);
-    Ok(Parsed::Text(text, converter))
+    // Read back with the comments' stand-ins while the converter finishes.
+    let mut file = generator::read(&text, unsigned)?;
+    converter.fill(&mut file, &text)?;
+    Ok(Parsed::File(file))
 }
 
 /// The target's C compiler as cc selects it, with the user's `CC`/`CFLAGS`,

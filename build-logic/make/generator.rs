@@ -298,38 +298,24 @@ const LIBCLANG_FIX: &str = "Fix one of:\n\
      - Fedora: dnf install clang-devel; Arch: pacman -S clang\n\
      - set LIBCLANG_PATH to the directory that holds libclang.so (e.g. /usr/lib/llvm-14/lib)";
 
-/// libclang is loaded here, before bindgen, because bindgen panics when it
-/// cannot load it; this way the user gets the places searched and the fix.
-/// A library that loads but is not libclang (no `clang_createIndex`) is
-/// refused here too, for the same reason.
-pub fn load_libclang() -> Result<()> {
-    if clang_sys::is_loaded() {
-        return Ok(());
-    }
-    Loading::start(None).finish()
-}
-
-/// libclang being loaded, on a thread of its own where a scope is given:
-/// opening it (and the LLVM it links) takes a while, which the C
-/// preprocessor's runs and the header's reading fill. [`Loading::finish`]
-/// makes it the calling thread's libclang, as clang-sys keeps the loaded
-/// library per thread.
+/// libclang, loaded before bindgen because bindgen panics when it cannot
+/// load it; this way the user gets the places searched and the fix. A
+/// library that loads but is not libclang (no `clang_createIndex`) is refused
+/// too, for the same reason. It loads on a thread of its own: opening it (and
+/// the LLVM it links) takes a while, which the C preprocessor's runs and the
+/// header's reading fill. [`Loading::finish`] makes it the calling thread's
+/// libclang, as clang-sys keeps the loaded library per thread.
 pub struct Loading<'scope> {
     /// `LIBCLANG_PATH` and what is wrong with it, for the error.
     named: Option<String>,
-    loaded: Load<'scope>,
+    thread: std::thread::ScopedJoinHandle<'scope, Loaded>,
 }
 
 type Loaded = std::result::Result<std::sync::Arc<clang_sys::SharedLibrary>, String>;
 
-enum Load<'scope> {
-    Running(std::thread::ScopedJoinHandle<'scope, Loaded>),
-    Done(Loaded),
-}
-
 impl<'scope> Loading<'scope> {
-    /// Starts loading libclang, on a thread of `scope` where one is given.
-    pub fn start<'env>(scope: Option<&'scope std::thread::Scope<'scope, 'env>>) -> Self {
+    /// Starts loading libclang, on a thread of `scope`.
+    pub fn start<'env>(scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
         // clang-sys searches only LIBCLANG_PATH when it is set, empty or not:
         // empty is unset here, as for every variable (before the loading
         // thread starts: the environment is changed while no other runs).
@@ -352,21 +338,12 @@ impl<'scope> Loading<'scope> {
             contained(clang_sys::load).and_then(|loaded| loaded)?;
             clang_sys::get_library().ok_or_else(|| "clang-sys kept no library".to_string())
         };
-        let loaded = match scope {
-            Some(scope) => Load::Running(scope.spawn(load)),
-            None => Load::Done(load()),
-        };
-        Loading { named, loaded }
+        Loading { named, thread: scope.spawn(load) }
     }
 
     /// libclang loaded into the calling thread, or why not.
     pub fn finish(self) -> Result<()> {
-        let loaded = match self.loaded {
-            Load::Running(thread) => {
-                thread.join().unwrap_or_else(|_| Err("clang-sys panicked".to_string()))
-            }
-            Load::Done(loaded) => loaded,
-        };
+        let loaded = self.thread.join().unwrap_or_else(|_| Err("clang-sys panicked".to_string()));
         let e = match loaded {
             Ok(library) => {
                 clang_sys::set_library(Some(library));
@@ -663,6 +640,9 @@ pub fn unparsable(include: &Path, target: &str, e: &str) -> Error {
         ),
     )
 }
+
+/// bindgen's output read back (for the build script, which links no syn).
+pub type File = syn::File;
 
 /// bindgen's output as a syntax tree, with the unsigned macros' values as C has them.
 pub fn read(bindings: &str, unsigned: &HashMap<String, Unsigned>) -> Result<syn::File> {
