@@ -1,6 +1,7 @@
 //! What this crate says that no header does: what each function does and
 //! what each versioned ABI changed (`summaries.txt`), what each `CUresult`
-//! means (`results.txt`), what each struct field holds (`fields.txt`), what
+//! means (`results.txt`), what every other enumerator means
+//! (`enumerators.txt`), what each struct field holds (`fields.txt`), what
 //! each `#define` constant means (`constants.txt`), what each untyped
 //! parameter takes (`params.txt`), the calling contracts (`contracts.txt`),
 //! its own sentences for each attribute enum it says
@@ -238,7 +239,7 @@ pub(crate) const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
 ];
 
 /// This crate's sentence for an enumerator, where it has one.
-pub(crate) fn sentence(name: &str) -> Option<&'static str> {
+pub fn sentence(name: &str) -> Option<&'static str> {
     POOL_ATTRIBUTES.iter().chain(&POINTER_ATTRIBUTES).find(|(n, _)| *n == name).map(|(_, s)| *s)
 }
 
@@ -347,6 +348,24 @@ const FIELDS: &str = include_str!("fields.txt");
 pub fn field(path: &str) -> Option<&'static str> {
     static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     ROWS.get_or_init(|| table(FIELDS)).get(path).copied()
+}
+
+/// What each enumerator means (`enumerators.txt`): every enumerator of every
+/// release and interop module but the `CUresult` codes (`results.txt`) and
+/// the pool and pointer attributes (their sentences above).
+const ENUMERATORS: &str = include_str!("enumerators.txt");
+
+/// The line of an enumerator in `enumerators.txt`.
+pub fn enumerator_row(name: &str) -> Option<&'static str> {
+    static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| table(ENUMERATORS)).get(name).copied()
+}
+
+/// This crate's line of an enumerator, from whichever of its three homes has it.
+pub fn enumerator(name: &str) -> Option<&'static str> {
+    enumerator_row(name)
+        .or_else(|| sentence(name))
+        .or_else(|| result(name).map(|(meaning, _)| meaning))
 }
 
 /// What each `#define` constant means (`constants.txt`).

@@ -198,7 +198,14 @@ pub(super) fn links(names: &[&str]) -> String {
 /// The types text, each item with this crate's lines.
 pub(crate) fn types(b: &Bindings) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    enums::lines(b, &b.enumerators, &b.aliases, &mut lines);
+    let scope = enums::Scope {
+        enumerators: &b.enumerators,
+        aliases: &b.aliases,
+        functions: &b.functions,
+        group: "CUDA_TYPES",
+        dated: true,
+    };
+    enums::lines(b, &scope, &mut lines);
     let paths = records::lines(b, &b.types, &mut lines);
     for name in b.history.of.keys() {
         if !lines.contains_key(name.as_str()) {
@@ -213,7 +220,16 @@ pub(crate) fn types(b: &Bindings) -> String {
 /// An interop module's types text (`m.types`), each item with this crate's lines.
 pub(crate) fn module_types(b: &Bindings, m: &crate::model::Module) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    one_page_per_enum(&m.aliases, &mut lines);
+    // Its enums are documented on its own group's page (`CUDA_GL`), its first.
+    let group = m.reference.groups.first().map_or("CUDA_TYPES", |(g, _)| g.as_str());
+    let scope = enums::Scope {
+        enumerators: &m.enumerators,
+        aliases: &m.aliases,
+        functions: &m.functions,
+        group,
+        dated: false,
+    };
+    enums::lines(b, &scope, &mut lines);
     let paths = records::lines(b, &m.types, &mut lines);
     records::insert_fields(&insert_all(&m.types, &lines), &paths)
 }

@@ -369,6 +369,7 @@ pub fn strip_tags(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::own_words::headers;
 
     /// Every function any pregenerated release binds has this crate's summary,
     /// every versioned ABI its note, and every `CUresult` its meaning.
@@ -410,174 +411,6 @@ mod tests {
         for code in codes {
             assert!(result(code).is_some_and(|(m, a)| !m.is_empty() && a.ends_with('.')), "{code}");
         }
-    }
-
-    /// NVIDIA's text as a reader sees it: doxygen's commands (`\\p`, `\\e`,
-    /// `\\ref`, `\\brief`, ...) and `::` left out, so that `\\p bytesize` is the
-    /// word a reader reads, not two.
-    fn reader(text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(at) = rest.find('\\') {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + 1..];
-            let command = after.find(|c: char| !c.is_ascii_alphanumeric() && c != '_');
-            let command = &after[..command.unwrap_or(after.len())];
-            // `\\param[out]`: the bracket is markup too.
-            let after = &after[command.len()..];
-            let after = match after.strip_prefix('[') {
-                Some(a) => a.split_once(']').map_or(a, |(_, a)| a),
-                None => after,
-            };
-            out.push(' ');
-            rest = after;
-        }
-        out.push_str(rest);
-        out.replace("::", " ")
-    }
-
-    /// The lowercase words of a text.
-    fn words(text: &str) -> Vec<String> {
-        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .map(str::to_ascii_lowercase)
-            .collect()
-    }
-
-    const RUN: usize = 5;
-
-    type Runs = std::collections::BTreeSet<Vec<String>>;
-
-    fn runs(text: &str) -> Runs {
-        words(text).windows(RUN).map(<[String]>::to_vec).collect()
-    }
-
-    /// Every comment of a header, as text.
-    fn comments(text: &str) -> Vec<&str> {
-        let mut out = Vec::new();
-        let mut rest = text;
-        while let Some(at) = rest.find('/') {
-            let after = &rest[at..];
-            if let Some(body) = after.strip_prefix("/*") {
-                let end = body.find("*/").unwrap_or(body.len());
-                out.push(&body[..end]);
-                rest = &body[end..];
-            } else if let Some(body) = after.strip_prefix("//") {
-                let end = body.find('\n').unwrap_or(body.len());
-                out.push(&body[..end]);
-                rest = &body[end..];
-            } else {
-                rest = &after[1..];
-            }
-        }
-        out
-    }
-
-    /// The headers of every pregenerated release, fetched where the cache lacks
-    /// them (a fresh clone): `cuda.h`, the interop headers beside it, and the
-    /// Direct3D ones of the Windows wheel, as one text per release.
-    fn headers() -> Vec<(String, String)> {
-        use crate::headers::{include_dir, include_dir_for, Platform};
-        let mut out = Vec::new();
-        for (release, _) in crate::pregenerate::releases().unwrap() {
-            let dotted = crate::pregenerate::dotted(release);
-            let dir = include_dir(&dotted).unwrap_or_else(|e| panic!("{dotted}: {e}"));
-            let windows = include_dir_for(&dotted, Platform::WindowsX86_64)
-                .unwrap_or_else(|e| panic!("{dotted} (Windows): {e}"));
-            let d3d = ["cudaD3D9.h", "cudaD3D10.h", "cudaD3D11.h"].map(|h| windows.join(h));
-            let text: String = ["cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"]
-                .iter()
-                .map(|h| dir.join(h))
-                .chain(d3d)
-                .map(|h| {
-                    std::fs::read_to_string(&h).unwrap_or_else(|e| panic!("{}: {e}", h.display()))
-                })
-                .collect();
-            out.push((dotted, text));
-        }
-        out
-    }
-
-    /// This crate's own text shares no run of five words with NVIDIA's, compared
-    /// as a reader reads both (`reader`): each summary, ABI note and meaning with
-    /// the comment of its function and every `\\brief` line; the lines of fields,
-    /// constants, parameters and contracts with every comment of the headers.
-    /// Against every pregenerated release's headers, fetched where missing.
-    #[test]
-    fn the_summaries_are_our_own_words() {
-        use libcuda_sys_build::make::reference::scan;
-        use libcuda_sys_build::sentences::family;
-        let mut theirs: std::collections::BTreeMap<String, Runs> = Default::default();
-        let (mut briefs, mut all) = (Runs::new(), Runs::new());
-        let headers = headers();
-        for (_, text) in &headers {
-            let scanned = scan(text);
-            for f in &scanned.reference.functions {
-                if let Some(c) = scanned.comment(&f.name) {
-                    theirs.entry(family(&f.name).to_string()).or_default().extend(runs(&reader(c)));
-                }
-            }
-            for line in text
-                .lines()
-                .filter_map(|l| l.trim_start_matches([' ', '*']).strip_prefix("\\brief"))
-            {
-                briefs.extend(runs(&reader(line)));
-            }
-            for c in comments(text) {
-                all.extend(runs(&reader(c)));
-            }
-        }
-        let read =
-            |f: &str| std::fs::read_to_string(crate::root().join("build-logic").join(f)).unwrap();
-        let mut checked = 0;
-        let mut copied = Vec::new();
-        // Summaries and notes: against their function's comment and the briefs.
-        for line in read("summaries.txt").lines().filter(|l| !l.starts_with('#')) {
-            let (name, text) = line.split_once('\t').unwrap();
-            let own = theirs.get(family(name));
-            for run in runs(text) {
-                if own.is_some_and(|t| t.contains(&run)) || briefs.contains(&run) {
-                    copied.push(format!("summaries.txt {name}: `{}`", run.join(" ")));
-                }
-            }
-            checked += 1;
-        }
-        // The rest: against every comment of every header.
-        for file in ["results.txt", "fields.txt", "constants.txt", "params.txt", "contracts.txt"] {
-            for line in read(file).lines().filter(|l| !l.starts_with('#')) {
-                let (name, text) = line.split_once('\t').unwrap();
-                for run in runs(text) {
-                    if all.contains(&run) {
-                        copied.push(format!("{file} {name}: `{}`", run.join(" ")));
-                    }
-                }
-                checked += 1;
-            }
-        }
-        assert!(copied.is_empty(), "runs of {RUN} words of NVIDIA's:\n{}", copied.join("\n"));
-        println!(
-            "{checked} lines of ours against the comments of {} releases' headers",
-            headers.len()
-        );
-    }
-
-    /// The comparison is with what a reader reads: a copied sentence is found
-    /// whatever doxygen commands NVIDIA's text has in it.
-    #[test]
-    fn a_copied_sentence_is_found_through_doxygen_markup() {
-        let theirs =
-            "Returns in \\p *pi the integer value of the attribute \\p attrib on device \\p dev.";
-        assert_eq!(
-            words(&reader(theirs)).join(" "),
-            "returns in pi the integer value of the attribute attrib on device dev"
-        );
-        let ours = "Writes to `*pi` the integer value of the attribute `attrib` of `dev`.";
-        assert!(!runs(ours).is_disjoint(&runs(&reader(theirs))));
-        assert!(reader("\\param[out] ptr - x ::CUDA_SUCCESS").contains(" ptr - x  CUDA_SUCCESS"));
-        assert_eq!(
-            comments("a /** one */ b // two\nc /**< three */"),
-            ["* one ", " two", "*< three "]
-        );
     }
 
     /// Every parameter C leaves untyped (`sentences::untyped`) of every function of
@@ -731,6 +564,57 @@ mod tests {
         unnamed.dedup();
         assert!(unnamed.is_empty(), "constants without a line of constants.txt: {unnamed:?}");
         println!("{} fields, each with its line", paths.len());
+    }
+
+    /// Every enumerator of every enum of every pregenerated release and interop
+    /// module has its line in one home: `enumerators.txt`, or for the `CUresult`
+    /// codes `results.txt`, or for the pool and pointer attributes their
+    /// sentences; and every line of `enumerators.txt` is an enumerator's.
+    #[test]
+    fn every_enumerator_of_every_release_has_its_line() {
+        use libcuda_sys_build::sentences::{enumerator, enumerator_row, result, sentence};
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
+        let files: Vec<String> = std::iter::once("types.rs".to_string())
+            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/types.rs", m.feature)))
+            .map(|f| read(&f))
+            .collect();
+        let mut names = std::collections::BTreeSet::new();
+        for (release, _) in crate::pregenerate::releases().unwrap() {
+            for file in &files {
+                let text = libcuda_sys_build::pregenerated::select(file, release, false).unwrap();
+                names.extend(enumerators(&text));
+            }
+        }
+        let without: Vec<&String> = names.iter().filter(|n| enumerator(n).is_none()).collect();
+        // A line in enumerators.txt and another home: two lines, one of them stale.
+        let twice: Vec<&String> = names
+            .iter()
+            .filter(|n| {
+                enumerator_row(n).is_some() && (sentence(n).or(result(n).map(|r| r.0))).is_some()
+            })
+            .collect();
+        let rows =
+            std::fs::read_to_string(crate::root().join("build-logic/enumerators.txt")).unwrap();
+        let stale: Vec<&str> = rows
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t').map(|(n, _)| n))
+            .filter(|n| !names.contains(*n))
+            .collect();
+        assert!(without.is_empty(), "{} enumerators without a line: {without:?}", without.len());
+        assert!(twice.is_empty(), "enumerators with a line in two homes: {twice:?}");
+        assert!(stale.is_empty(), "lines of enumerators.txt of no enumerator: {stale:?}");
+        println!("{} enumerators, each with its line", names.len());
+    }
+
+    /// The enumerators a types text declares (`pub const X: E = E(...)`).
+    fn enumerators(types: &str) -> impl Iterator<Item = String> + '_ {
+        types.lines().filter_map(|l| {
+            let (name, rest) = l.trim().strip_prefix("pub const ")?.split_once(": ")?;
+            let (owner, value) = rest.split_once(" = ")?;
+            value.starts_with(&format!("{owner}(")).then(|| name.to_string())
+        })
     }
 
     #[test]

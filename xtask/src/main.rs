@@ -15,6 +15,8 @@ mod exit;
 
 mod fallback;
 mod headers;
+#[cfg(test)]
+mod own_words;
 mod pregenerate;
 pub use libcuda_sys_build::env::{shell_word, shown};
 use libcuda_sys_build::model;

@@ -4,10 +4,31 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{dotted, Bindings, Enumerator, Typed};
-use crate::sentences::{contracts, result, sentence, ENUMS, REFUSED_BY_13_0};
+use crate::model::{dotted, Bindings, Enumerator, Function, Typed};
+use crate::sentences::{contracts, enumerator_row, result, sentence, ENUMS, REFUSED_BY_13_0};
 
-use super::{article, history, linked, links, presence, releases_text, value, Presence};
+use super::{
+    article, group_page, history, linked, links, presence, releases_text, value, Presence,
+};
+
+/// The enums of one header: `cuda.h`'s, or an interop module's.
+pub(crate) struct Scope<'a> {
+    pub enumerators: &'a [Enumerator],
+    /// `(enum, typedef)`, as in [`Bindings::aliases`].
+    pub aliases: &'a [(String, String)],
+    /// The functions that may take or write them.
+    pub functions: &'a [Function],
+    /// The group of NVIDIA's reference whose page documents them (`CUDA_TYPES`).
+    pub group: &'a str,
+    /// Whether the release history (`b.history`) covers them: it holds `cuda.h`'s items only.
+    pub dated: bool,
+}
+
+impl Scope<'_> {
+    fn typedef_of<'s>(&'s self, owner: &'s str) -> &'s str {
+        self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
+    }
+}
 
 /// How an attribute can be set, in a sentence.
 pub(super) fn access(typed: &Typed) -> String {
@@ -146,9 +167,9 @@ pub(super) fn untyped_line(b: &Bindings, e: &Enumerator) -> String {
 /// through a `*mut` pointer)`, from their signatures, each read once.
 pub(super) type Users<'a> = BTreeMap<&'a str, (Vec<&'a str>, Vec<&'a str>)>;
 
-pub(super) fn users(b: &Bindings) -> Users<'_> {
+pub(super) fn users(functions: &[Function]) -> Users<'_> {
     let mut out: Users = BTreeMap::new();
-    for f in &b.functions {
+    for f in functions {
         // The signature only: the attributes before it hold the header's text,
         // which may say anything (`code_only` blanks it).
         let Some(at) = super::code_only(&f.decl).find("pub fn ") else { continue };
@@ -170,8 +191,8 @@ pub(super) fn users(b: &Bindings) -> Users<'_> {
 }
 
 /// An enum's own lines: what it is, who takes it, and its value-type table.
-pub(super) fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String> {
-    let typedef = b.typedef_of(owner);
+pub(super) fn enum_lines(b: &Bindings, scope: &Scope, users: &Users, owner: &str) -> Vec<String> {
+    let typedef = scope.typedef_of(owner);
     let mut lines = Vec::new();
     if let Some((_, s)) = ENUMS.iter().find(|(e, _)| *e == owner) {
         lines.extend([s.to_string(), String::new()]);
@@ -187,6 +208,10 @@ pub(super) fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String
         lines.push(String::new());
         lines.push("A mask (see [`BITMASKS`]): its values are bits, combined with `|`.".into());
     }
+    lines.extend([
+        String::new(),
+        format!("NVIDIA's reference: [its group's page]({}).", group_page(scope.group)),
+    ]);
     let (mut take, mut write) = (Vec::new(), Vec::new());
     for name in [owner, typedef] {
         if let Some((t, w)) = users.get(name) {
@@ -257,14 +282,16 @@ pub(super) fn enum_lines(b: &Bindings, users: &Users, owner: &str) -> Vec<String
 /// the typedefs `aliases`), into `lines`; each enum on one page.
 pub(super) fn lines<'a>(
     b: &'a Bindings,
-    enumerators: &'a [Enumerator],
-    aliases: &'a [(String, String)],
+    scope: &Scope<'a>,
     lines: &mut BTreeMap<&'a str, Vec<String>>,
 ) {
-    for e in enumerators {
+    for e in scope.enumerators {
         let mut own = Vec::new();
         if let Some(v) = value(b, e) {
             own.push(format!("`{} = {v}`", e.name));
+        }
+        if let Some(line) = enumerator_row(&e.name) {
+            super::paragraph(&mut own, line.to_string());
         }
         if let Some(t) = b.typed.iter().find(|t| t.name == e.name) {
             own.push(String::new());
@@ -281,7 +308,7 @@ pub(super) fn lines<'a>(
         for c in contracts(&e.name) {
             own.extend([String::new(), c.to_string()]);
         }
-        if let Some(h) = history(b, &e.name) {
+        if let Some(h) = history(b, &e.name).filter(|_| scope.dated) {
             let older = if REFUSED_BY_13_0.contains(&e.name.as_str()) {
                 "A CUDA 13.0 driver refuses it: `CUDA_ERROR_INVALID_VALUE`."
             } else {
@@ -291,11 +318,11 @@ pub(super) fn lines<'a>(
         }
         lines.entry(e.name.as_str()).or_default().extend(own);
     }
-    let mut owners: Vec<&str> = enumerators.iter().map(|e| e.owner.as_str()).collect();
+    let mut owners: Vec<&str> = scope.enumerators.iter().map(|e| e.owner.as_str()).collect();
     owners.dedup();
-    let users = users(b);
+    let users = users(scope.functions);
     for owner in owners {
-        lines.entry(owner).or_default().extend(enum_lines(b, &users, owner));
+        lines.entry(owner).or_default().extend(enum_lines(b, scope, &users, owner));
     }
-    super::one_page_per_enum(aliases, lines);
+    super::one_page_per_enum(scope.aliases, lines);
 }
