@@ -3,7 +3,7 @@
 //! means (`results.txt`), what every other enumerator means
 //! (`enumerators.txt`), what each struct field holds (`fields.txt`), what
 //! each `#define` constant means (`constants.txt`), what each untyped
-//! parameter takes (`params.txt`), the calling contracts (`contracts.txt`),
+//! parameter takes (`params.txt`), how long each array parameter is (`arrays.txt`), the calling contracts (`contracts.txt`),
 //! its own sentences for each attribute enum it says
 //! more of than the common lines, the memory-pool and pointer attributes (the
 //! pregenerated set carries none of the header's text, and docs.rs renders
@@ -453,6 +453,56 @@ pub fn untyped(name: &str, ty: &str) -> bool {
 pub fn param(name: &str, parameter: &str) -> Option<&'static Param> {
     let family = family(name);
     params().iter().find(|p| p.function == family && p.parameter == parameter)
+}
+
+/// Every array parameter, with its length (`arrays.txt`).
+const ARRAYS: &str = include_str!("arrays.txt");
+
+/// One row of `arrays.txt`: an array parameter of a function family.
+pub struct Array {
+    pub function: &'static str,
+    pub parameter: &'static str,
+    /// Its element count: an expression of the other parameters, or words.
+    pub count: &'static str,
+    pub text: &'static str,
+}
+
+impl Array {
+    /// Its length as the docs write it: "`tensorRank - 1` elements", or the
+    /// words where no parameter gives it.
+    pub fn length(&self) -> String {
+        let words = self.count.contains("terminated") || self.count.starts_with("the ");
+        match words {
+            true => self.count.to_string(),
+            false => format!("`{}` elements", self.count),
+        }
+    }
+}
+
+/// Every row of `arrays.txt`, read once.
+pub fn arrays() -> &'static [Array] {
+    static ROWS: std::sync::OnceLock<Vec<Array>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        ARRAYS
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut f = l.splitn(4, '\t');
+                Some(Array {
+                    function: f.next()?,
+                    parameter: f.next()?,
+                    count: f.next()?,
+                    text: f.next()?,
+                })
+            })
+            .collect()
+    })
+}
+
+/// The row of the array parameter `parameter` of the function `name` (any ABI of its family).
+pub fn array(name: &str, parameter: &str) -> Option<&'static Array> {
+    let family = family(name);
+    arrays().iter().find(|a| a.function == family && a.parameter == parameter)
 }
 
 /// What each `CUresult` means and what a caller does about it (`results.txt`).

@@ -505,6 +505,114 @@ mod tests {
         println!("{} rows, each family named by its function's documentation", params().len());
     }
 
+    /// Every row of `arrays.txt` names a parameter of a function of some
+    /// pregenerated release, and every parameter that looks like an array has a
+    /// row: a `char` pointer (a C string or a buffer), `kernelParams` and `extra`,
+    /// and a pointer to a non-`void` type in a function with a count parameter
+    /// (`num*`, `nb*`, `count`, `*Count`, `*Rank`, `len`, `bufferSize`), where the
+    /// pointer's name is plural or it points to pointers.
+    #[test]
+    fn every_array_parameter_has_its_length() {
+        use libcuda_sys_build::sentences::{array, arrays, family};
+        // Found by the rule, but one value each.
+        const NOT_ARRAYS: [(&str, &str, &str); 1] = [(
+            "cuDeviceGetTexture1DLinearMaxWidth",
+            "maxWidthInElements",
+            "one width, written by the driver: its name ends in `s`",
+        )];
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
+        let files: Vec<String> = std::iter::once("functions.rs".to_string())
+            .chain(
+                libcuda_sys_build::interop::MODULES.map(|m| format!("{}/functions.rs", m.feature)),
+            )
+            .map(|f| read(&f))
+            .collect();
+        let integer = |ty: &str| {
+            let ty = ty.trim_start_matches("*mut").trim_start_matches("*const").trim();
+            let ty = ty.rsplit("::").next().unwrap_or(ty);
+            [
+                "c_uint",
+                "c_int",
+                "c_ulong",
+                "c_long",
+                "c_ulonglong",
+                "usize",
+                "cuuint32_t",
+                "cuuint64_t",
+            ]
+            .contains(&ty)
+        };
+        let counting = |n: &str| {
+            let upper_after = |prefix: &str| {
+                n.strip_prefix(prefix)
+                    .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+            };
+            upper_after("num")
+                || upper_after("nb")
+                || ["count", "len", "bufferSize"].contains(&n)
+                || n.ends_with("Count")
+                || n.ends_with("Rank")
+        };
+        let (mut seen, mut missing) = (std::collections::BTreeSet::new(), Vec::new());
+        for (release, _) in crate::pregenerate::releases().unwrap() {
+            for file in &files {
+                let text = libcuda_sys_build::pregenerated::select(file, release, false).unwrap();
+                for decl in text.split("pub fn ").skip(1) {
+                    let name = decl.split('(').next().unwrap();
+                    let args = decl.split_once('(').unwrap().1.rsplit_once(')').unwrap().0;
+                    let params: Vec<(&str, String)> = args
+                        .split(',')
+                        .filter_map(|a| a.split_once(':'))
+                        .map(|(p, ty)| {
+                            (p.trim(), ty.split_whitespace().collect::<Vec<_>>().join(" "))
+                        })
+                        .collect();
+                    let counts: Vec<&str> = params
+                        .iter()
+                        .filter(|(p, ty)| counting(p) && integer(ty))
+                        .map(|(p, _)| *p)
+                        .collect();
+                    for (p, ty) in &params {
+                        seen.insert((family(name).to_string(), p.to_string()));
+                        let Some(pointee) =
+                            ty.strip_prefix("*mut ").or_else(|| ty.strip_prefix("*const "))
+                        else {
+                            continue;
+                        };
+                        let base = p.strip_suffix("_out").unwrap_or(p);
+                        let plural = ["s", "array", "list", "data", "dim", "corner", "info"]
+                            .iter()
+                            .any(|end| base.to_ascii_lowercase().ends_with(end))
+                            || ["from", "to", "desc", "map", "result"].contains(&base);
+                        let single = base.ends_with("Params") || base.ends_with("Status");
+                        let found = ty.ends_with("c_char")
+                            || (["kernelParams", "extra"].contains(p)
+                                && pointee.contains("c_void"))
+                            || (!pointee.ends_with("c_void")
+                                && !counts.is_empty()
+                                && !counts.contains(p)
+                                && (pointee.starts_with('*') || (plural && !single)));
+                        let excepted =
+                            NOT_ARRAYS.iter().any(|(f, q, _)| *f == family(name) && q == p);
+                        if found && !excepted && array(name, p).is_none() {
+                            missing.push(format!("{name} {p}"));
+                        }
+                    }
+                }
+            }
+        }
+        missing.sort();
+        missing.dedup();
+        assert!(missing.is_empty(), "array parameters without a row of arrays.txt: {missing:?}");
+        for a in arrays() {
+            let known = seen.contains(&(a.function.to_string(), a.parameter.to_string()));
+            assert!(known, "arrays.txt: {} {}: no such parameter", a.function, a.parameter);
+            assert!(!a.count.is_empty() && !a.text.is_empty(), "{} {}", a.function, a.parameter);
+        }
+        println!("{} array parameters, each with its length", arrays().len());
+    }
+
     /// The enumerators of the enum whose typedef is `typedef`, in `types`.
     fn enumerators_of<'a>(types: &'a str, typedef: &str) -> impl Iterator<Item = &'a str> {
         let alias = format!(" as {typedef};");

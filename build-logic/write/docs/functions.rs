@@ -152,6 +152,15 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
     if let Some(p) = pointers {
         paragraph(&mut before, p);
     }
+    let arrays: Vec<String> = params(&f.decl)
+        .into_iter()
+        .filter_map(|(name, _)| crate::sentences::array(&f.name, &name))
+        .map(|a| format!("- `{}`: {}. {}", a.parameter, a.length(), a.text))
+        .collect();
+    if !arrays.is_empty() {
+        paragraph(&mut before, "Its arrays, and how many elements each holds:".into());
+        before.extend(arrays);
+    }
     // The facts, as a list.
     let mut after = Vec::new();
     if let Some(d) = documented {
