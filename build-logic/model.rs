@@ -219,9 +219,10 @@ pub struct Typed {
 /// and `groups.txt` keep them): never a sentence of it.
 #[derive(Default)]
 pub struct Reference {
-    /// `(group, title)` of each doxygen group, a page of NVIDIA's online
-    /// reference: `CUDA_MALLOC_ASYNC`, `Stream Ordered Memory Allocator`.
-    pub groups: Vec<(String, String)>,
+    /// Each doxygen group, a page of NVIDIA's online reference
+    /// (`CUDA_MALLOC_ASYNC`), whose title this crate gives in its own words
+    /// (`sentences::group`).
+    pub groups: Vec<String>,
     /// Every function the header declares, under the name it declares
     /// (`cuMemAlloc`, which a macro renames to `cuMemAlloc_v2`).
     pub functions: Vec<Documented>,
@@ -288,7 +289,7 @@ pub const BLOCK: &str = "//~";
 /// The files of `cuda.h`'s bindings that the pregenerated set ships rendered
 /// (`pregenerated/rendered/`) and a generated build renders, in this order,
 /// as `OUT_DIR` has them; each interop module's `<module>.rs` follows.
-pub const RENDERED_FILES: [&str; 7] = [
+pub const RENDERED_FILES: [&str; 8] = [
     "bindings.rs",
     "functions.rs",
     "renames.rs",
@@ -296,6 +297,7 @@ pub const RENDERED_FILES: [&str; 7] = [
     "value_types.rs",
     "enumerators.rs",
     "accessors.rs",
+    "map.rs",
 ];
 
 /// NVIDIA's online driver-API reference: a doxygen group is a page of it.

@@ -3,7 +3,8 @@
 //! means (`results.txt`), what every other enumerator means
 //! (`enumerators.txt`), what each struct field holds (`fields.txt`), what
 //! each `#define` constant means (`constants.txt`), what each untyped
-//! parameter takes (`params.txt`), how long each array parameter is (`arrays.txt`), the calling contracts (`contracts.txt`),
+//! parameter takes (`params.txt`), how long each array parameter is (`arrays.txt`),
+//! what each group of NVIDIA's reference is for (`groups.txt`), the calling contracts (`contracts.txt`),
 //! its own sentences for each attribute enum it says
 //! more of than the common lines, the memory-pool and pointer attributes (the
 //! pregenerated set carries none of the header's text, and docs.rs renders
@@ -30,8 +31,8 @@ pub(crate) const POOL_ATTRIBUTES: [(&str, &str); 15] = [
     (
         "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD",
         "How many bytes of unused reservation the pool keeps through a synchronization: \
-         at each stream, event or context synchronize it gives what it holds above this \
-         back to the system (0 by default, so it keeps nothing).",
+         whenever a stream, an event or the context is synchronized, it returns what it \
+         holds above this to the system (0 by default, so it keeps nothing).",
     ),
     (
         "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT",
@@ -225,7 +226,7 @@ pub(crate) const POINTER_ATTRIBUTES: [(&str, &str); 22] = [
     ("CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR", "The start of that physical mapping."),
     (
         "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID",
-        "An ID of the physical allocation the pointer is in, unique in the process.",
+        "A process-unique ID of the physical allocation that holds the address.",
     ),
     (
         "CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE",
@@ -453,6 +454,15 @@ pub fn untyped(name: &str, ty: &str) -> bool {
 pub fn param(name: &str, parameter: &str) -> Option<&'static Param> {
     let family = family(name);
     params().iter().find(|p| p.function == family && p.parameter == parameter)
+}
+
+/// Each group of NVIDIA's reference: our title, and what its functions are for (`groups.txt`).
+const GROUPS: &str = include_str!("groups.txt");
+
+/// `(title, line)` of the group `id` (`CUDA_MALLOC_ASYNC`).
+pub fn group(id: &str) -> Option<(&'static str, &'static str)> {
+    static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| table(GROUPS)).get(id).and_then(|text| text.split_once('\t'))
 }
 
 /// Every array parameter, with its length (`arrays.txt`).

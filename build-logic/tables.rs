@@ -65,7 +65,7 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 7] {
             format!("{} {group} {returns} {refers} {}\n", f.name, list(&params))
         })
         .collect();
-    let groups = b.reference.groups.iter().map(|(id, title)| format!("{id}\t{title}\n")).collect();
+    let groups = b.reference.groups.iter().map(|id| format!("{id}\n")).collect();
     let pages = b.reference.pages.iter().map(|(tag, page)| format!("{tag} {page}\n")).collect();
     [
         ("since.txt", since),
@@ -80,7 +80,7 @@ pub(crate) fn write(b: &Tables) -> [(&'static str, String); 7] {
 
 /// `reference.txt` (`function group returns refers params`, the lists
 /// comma-separated, each parameter `name:direction`), `groups.txt`
-/// (`group<TAB>title`) and `pages.txt` (`tag page`).
+/// (`group`) and `pages.txt` (`tag page`).
 #[cfg(feature = "pregenerate")]
 pub fn read_reference(functions: &str, groups: &str, pages: &str) -> Result<Reference, String> {
     let list = |field: &str| match field {
@@ -104,8 +104,7 @@ pub fn read_reference(functions: &str, groups: &str, pages: &str) -> Result<Refe
             })
         })
         .collect::<Result<_, String>>()?;
-    let groups =
-        rows(groups, 2, true)?.into_iter().map(|r| (r[0].to_string(), r[1].to_string())).collect();
+    let groups = rows(groups, 1, true)?.into_iter().map(|r| r[0].to_string()).collect();
     let pages =
         rows(pages, 2, false)?.into_iter().map(|r| (r[0].to_string(), r[1].to_string())).collect();
     Ok(Reference { groups, functions, pages })

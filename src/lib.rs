@@ -124,9 +124,11 @@
 //!   Memory that queued work reads or writes must stay valid until the stream
 //!   reaches it.
 //! - **`fork()`.** A child process cannot use the CUDA state of a parent that
-//!   had initialized the driver: every call there, `cuInit` included, returns
-//!   [`CUDA_ERROR_NOT_INITIALIZED`]. Initialize CUDA in each child after the
-//!   fork, or start workers with `exec`.
+//!   had initialized the driver: there `cuInit` and the calls that need it
+//!   return [`CUDA_ERROR_NOT_INITIALIZED`] (on an H100 with driver 580,
+//!   `cuInit` and `cuDeviceGetCount` return it, while `cuDriverGetVersion`,
+//!   which needs no initialization, still succeeds). Use CUDA only in a child
+//!   whose parent never initialized it, or start workers with `exec`.
 //! - **Integers that C leaves untyped.** C enums are newtypes ([Enums](#enums)).
 //!   A parameter that takes an enum's values as a plain integer names the enum
 //!   on its page, and the enum converts with `.into()`
@@ -341,6 +343,11 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/accessors.rs"));
 }
 pub use generated::*;
+
+// The map of the API: the module `map`, rendered with the bindings.
+include!(concat!(env!("OUT_DIR"), "/map.rs"));
+
+pub mod workflows;
 
 #[cfg(any(
     feature = "gl",

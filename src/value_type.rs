@@ -6,7 +6,7 @@
 pub struct ValueType {
     /// The C type as the header writes it: `int`, `cuuint64_t`, `CUcontext`,
     /// `char[1024]`; for a member of a union (launch attributes), the member's
-    /// type (`struct { unsigned int x; unsigned int y; unsigned int z; }`).
+    /// type (for a cluster's dimensions, a struct of three `unsigned int` members).
     pub c_name: &'static str,
     /// Its size in bytes: what the getter writes (of one element, for an
     /// [`Shape::Array`]). `None` where the bindings have no type of that name.

@@ -31,7 +31,7 @@ pub(crate) fn since(version: u32, typedefs: &str) -> String {
 }
 
 /// The page of NVIDIA's reference a group is (each `_` of its name doubled).
-pub(super) fn group_page(group: &str) -> String {
+pub(crate) fn group_page(group: &str) -> String {
     format!("{REFERENCE}/group__{}.html", group.replace('_', "__"))
 }
 
@@ -221,7 +221,7 @@ pub(crate) fn types(b: &Bindings) -> String {
 pub(crate) fn module_types(b: &Bindings, m: &crate::model::Module) -> String {
     let mut lines: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     // Its enums are documented on its own group's page (`CUDA_GL`), its first.
-    let group = m.reference.groups.first().map_or("CUDA_TYPES", |(g, _)| g.as_str());
+    let group = m.reference.groups.first().map_or("CUDA_TYPES", String::as_str);
     let scope = enums::Scope {
         enumerators: &m.enumerators,
         aliases: &m.aliases,

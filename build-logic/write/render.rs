@@ -32,10 +32,55 @@ pub fn files(b: &Bindings) -> Vec<(String, String)> {
         value_types(b),
         types.1,
         accessors(b),
+        map(b),
     ];
     let files = RENDERED_FILES.iter().map(|n| n.to_string()).zip(texts);
     let modules = b.modules.iter().map(|m| (format!("{}.rs", m.name), module(b, m)));
     files.chain(modules).collect()
+}
+
+/// `map.rs`: the module `map`, whose page is the map of the API: every group
+/// of NVIDIA's reference, `cuda.h`'s then each interop module's, with this
+/// crate's title and line for it, its page, and a link to each of its
+/// functions, each link in the function's block (`//~ name`), which
+/// `files::all` drops with the function where the floor leaves it out.
+fn map(b: &Bindings) -> String {
+    let mut text = String::new();
+    let intro = "Every group of NVIDIA's driver API reference, in this crate's words: what its \
+                 functions are for, its page of NVIDIA's reference, and its functions in these \
+                 bindings (the plain names, as C calls them). The sequences that only work as a \
+                 whole are in [`workflows`].";
+    let _ = writeln!(text, "#[doc = {intro:?}]");
+    let headers = std::iter::once((None, &b.reference, &b.functions, &b.renames))
+        .chain(b.modules.iter().map(|m| (Some(m.name), &m.reference, &m.functions, &m.renames)));
+    for (module, reference, functions, renames) in headers {
+        for group in &reference.groups {
+            let (title, line) = crate::sentences::group(group).unwrap_or((group, ""));
+            let _ =
+                writeln!(text, "#[doc = \"\"]\n#[doc = {:?}]\n#[doc = \"\"]", format!("# {title}"));
+            let feature = module.map_or(String::new(), |m| format!(" (feature `{m}`)"));
+            let page = docs::group_page(group);
+            let said = format!("{line}{feature} NVIDIA's page: [{group}]({page}).");
+            let _ = writeln!(text, "#[doc = {said:?}]\n#[doc = \"\"]");
+            for f in functions {
+                // Under the name its reference (and C) gives it: `cuMemAlloc`.
+                let plain =
+                    renames.iter().find(|r| r.target == f.name).map_or(&f.name, |r| &r.plain);
+                let here = reference.functions.iter().find(|d| d.name == *plain);
+                if here.and_then(|d| d.group.as_deref()) != Some(group.as_str()) {
+                    continue;
+                }
+                let link = match module {
+                    None => format!("[`{plain}`]"),
+                    Some(m) => format!("[`{plain}`](crate::{m}::{plain})"),
+                };
+                let _ = writeln!(text, "{BLOCK} {}\n#[doc = {link:?}]", f.name);
+            }
+            let _ = writeln!(text, "{BLOCK}");
+        }
+    }
+    text.push_str("pub mod map {}\n");
+    text
 }
 
 /// The tables as rows of text, which `cargo xtask pregenerate` merges into the

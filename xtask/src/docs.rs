@@ -716,6 +716,34 @@ mod tests {
         println!("{} enumerators, each with its line", names.len());
     }
 
+    /// Every group of NVIDIA's reference in every pregenerated release and
+    /// interop module has this crate's title and line, and every line a group.
+    #[test]
+    fn every_group_has_its_title_and_line() {
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
+        let files: Vec<String> = std::iter::once("groups.txt".to_string())
+            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/groups.txt", m.feature)))
+            .map(|f| read(&f))
+            .collect();
+        let mut ids = std::collections::BTreeSet::new();
+        for (release, _) in crate::pregenerate::releases().unwrap() {
+            for file in &files {
+                let text = libcuda_sys_build::pregenerated::select(file, release, false).unwrap();
+                ids.extend(text.lines().filter(|l| !l.starts_with("//")).map(str::to_string));
+            }
+        }
+        let without: Vec<&String> =
+            ids.iter().filter(|g| libcuda_sys_build::sentences::group(g).is_none()).collect();
+        assert!(without.is_empty(), "groups without a line of groups.txt: {without:?}");
+        let rows = std::fs::read_to_string(crate::root().join("build-logic/groups.txt")).unwrap();
+        for line in rows.lines().filter(|l| !l.starts_with('#')) {
+            let id = line.split('\t').next().unwrap();
+            assert!(ids.contains(id), "build-logic/groups.txt: {id} is no group");
+        }
+        println!("{} groups, each with its title and line", ids.len());
+    }
+
     /// The enumerators a types text declares (`pub const X: E = E(...)`).
     fn enumerators(types: &str) -> impl Iterator<Item = String> + '_ {
         types.lines().filter_map(|l| {

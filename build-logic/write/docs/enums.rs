@@ -210,7 +210,11 @@ pub(super) fn enum_lines(b: &Bindings, scope: &Scope, users: &Users, owner: &str
     }
     lines.extend([
         String::new(),
-        format!("NVIDIA's reference: [its group's page]({}).", group_page(scope.group)),
+        format!(
+            "NVIDIA's reference: [{}]({}).",
+            crate::sentences::group(scope.group).map_or(scope.group, |(title, _)| title),
+            group_page(scope.group)
+        ),
     ]);
     let (mut take, mut write) = (Vec::new(), Vec::new());
     for name in [owner, typedef] {

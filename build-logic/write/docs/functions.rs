@@ -23,7 +23,6 @@ pub(crate) struct Index<'a> {
     documented: HashMap<&'a str, &'a Documented>,
     /// The plain names of each function a macro renames.
     plain: HashMap<&'a str, Vec<&'a str>>,
-    groups: HashMap<&'a str, &'a str>,
     /// The attribute enums each function reads (`true`) or writes.
     accessors: HashMap<&'a str, Vec<(&'a str, bool)>>,
     /// The `#define` constants, for the families of flags parameters (`CU_MEMHOSTALLOC_*`).
@@ -72,10 +71,6 @@ impl<'a> Index<'a> {
                 .map(|d| (d.name.as_str(), d))
                 .collect(),
             plain,
-            groups: references
-                .flat_map(|r| &r.groups)
-                .map(|(id, t)| (id.as_str(), t.as_str()))
-                .collect(),
             accessors,
             constants: [b.types.as_str(), b.macro_constants.as_str()]
                 .into_iter()
@@ -121,7 +116,15 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
                 .into(),
         );
     }
-    for c in contracts(family(&f.name)) {
+    // Its family's contract, and that of each name C gives it (`cuGraphInstantiate`
+    // is `cuGraphInstantiateWithFlags` from CUDA 12.0).
+    let mut keys = vec![family(&f.name)];
+    for p in plain.iter().map(|p| family(p)) {
+        if !keys.contains(&p) {
+            keys.push(p);
+        }
+    }
+    for c in keys.into_iter().flat_map(contracts) {
         paragraph(&mut before, c.to_string());
     }
     // libcuda's own symbol of the plain name: the legacy stream's variant, or an older ABI.
@@ -182,7 +185,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
             after.push(format!("- Related functions: {}.", list(others, &index.bound, "")));
         }
         if let Some(g) = &d.group {
-            let title = index.groups.get(g.as_str()).copied().unwrap_or(g);
+            let title = crate::sentences::group(g).map_or(g.as_str(), |(title, _)| title);
             // `Memory Management [DEPRECATED]`: brackets in a link's text are text.
             let title = title.replace('[', "\\[").replace(']', "\\]");
             after.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
@@ -250,6 +253,8 @@ fn parameter_item(b: &Bindings, index: &Index, name: &str, ty: &str, p: &Param) 
     let c_type = ty.trim_start_matches("*mut").trim_start_matches("*const");
     let c_type = c_type.trim_start_matches("::core::ffi::");
     let (label, what) = match (p.kind, p.family()) {
+        // The row says what to pass, where it says anything.
+        ("zero", _) if !p.text.is_empty() => (" (reserved)", String::new()),
         ("zero", _) => ("", "reserved: pass 0.".to_string()),
         (_, Some(family)) => {
             let bits = p.kind == "bits";
