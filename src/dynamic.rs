@@ -41,7 +41,8 @@
 //!   export `cuInit`), every function returns
 //!   `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`; [`try_load`] says why (path tried,
 //!   the loader's message);
-//! - a function the driver lacks returns `CUDA_ERROR_NOT_FOUND`, that call alone.
+//! - a function the driver lacks returns `CUDA_ERROR_NOT_FOUND`, that call alone,
+//!   and [`last_missing`] names it (a code a module's symbol lookup returns too).
 
 use core::ffi::{c_char, c_int, c_void};
 use core::sync::atomic::{AtomicPtr, Ordering};
@@ -129,7 +130,7 @@ impl Slot {
     #[inline(never)]
     fn resolve(&self, cached: *mut ()) -> Result<*const (), CUresult> {
         if cached == ABSENT {
-            return Err(CUresult::CUDA_ERROR_NOT_FOUND);
+            return Err(self.missing());
         }
         let Ok(driver) = driver() else {
             return Err(CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
@@ -144,11 +145,33 @@ impl Slot {
         // Racing first calls store the same answer; no lock needed.
         self.address.store(if f.is_null() { ABSENT } else { f }, Ordering::Release);
         if f.is_null() {
-            Err(CUresult::CUDA_ERROR_NOT_FOUND)
+            Err(self.missing())
         } else {
             Ok(f)
         }
     }
+
+    /// `CUDA_ERROR_NOT_FOUND`, with this function recorded for [`last_missing`].
+    fn missing(&self) -> CUresult {
+        if let Ok(mut last) = LAST_MISSING.lock() {
+            *last = Some(self.symbol.trim_end_matches('\0'));
+        }
+        CUresult::CUDA_ERROR_NOT_FOUND
+    }
+}
+
+/// The function of the last call that returned `CUDA_ERROR_NOT_FOUND` because
+/// the loaded driver lacks it, on any thread.
+static LAST_MISSING: std::sync::Mutex<Option<&'static str>> = std::sync::Mutex::new(None);
+
+/// The driver function (its symbol: `cuMemGetDefaultMemPool`) whose call last
+/// returned `CUDA_ERROR_NOT_FOUND` because the loaded driver does not have it,
+/// or has only an older ABI of it (or that [`is_available`] last found
+/// absent); `None` before any such call. The same code
+/// also means a name a module or library does not define
+/// (`cuModuleGetFunction`): this tells the two apart.
+pub fn last_missing() -> Option<&'static str> {
+    LAST_MISSING.lock().ok().and_then(|last| *last)
 }
 /// A path as the system has it: one that is not UTF-8 still names its file.
 fn library_name() -> std::ffi::OsString {

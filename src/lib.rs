@@ -138,6 +138,23 @@
 //!
 #![doc = include_str!(concat!(env!("OUT_DIR"), "/crate_docs.md"))]
 //!
+//! # The map and the workflows
+//!
+//! [`map`] is the API by area: every group of NVIDIA's reference, with a
+//! line of this crate's on what it is for, its page of NVIDIA's reference,
+//! and its functions in these bindings. [`workflows`] walks the sequences
+//! that only work whole:
+//! [virtual memory](workflows#virtual-memory) (granularity, reserve, create,
+//! map, then `cuMemSetAccess`, without which the mapping faults; teardown in
+//! reverse), [memory shared between
+//! processes](workflows#sharing-memory-between-processes-ipc) and who closes
+//! each file descriptor, [graphs](workflows#graphs) (capture or build,
+//! instantiate, update, launch, memory nodes), [the launch
+//! configuration](workflows#launch-configuration) (dynamic shared memory over
+//! 48 KiB, cooperative launches, clusters), [JIT and
+//! linking](workflows#jit-and-linking) with their logs, and [the primary
+//! context](workflows#the-primary-context) against `cuCtxCreate`.
+//!
 //! # Enums
 //!
 //! C enums are newtype structs with associated constants

@@ -51,8 +51,14 @@ fn an_abi_newer_than_the_driver_is_absent_without_asking() {
     #[cfg(cuda_13_0)]
     {
         let mut ctx = std::ptr::null_mut();
+        // Another absent function asked for last, so that the call below must name its own.
+        let other = newer.iter().find(|f| **f != "cuCtxCreate_v4").unwrap();
+        assert_eq!(libcuda_sys::dynamic::is_available(other), Some(false));
+        assert_eq!(libcuda_sys::dynamic::last_missing(), Some(*other));
         let r = unsafe { cuCtxCreate(&mut ctx, std::ptr::null_mut(), 0, 0) };
         assert_eq!(r, CUresult::CUDA_ERROR_NOT_FOUND);
+        // The call's answer names what was missing: the 13.0 ABI's symbol.
+        assert_eq!(libcuda_sys::dynamic::last_missing(), Some("cuCtxCreate_v4"));
         assert_eq!(unsafe { queries() }, 0);
     }
     // A function as old as the driver that it does not export by name is

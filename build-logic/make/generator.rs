@@ -237,7 +237,46 @@ pub fn markdown(comment: &str) -> String {
     // The converter keeps text it does not understand; where it refuses,
     // the raw comment is still better than none.
     let markdown = doxygen_bindgen::transform(&comment).unwrap_or(comment);
-    code_spans(&single_dashes(&markdown))
+    punctuation_outside(&code_spans(&single_dashes(&markdown)))
+}
+
+/// `\p phStream.` becomes `` `phStream.` ``: the sentence's period (or comma)
+/// belongs after the code span, not in it. Outside code blocks, a span of one
+/// name and a trailing `.`, `,`, `;` or `:` gives it back to the sentence.
+fn punctuation_outside(markdown: &str) -> String {
+    let mut fenced = false;
+    let lines = markdown.lines().map(|line| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return line.to_string();
+        }
+        if fenced || line.contains("``") {
+            return line.to_string();
+        }
+        // Spans pair up: an odd count of backticks is not ours to read.
+        let parts: Vec<&str> = line.split('`').collect();
+        if parts.len() % 2 == 0 {
+            return line.to_string();
+        }
+        let mut out = String::with_capacity(line.len());
+        for (i, part) in parts.iter().enumerate() {
+            if i % 2 == 0 {
+                out.push_str(part);
+                continue;
+            }
+            let name = part.strip_suffix(['.', ',', ';', ':']).filter(|n| {
+                n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '*')
+                    && n.chars().skip(1).all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            let (code, after) = name.map_or((*part, ""), |n| (n, &part[n.len()..]));
+            out.push('`');
+            out.push_str(code);
+            out.push('`');
+            out.push_str(after);
+        }
+        out
+    });
+    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// `* `pool` \\[in\\] -   - The pool`: the converter writes a dash after a
@@ -688,6 +727,18 @@ mod tests {
         // Paths and a lone `::` stay as they are.
         assert_eq!(code_spans("std::vector and a :: b"), "std::vector and a :: b");
         assert_eq!(code_spans("`CUresult::CUDA_SUCCESS`"), "`CUresult::CUDA_SUCCESS`");
+    }
+
+    /// The converter's `` `phStream.` `` gives its period back to the sentence;
+    /// code blocks, paths and unpaired backticks stay as they are.
+    #[test]
+    fn punctuation_leaves_code_spans() {
+        assert_eq!(
+            punctuation_outside("a handle in `phStream.` The `Flags,` and `*pctx;`"),
+            "a handle in `phStream`. The `Flags`, and `*pctx`;"
+        );
+        let kept = "`a.b` and `x` `...` \n```\nint `c.`\n```\none ` alone.`";
+        assert_eq!(punctuation_outside(kept), kept);
     }
 
     #[test]

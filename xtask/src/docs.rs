@@ -51,6 +51,8 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     let mut defects: Vec<String> = Vec::new();
     let (mut functions, mut summarized, mut coded, mut linked, mut anonymous) = (0, 0, 0, 0, 0);
     let mut untyped = Untyped::default();
+    // Enumerators of this crate's tables and array parameters: all, those whose line shows.
+    let (mut enumerators, mut arrays) = ((0, 0), (0, 0));
     // The crate root's pages, and each interop module's.
     let modules = libcuda_sys_build::interop::MODULES.map(|m| doc.join(m.feature));
     let mut pages: Vec<_> = std::iter::once(doc.to_path_buf())
@@ -93,6 +95,36 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
             }
         }
         untyped.fields(&file, &html);
+        // Each enumerator on its enum's page: its line of ours shown.
+        for (at, _) in html.match_indices("id=\"associatedconstant.") {
+            let rest = &html[at + "id=\"associatedconstant.".len()..];
+            let name = &rest[..rest.find('"').unwrap_or(0)];
+            let Some(line) = libcuda_sys_build::sentences::enumerator(name) else { continue };
+            enumerators.0 += 1;
+            let shown = docblock(&html, &format!("associatedconstant.{name}"));
+            match shown.iter().flatten().any(|p| same_within(p, &cut(line))) {
+                true => enumerators.1 += 1,
+                false => defects.push(format!("{file}: {name} without its line")),
+            }
+        }
+        // Each array parameter in its function's list, with its length.
+        if let Some(name) = file.strip_prefix("fn.").and_then(|f| f.strip_suffix(".html")) {
+            let shown = renames.iter().find(|(p, _)| p == name).map_or(name, |(_, t)| t.as_str());
+            for a in libcuda_sys_build::sentences::arrays().iter() {
+                if a.function != libcuda_sys_build::sentences::family(shown) {
+                    continue;
+                }
+                if !html.contains(&format!("<code>{}</code>", a.parameter)) {
+                    continue;
+                }
+                arrays.0 += 1;
+                let item = format!("{}: {}. {}", a.parameter, a.length(), cut(a.text));
+                match text.iter().any(|p| same_within(p, &item)) {
+                    true => arrays.1 += 1,
+                    false => defects.push(format!("{file}: {} without its length", a.parameter)),
+                }
+            }
+        }
         if file == "struct.CUjit_option.html" {
             untyped.options(&html);
         }
@@ -138,6 +170,35 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     if functions < 400 {
         defects.push(format!("only {functions} function pages in {}", doc.display()));
     }
+    // Every contract shows on the page of its item, where these bindings have it.
+    let contracts = std::fs::read_to_string(crate::root().join("build-logic/contracts.txt"))
+        .map_err(|e| format!("contracts.txt: {e}"))?;
+    let mut shown = 0;
+    for (item, text) in
+        contracts.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once('\t'))
+    {
+        let anchor = format!("id=\"associatedconstant.{item}\"");
+        let page = [format!("fn.{item}.html"), format!("struct.{item}.html")]
+            .iter()
+            .map(|p| doc.join(p))
+            .chain(
+                pages
+                    .iter()
+                    .filter(|p| {
+                        p.file_name().is_some_and(|f| f.to_string_lossy().starts_with("struct."))
+                            && std::fs::read_to_string(p).is_ok_and(|h| h.contains(&anchor))
+                    })
+                    .cloned(),
+            )
+            .find(|p| p.exists());
+        let Some(page) = page else { continue };
+        let html =
+            std::fs::read_to_string(&page).map_err(|e| format!("{}: {e}", page.display()))?;
+        match same_within(&strip_tags(&html), &cut(text)) {
+            true => shown += 1,
+            false => defects.push(format!("{item}: its contract is not on {}", page.display())),
+        }
+    }
     if !defects.is_empty() {
         let n = defects.len();
         defects.truncate(20);
@@ -145,9 +206,12 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
     }
     Ok(format!(
         "{functions} function pages: {summarized} with a summary, {coded} with result codes, \
-         {linked} with their page of NVIDIA's reference; {untyped}; {anonymous} anonymous types, \
+         {linked} with their page of NVIDIA's reference; {untyped}; enumerators: {} of {} with \
+         this crate's line; array parameters: {} of {} with their length; contracts: {shown} \
+         shown on their items' pages; {anonymous} anonymous types, \
          each with its parent; no leaked `<`, doubled dash, description twice, \"enum enum\" or \
-         \"1 bytes\""
+         \"1 bytes\"",
+        enumerators.1, enumerators.0, arrays.1, arrays.0
     ))
 }
 

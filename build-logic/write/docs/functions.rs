@@ -175,13 +175,16 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
             });
             shown.collect::<Vec<_>>().join(", ")
         };
-        if !d.returns.is_empty() {
+        // Generated bindings carry the header's own "Returns" and "See also"
+        // sections: the same facts once is enough.
+        let header_has = |heading: &str| f.decl.contains(&format!("\"# {heading}\""));
+        if !d.returns.is_empty() && !header_has("Returns") {
             let codes = list(d.returns.iter().collect(), &index.enumerators, "CUresult::");
             after.push(format!("- Result codes its documentation lists: {codes}."));
         }
         let others: Vec<&String> =
             d.refers.iter().filter(|r| **r != f.name && !plain.contains(&r.as_str())).collect();
-        if !others.is_empty() {
+        if !others.is_empty() && !header_has("See also") {
             after.push(format!("- Related functions: {}.", list(others, &index.bound, "")));
         }
         if let Some(g) = &d.group {
