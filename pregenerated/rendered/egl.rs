@@ -6,372 +6,372 @@
 #[doc = ""] #[doc = "From cudaEGL.h: 3, the length of the per-plane arrays `frame.pArray` and `frame.pPitch` in `CUeglFrame`, i.e. the most planes one EGL frame can carry."] pub const MAX_PLANES: u32 = 3;
 #[doc = ""] #[doc = "From cudaEGL.h: 0xFFFFFFFF passed as the microsecond `timeout` of `cuEGLStreamConsumerAcquireFrame` to make it wait for a new frame without any time limit."] pub const CUDA_EGL_INFINITE_TIMEOUT: u32 = 4294967295;
 impl CUeglFrameType_enum {
-    pub const CU_EGL_FRAME_TYPE_ARRAY: CUeglFrameType_enum = CUeglFrameType_enum(0);
-    pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType_enum = CUeglFrameType_enum(1);
+    #[doc = ""] #[doc = "`CU_EGL_FRAME_TYPE_ARRAY = 0`"] #[doc = ""] #[doc = "The `CUeglFrame` planes are CUDA arrays in `frame.pArray`. Not usable with three-channel colour formats, nor for an EGLStream whose two ends sit on an integrated and a discrete GPU respectively."] pub const CU_EGL_FRAME_TYPE_ARRAY: CUeglFrameType_enum = CUeglFrameType_enum(0);
+    #[doc = ""] #[doc = "`CU_EGL_FRAME_TYPE_PITCH = 1`"] #[doc = ""] #[doc = "The `CUeglFrame` planes are pitched device pointers in `frame.pPitch`, with `pitch` giving the row stride of the first plane; works across iGPU/dGPU and may describe a sub-region of an allocation."] pub const CU_EGL_FRAME_TYPE_PITCH: CUeglFrameType_enum = CUeglFrameType_enum(1);
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
-#[doc(hidden)] pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
+#[doc = ""] #[doc = "The C enum `CUeglFrameType` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUeglFrameType::name`] names one."] #[doc = ""] #[doc = "NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc(hidden)] pub struct CUeglFrameType_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUeglFrameType_enum as CUeglFrameType;
 impl CUeglResourceLocationFlags_enum {
-    pub const CU_EGL_RESOURCE_LOCATION_SYSMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
+    #[doc = ""] #[doc = "`CU_EGL_RESOURCE_LOCATION_SYSMEM = 0`"] #[doc = ""] #[doc = "Hint for `cuEGLStreamConsumerConnectWithFlags` to keep acquired frames resident in system memory. It matters only on discrete GPUs; moving a frame can add allocation and migration latency."] pub const CU_EGL_RESOURCE_LOCATION_SYSMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
         0,
     );
-    pub const CU_EGL_RESOURCE_LOCATION_VIDMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
+    #[doc = ""] #[doc = "`CU_EGL_RESOURCE_LOCATION_VIDMEM = 1`"] #[doc = ""] #[doc = "Hint for `cuEGLStreamConsumerConnectWithFlags` to keep frames in the discrete GPU's own video memory; the default. Has no effect on integrated GPUs."] pub const CU_EGL_RESOURCE_LOCATION_VIDMEM: CUeglResourceLocationFlags_enum = CUeglResourceLocationFlags_enum(
         1,
     );
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
-#[doc(hidden)] pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
+#[doc = ""] #[doc = "The C enum `CUeglResourceLocationFlags` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUeglResourceLocationFlags::name`] names one."] #[doc = ""] #[doc = "NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc(hidden)] pub struct CUeglResourceLocationFlags_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUeglResourceLocationFlags_enum as CUeglResourceLocationFlags;
 impl CUeglColorFormat_enum {
-    pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_PLANAR = 0`"] #[doc = ""] #[doc = "Three-plane 4:2:0 YUV (I420-style): Y, then U, then V, each in its own plane, with U and V at half the luma width and height. No colour standard or range stated."] pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         0,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR = 1`"] #[doc = ""] #[doc = "Two-plane 4:2:0 YUV: a Y plane plus one interleaved chroma plane named UV at half width and height; the header calls its byte order VU. No colour standard stated."] pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         1,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV422_PLANAR = 2`"] #[doc = ""] #[doc = "Three-plane 4:2:2 YUV: Y, U and V in separate planes in that order, chroma half the luma width but the full height."] pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         2,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR = 3`"] #[doc = ""] #[doc = "Two-plane 4:2:2 YUV: Y plane, then an interleaved UV plane at half width and full height; header byte order for that plane is VU."] pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         3,
     );
-    pub const CU_EGL_COLOR_FORMAT_RGB: CUeglColorFormat_enum = CUeglColorFormat_enum(4);
-    pub const CU_EGL_COLOR_FORMAT_BGR: CUeglColorFormat_enum = CUeglColorFormat_enum(5);
-    pub const CU_EGL_COLOR_FORMAT_ARGB: CUeglColorFormat_enum = CUeglColorFormat_enum(6);
-    pub const CU_EGL_COLOR_FORMAT_RGBA: CUeglColorFormat_enum = CUeglColorFormat_enum(7);
-    pub const CU_EGL_COLOR_FORMAT_L: CUeglColorFormat_enum = CUeglColorFormat_enum(8);
-    pub const CU_EGL_COLOR_FORMAT_R: CUeglColorFormat_enum = CUeglColorFormat_enum(9);
-    pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_RGB = 4`"] #[doc = ""] #[doc = "Single-plane packed RGB, three components per pixel with the bytes stored B, G, R. Works with pitch-linear frames only; `CU_EGL_FRAME_TYPE_ARRAY` does not take three-channel formats."] pub const CU_EGL_COLOR_FORMAT_RGB: CUeglColorFormat_enum = CUeglColorFormat_enum(4);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BGR = 5`"] #[doc = ""] #[doc = "Single-plane packed RGB without alpha, three components per pixel stored in memory as R, G, B. Only pitch-linear frames (`CU_EGL_FRAME_TYPE_PITCH`) are supported; three-channel formats cannot be CUDA arrays."] pub const CU_EGL_COLOR_FORMAT_BGR: CUeglColorFormat_enum = CUeglColorFormat_enum(5);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_ARGB = 6`"] #[doc = ""] #[doc = "Single-plane packed RGB with alpha, four components per pixel; in memory each pixel's bytes run B, G, R, A, so the name lists them from the last byte back to the first."] pub const CU_EGL_COLOR_FORMAT_ARGB: CUeglColorFormat_enum = CUeglColorFormat_enum(6);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_RGBA = 7`"] #[doc = ""] #[doc = "Single-plane packed RGB plus alpha, four components per pixel laid out in memory as A, B, G, R."] pub const CU_EGL_COLOR_FORMAT_RGBA: CUeglColorFormat_enum = CUeglColorFormat_enum(7);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_L = 8`"] #[doc = ""] #[doc = "Single-plane luminance-only format: one brightness component per pixel and nothing else. Compare `CU_EGL_COLOR_FORMAT_Y`, the luma plane of the YUV family."] pub const CU_EGL_COLOR_FORMAT_L: CUeglColorFormat_enum = CUeglColorFormat_enum(8);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_R = 9`"] #[doc = ""] #[doc = "Single-plane, single-component format holding one colour channel per pixel (e.g. red only)."] pub const CU_EGL_COLOR_FORMAT_R: CUeglColorFormat_enum = CUeglColorFormat_enum(9);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV444_PLANAR = 10`"] #[doc = ""] #[doc = "Three-plane YUV without subsampling: Y, U, V planes in that order, all the same size."] pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         10,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR = 11`"] #[doc = ""] #[doc = "4:4:4 YUV in two planes: luma, then a full-resolution interleaved UV plane whose byte order the header gives as VU."] pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         11,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUYV_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUYV_422 = 12`"] #[doc = ""] #[doc = "Packed 4:2:2 YUV in one plane, two pixels sharing each U/V pair. Note the header gives the byte interleave as U, Y, V, Y, i.e. the name with neighbouring letters swapped."] pub const CU_EGL_COLOR_FORMAT_YUYV_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
         12,
     );
-    pub const CU_EGL_COLOR_FORMAT_UYVY_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_UYVY_422 = 13`"] #[doc = ""] #[doc = "Packed 4:2:2 YUV in one plane, chroma at half horizontal resolution. The header states the memory order as Y, U, Y, V, which is the name with adjacent letters swapped; check against your producer."] pub const CU_EGL_COLOR_FORMAT_UYVY_422: CUeglColorFormat_enum = CUeglColorFormat_enum(
         13,
     );
-    pub const CU_EGL_COLOR_FORMAT_ABGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_ABGR = 14`"] #[doc = ""] #[doc = "Single-plane packed RGB with alpha, four components per pixel; in memory the bytes run R, G, B, A, the reverse of the letters in the name."] pub const CU_EGL_COLOR_FORMAT_ABGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         14,
     );
-    pub const CU_EGL_COLOR_FORMAT_BGRA: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BGRA = 15`"] #[doc = ""] #[doc = "Single-plane packed colour plus alpha, four components per pixel, whose bytes run A, R, G, B in memory (the name read backwards)."] pub const CU_EGL_COLOR_FORMAT_BGRA: CUeglColorFormat_enum = CUeglColorFormat_enum(
         15,
     );
-    pub const CU_EGL_COLOR_FORMAT_A: CUeglColorFormat_enum = CUeglColorFormat_enum(16);
-    pub const CU_EGL_COLOR_FORMAT_RG: CUeglColorFormat_enum = CUeglColorFormat_enum(17);
-    pub const CU_EGL_COLOR_FORMAT_AYUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_A = 16`"] #[doc = ""] #[doc = "Single-plane alpha-only format: every pixel holds just one alpha (opacity) component and no colour data."] pub const CU_EGL_COLOR_FORMAT_A: CUeglColorFormat_enum = CUeglColorFormat_enum(16);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_RG = 17`"] #[doc = ""] #[doc = "Two components per pixel in one plane; in memory the G byte comes first and the R byte second."] pub const CU_EGL_COLOR_FORMAT_RG: CUeglColorFormat_enum = CUeglColorFormat_enum(17);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_AYUV = 18`"] #[doc = ""] #[doc = "Packed 4:4:4 YUV with alpha in one plane: each pixel carries all four components, stored in memory as V, U, Y, A. No colour standard or range is given (see `CU_EGL_COLOR_FORMAT_AYUV_ER` for extended range)."] pub const CU_EGL_COLOR_FORMAT_AYUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
         18,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR = 19`"] #[doc = ""] #[doc = "4:4:4 YUV in two planes: luma, then an interleaved VU plane at full resolution, which the header byte-orders as U then V."] pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         19,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR = 20`"] #[doc = ""] #[doc = "Two-plane 4:2:2: Y, then an interleaved VU plane at half width and full height, byte-ordered U then V according to the header."] pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         20,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR = 21`"] #[doc = ""] #[doc = "Two-plane 4:2:0: Y plane plus one interleaved chroma plane named VU at half width and height; the header gives its byte order as UV."] pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         21,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR = 22`"] #[doc = ""] #[doc = "10-bit 4:4:4 YUV in two planes with no chroma subsampling: Y plane, then interleaved V/U plane at full size; header byte order for the chroma plane is U then V."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         22,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR = 23`"] #[doc = ""] #[doc = "Two-plane 10-bit 4:2:0 YUV: plane 0 is Y, plane 1 interleaves V and U pairs at half width and half height; the header gives that plane's byte order as U then V."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         23,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR = 24`"] #[doc = ""] #[doc = "12-bit 4:4:4 YUV, two planes, no subsampling: the Y plane and a full-size plane of interleaved V/U samples, byte-ordered U then V per the header."] pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         24,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR = 25`"] #[doc = ""] #[doc = "12-bit 4:2:0 YUV in two planes: Y, then a V/U-interleaved chroma plane at half width and height, which the header says is byte-ordered U then V."] pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         25,
     );
-    pub const CU_EGL_COLOR_FORMAT_VYUY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_VYUY_ER = 26`"] #[doc = ""] #[doc = "Extended-range packed 4:2:2 YUV in one plane; the header gives the interleave as Y, V, Y, U, the name's letters swapped pairwise, unlike the later `CU_EGL_COLOR_FORMAT_VYUY`."] pub const CU_EGL_COLOR_FORMAT_VYUY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         26,
     );
-    pub const CU_EGL_COLOR_FORMAT_UYVY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_UYVY_ER = 27`"] #[doc = ""] #[doc = "Extended-range packed 4:2:2 YUV, one plane. As with `CU_EGL_COLOR_FORMAT_UYVY_422`, the header's byte order is Y, U, Y, V, not the order the name suggests."] pub const CU_EGL_COLOR_FORMAT_UYVY_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         27,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUYV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUYV_ER = 28`"] #[doc = ""] #[doc = "Extended-range packed 4:2:2 YUV, single plane; as for `CU_EGL_COLOR_FORMAT_YUYV_422`, the header's stated interleave is U, Y, V, Y rather than the name's order."] pub const CU_EGL_COLOR_FORMAT_YUYV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         28,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVYU_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVYU_ER = 29`"] #[doc = ""] #[doc = "Extended-range packed 4:2:2 in one plane; the header lists the interleave as V, Y, U, Y, the reverse pairing of the name (contrast `CU_EGL_COLOR_FORMAT_YVYU`)."] pub const CU_EGL_COLOR_FORMAT_YVYU_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         29,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV_ER = 30`"] #[doc = ""] #[doc = "Extended-range packed YUV with three components per pixel (no subsampling) in one plane, stored V, U, Y. Usable only as a pitch-linear frame."] pub const CU_EGL_COLOR_FORMAT_YUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         30,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUVA_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUVA_ER = 31`"] #[doc = ""] #[doc = "Extended-range variant of `CU_EGL_COLOR_FORMAT_YUVA`: one plane, four components per pixel in memory order A, V, U, Y."] pub const CU_EGL_COLOR_FORMAT_YUVA_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         31,
     );
-    pub const CU_EGL_COLOR_FORMAT_AYUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_AYUV_ER = 32`"] #[doc = ""] #[doc = "Extended-range counterpart of `CU_EGL_COLOR_FORMAT_AYUV`: one plane, four components per pixel with no chroma subsampling, laid out in memory as V, U, Y, A."] pub const CU_EGL_COLOR_FORMAT_AYUV_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         32,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER = 33`"] #[doc = ""] #[doc = "Extended-range 4:4:4 YUV: three equal-sized planes ordered Y, U, V, so every pixel has its own chroma samples."] pub const CU_EGL_COLOR_FORMAT_YUV444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         33,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER = 34`"] #[doc = ""] #[doc = "Extended-range 4:2:2 planar YUV, three planes in Y, U, V order; chroma is subsampled horizontally only."] pub const CU_EGL_COLOR_FORMAT_YUV422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         34,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER = 35`"] #[doc = ""] #[doc = "Extended-range 4:2:0 three-plane YUV: Y, U, V planes in that order, chroma subsampled by two horizontally and vertically."] pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         35,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER = 36`"] #[doc = ""] #[doc = "Extended-range 4:4:4 semi-planar: a Y plane and an equally sized UV-interleaved plane, byte-ordered V then U per the header."] pub const CU_EGL_COLOR_FORMAT_YUV444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         36,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER = 37`"] #[doc = ""] #[doc = "Extended-range 4:2:2 semi-planar: a luma plane and a single UV chroma plane (bytes V then U, per the header) that is half as wide as luma and equally tall."] pub const CU_EGL_COLOR_FORMAT_YUV422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         37,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER = 38`"] #[doc = ""] #[doc = "Extended-range 4:2:0 semi-planar YUV: luma plane and one UV plane at quarter area, whose byte order the header gives as VU."] pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         38,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER = 39`"] #[doc = ""] #[doc = "Extended-range 4:4:4 planar YUV with plane order Y, V, U, all three the same size."] pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         39,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER = 40`"] #[doc = ""] #[doc = "Extended-range 4:2:2 planar YUV in three planes ordered Y, V, U, chroma subsampled horizontally only."] pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         40,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER = 41`"] #[doc = ""] #[doc = "Extended-range 4:2:0 three-plane format with plane order Y, V, U and chroma at half horizontal and vertical resolution."] pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         41,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER = 42`"] #[doc = ""] #[doc = "Extended-range 4:4:4 semi-planar: Y plane plus a same-size VU-interleaved chroma plane, bytes ordered UV per the header."] pub const CU_EGL_COLOR_FORMAT_YVU444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         42,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER = 43`"] #[doc = ""] #[doc = "Extended-range 4:2:2 semi-planar with a VU-labelled chroma plane (UV byte order per the header) half as wide as luma and the same height."] pub const CU_EGL_COLOR_FORMAT_YVU422_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         43,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER = 44`"] #[doc = ""] #[doc = "Extended-range 4:2:0 semi-planar: luma plane and a quarter-area VU plane whose bytes the header orders U then V."] pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         44,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_RGGB = 45`"] #[doc = ""] #[doc = "Raw Bayer sensor image in one plane, one sample per pixel, tiles R, G on top and G, B below. Sample width is not given (see the BAYER10/12/14/20 variants)."] pub const CU_EGL_COLOR_FORMAT_BAYER_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         45,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_BGGR = 46`"] #[doc = ""] #[doc = "Raw Bayer image in one plane, one sample per pixel, each 2x2 tile B, G over G, R. Unlike the numbered BAYER10/12/14/20 formats, no sample width is stated."] pub const CU_EGL_COLOR_FORMAT_BAYER_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         46,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_GRBG = 47`"] #[doc = ""] #[doc = "Raw Bayer mosaic, single plane, tiles G, R over B, G, one sample per pixel. Bit depth unspecified; the BAYER10/12/14/20 variants state theirs."] pub const CU_EGL_COLOR_FORMAT_BAYER_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         47,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_GBRG = 48`"] #[doc = ""] #[doc = "One-plane raw Bayer with 2x2 tiles G, B above R, G and a single sample per pixel; the header gives no bit depth for it."] pub const CU_EGL_COLOR_FORMAT_BAYER_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         48,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER10_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER10_RGGB = 49`"] #[doc = ""] #[doc = "Single-plane raw Bayer data with the classic R, G / G, B tile. Every sample occupies 16 bits, of which 10 are significant and the remaining 6 are unused."] pub const CU_EGL_COLOR_FORMAT_BAYER10_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         49,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER10_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER10_BGGR = 50`"] #[doc = ""] #[doc = "Raw Bayer sensor data, one plane with one sample per pixel; each 2x2 tile is B, G over G, R. Samples have 10 significant bits stored in 16-bit words, the other 6 bits unused."] pub const CU_EGL_COLOR_FORMAT_BAYER10_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         50,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER10_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER10_GRBG = 51`"] #[doc = ""] #[doc = "Single-plane raw Bayer capture whose 2x2 tiles read G, R then B, G. 10-bit samples, each padded to 16 bits with 6 bits that mean nothing."] pub const CU_EGL_COLOR_FORMAT_BAYER10_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         51,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER10_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER10_GBRG = 52`"] #[doc = ""] #[doc = "Raw Bayer mosaic in a single plane, tile pattern G, B on the first row and R, G on the second. Each pixel is a 16-bit word of which only 10 bits carry data (6 ignored)."] pub const CU_EGL_COLOR_FORMAT_BAYER10_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         52,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_RGGB = 53`"] #[doc = ""] #[doc = "One-plane raw Bayer image with R, G / G, B tiles and one sample per pixel, 12 significant bits per 16-bit word (4 bits left unused)."] pub const CU_EGL_COLOR_FORMAT_BAYER12_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         53,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_BGGR = 54`"] #[doc = ""] #[doc = "One-plane raw Bayer image with B, G / G, R tiles. Samples are 12-bit values carried in 16-bit words; the spare 4 bits are unused."] pub const CU_EGL_COLOR_FORMAT_BAYER12_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         54,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_GRBG = 55`"] #[doc = ""] #[doc = "Raw Bayer mosaic, one plane, 2x2 tiles G, R over B, G. Each pixel is 16 bits wide with 12 bits of sample data and 4 padding bits."] pub const CU_EGL_COLOR_FORMAT_BAYER12_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         55,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_GBRG = 56`"] #[doc = ""] #[doc = "Single-plane raw Bayer with G, B / R, G tiles, one component per pixel. 12-bit depth, stored in 16-bit words with 4 unused bits."] pub const CU_EGL_COLOR_FORMAT_BAYER12_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         56,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER14_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER14_RGGB = 57`"] #[doc = ""] #[doc = "One-plane raw Bayer with the R, G / G, B arrangement, one component per pixel, 14-bit precision padded to 16 bits (2 spare bits)."] pub const CU_EGL_COLOR_FORMAT_BAYER14_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         57,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER14_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER14_BGGR = 58`"] #[doc = ""] #[doc = "Raw Bayer data in a single plane, tiles B, G over G, R. 14-bit samples stored in 16-bit containers, leaving 2 bits unused."] pub const CU_EGL_COLOR_FORMAT_BAYER14_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         58,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER14_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER14_GRBG = 59`"] #[doc = ""] #[doc = "Raw Bayer capture, one plane, tile rows G, R and B, G. 14 of every sample's 16 bits are meaningful; 2 are padding."] pub const CU_EGL_COLOR_FORMAT_BAYER14_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         59,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER14_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER14_GBRG = 60`"] #[doc = ""] #[doc = "Single-plane raw mosaic whose 2x2 tiles are G, B then R, G. Each 16-bit pixel word holds 14 data bits plus 2 that carry nothing."] pub const CU_EGL_COLOR_FORMAT_BAYER14_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         60,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER20_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER20_RGGB = 61`"] #[doc = ""] #[doc = "One-plane raw Bayer data in the R, G / G, B pattern, one 32-bit word per pixel holding a 20-bit sample (12 bits unused)."] pub const CU_EGL_COLOR_FORMAT_BAYER20_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         61,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER20_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER20_BGGR = 62`"] #[doc = ""] #[doc = "High-bit-depth raw Bayer in one plane with B, G / G, R tiles. Every sample takes 32 bits, of which 20 carry data and 12 are unused."] pub const CU_EGL_COLOR_FORMAT_BAYER20_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         62,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER20_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER20_GRBG = 63`"] #[doc = ""] #[doc = "Raw Bayer mosaic, one plane, 2x2 tiles G, R then B, G. 32 bits per pixel with 20 significant bits and 12 bits of padding."] pub const CU_EGL_COLOR_FORMAT_BAYER20_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         63,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER20_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER20_GBRG = 64`"] #[doc = ""] #[doc = "Single-plane raw Bayer with tiles G, B over R, G. Samples are 20-bit values in 32-bit words; the remaining 12 bits are filler with no meaning."] pub const CU_EGL_COLOR_FORMAT_BAYER20_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         64,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU444_PLANAR = 65`"] #[doc = ""] #[doc = "Three full-size planes with no subsampling, ordered Y, V, U (V before U)."] pub const CU_EGL_COLOR_FORMAT_YVU444_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         65,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU422_PLANAR = 66`"] #[doc = ""] #[doc = "Three-plane 4:2:2 with plane order Y, V, U; the two chroma planes are half the luma width and the full luma height."] pub const CU_EGL_COLOR_FORMAT_YVU422_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         66,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_PLANAR = 67`"] #[doc = ""] #[doc = "Three-plane 4:2:0 with the chroma planes swapped (YV12-style): Y, then V, then U, each chroma plane half the luma width and height."] pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         67,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB = 68`"] #[doc = ""] #[doc = "Raw Bayer in NVIDIA's proprietary ISP encoding, one plane, R, G / G, B tiles. Treat the integer samples as opaque: the header says nothing about their meaning."] pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_RGGB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         68,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR = 69`"] #[doc = ""] #[doc = "NVIDIA-proprietary ISP raw format with B, G / G, R tiles in one plane; CUDA exposes the samples only as an opaque integer type, so their encoding is not documented."] pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_BGGR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         69,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG = 70`"] #[doc = ""] #[doc = "NVIDIA ISP-specific raw Bayer in one plane, tile pattern G, R then B, G; samples appear to CUDA as an opaque integer datatype rather than plain values."] pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GRBG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         70,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG = 71`"] #[doc = ""] #[doc = "Proprietary NVIDIA ISP Bayer layout, single plane, G, B over R, G tiles. The data is mapped as opaque integers whose bit layout the header does not describe."] pub const CU_EGL_COLOR_FORMAT_BAYER_ISP_GBRG: CUeglColorFormat_enum = CUeglColorFormat_enum(
         71,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_BCCR = 72`"] #[doc = ""] #[doc = "Raw colour-filter data in a single plane with blue, clear / clear, red tiles (C is an unfiltered pixel), one sample per pixel. The header states no bit depth for this plain variant."] pub const CU_EGL_COLOR_FORMAT_BAYER_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         72,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_RCCB = 73`"] #[doc = ""] #[doc = "Single-plane raw red-clear-clear-blue data: tiles are red, clear over clear, blue, one sample per pixel. No bit depth is stated for this plain form."] pub const CU_EGL_COLOR_FORMAT_BAYER_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         73,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_CRBC = 74`"] #[doc = ""] #[doc = "Raw sensor data in one plane with clear, red / blue, clear tiles, one component per pixel. Sample width is not stated (compare `CU_EGL_COLOR_FORMAT_BAYER12_CRBC`)."] pub const CU_EGL_COLOR_FORMAT_BAYER_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         74,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER_CBRC = 75`"] #[doc = ""] #[doc = "Single-plane raw sensor mosaic whose tiles read clear, blue then red, clear, one sample per pixel; no bit depth is given for this unnumbered form."] pub const CU_EGL_COLOR_FORMAT_BAYER_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         75,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER10_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER10_CCCC = 76`"] #[doc = ""] #[doc = "Raw sensor data with all four pixels of each 2x2 tile clear (no colour filter), one sample per pixel in a single plane. 10 meaningful bits per sample inside a 16-bit container; 6 bits are padding."] pub const CU_EGL_COLOR_FORMAT_BAYER10_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         76,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_BCCR = 77`"] #[doc = ""] #[doc = "Raw colour-filter data, one plane, one sample per pixel, each 2x2 tile blue and clear on top, clear and red below (BCCR). 12 valid bits per 16-bit sample, 4 bits unused."] pub const CU_EGL_COLOR_FORMAT_BAYER12_BCCR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         77,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_RCCB = 78`"] #[doc = ""] #[doc = "Raw red-clear-clear-blue sensor data in one plane: each 2x2 tile is red, clear over clear, blue. Samples are 12-bit in 16-bit words (4 bits unused)."] pub const CU_EGL_COLOR_FORMAT_BAYER12_RCCB: CUeglColorFormat_enum = CUeglColorFormat_enum(
         78,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_CRBC = 79`"] #[doc = ""] #[doc = "Raw colour-filter capture, one plane, tile pattern clear, red over blue, clear (CRBC). Each 16-bit sample keeps 12 meaningful bits; the other 4 do nothing."] pub const CU_EGL_COLOR_FORMAT_BAYER12_CRBC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         79,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_CBRC = 80`"] #[doc = ""] #[doc = "Raw sensor mosaic in one plane whose 2x2 tiles read clear, blue over red, clear (CBRC). 16 bits per sample, of which 12 hold data and 4 are padding."] pub const CU_EGL_COLOR_FORMAT_BAYER12_CBRC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         80,
     );
-    pub const CU_EGL_COLOR_FORMAT_BAYER12_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_BAYER12_CCCC = 81`"] #[doc = ""] #[doc = "Unfiltered raw sensor data: every pixel of the tile is clear (CCCC), one sample per pixel in a single plane, 12 significant bits in a 16-bit word (4 spare)."] pub const CU_EGL_COLOR_FORMAT_BAYER12_CCCC: CUeglColorFormat_enum = CUeglColorFormat_enum(
         81,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y: CUeglColorFormat_enum = CUeglColorFormat_enum(82);
-    pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y = 82`"] #[doc = ""] #[doc = "A lone luma (Y) plane with no chroma, i.e. a greyscale image; no range or colour standard is stated (see the `_ER` variants)."] pub const CU_EGL_COLOR_FORMAT_Y: CUeglColorFormat_enum = CUeglColorFormat_enum(82);
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020 = 83`"] #[doc = ""] #[doc = "BT.2020 4:2:0 semi-planar: full-size luma plane and a combined UV plane subsampled by two in each direction."] pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         83,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020 = 84`"] #[doc = ""] #[doc = "BT.2020 4:2:0 in two planes: luma, then a combined VU chroma plane subsampled by two horizontally and vertically."] pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         84,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020 = 85`"] #[doc = ""] #[doc = "BT.2020 4:2:0 fully planar YUV: three planes ordered Y, U, V, the two chroma planes halved in both dimensions."] pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         85,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020 = 86`"] #[doc = ""] #[doc = "BT.2020 4:2:0 planar with V before U: three planes in Y, V, U order, chroma halved in both directions."] pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         86,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709 = 87`"] #[doc = ""] #[doc = "BT.709 4:2:0 in two planes: Y, then interleaved U/V chroma at half the luma width and half its height."] pub const CU_EGL_COLOR_FORMAT_YUV420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         87,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709 = 88`"] #[doc = ""] #[doc = "BT.709 4:2:0 semi-planar with the chroma plane labelled VU: full Y plane plus interleaved chroma at half width and half height."] pub const CU_EGL_COLOR_FORMAT_YVU420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         88,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709 = 89`"] #[doc = ""] #[doc = "BT.709 4:2:0 YUV with one plane per component in Y, U, V order; each chroma plane is half as wide and half as tall as luma."] pub const CU_EGL_COLOR_FORMAT_YUV420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         89,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709 = 90`"] #[doc = ""] #[doc = "BT.709 4:2:0 YUV in three planes ordered Y, V, U, where the V and U planes are half the luma size in width and height."] pub const CU_EGL_COLOR_FORMAT_YVU420_PLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         90,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709 = 91`"] #[doc = ""] #[doc = "BT.709 10-bit 4:2:0 YUV split over two planes: the luma plane and one combined VU chroma plane at half the luma width and half its height."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         91,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020 = 92`"] #[doc = ""] #[doc = "BT.2020 10-bit 4:2:0 in two planes: full-size Y, then a single plane of interleaved V/U samples subsampled by two both across and down."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         92,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020 = 93`"] #[doc = ""] #[doc = "BT.2020 10-bit 4:2:2 semi-planar: the Y plane plus one plane of V/U pairs that is half as wide as luma and just as tall."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         93,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR = 94`"] #[doc = ""] #[doc = "10-bit 4:2:2 YUV in two planes: full Y plane, then interleaved V/U chroma at half width but full height. No colour standard or range is named."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR: CUeglColorFormat_enum = CUeglColorFormat_enum(
         94,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709 = 95`"] #[doc = ""] #[doc = "BT.709 10-bit 4:2:2 in two planes: luma, then a shared VU plane with chroma subsampled horizontally only (half width, full height)."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_422_SEMIPLANAR_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
         95,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y_ER = 96`"] #[doc = ""] #[doc = "Greyscale: one luma (Y) plane only, extended range, no colour standard named."] pub const CU_EGL_COLOR_FORMAT_Y_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         96,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y_709_ER = 97`"] #[doc = ""] #[doc = "Luma-only format: a single Y plane with no chroma, extended range, BT.709 colorimetry. Unlike the Y10/Y12 variants, the bit depth is not part of the name or the comment."] pub const CU_EGL_COLOR_FORMAT_Y_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         97,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10_ER = 98`"] #[doc = ""] #[doc = "Luma-only format: one plane of 10-bit Y samples in extended range, no colour standard named."] pub const CU_EGL_COLOR_FORMAT_Y10_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         98,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10_709_ER = 99`"] #[doc = ""] #[doc = "A single 10-bit luma plane (no chroma) in extended range with BT.709 colorimetry."] pub const CU_EGL_COLOR_FORMAT_Y10_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         99,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12_ER = 100`"] #[doc = ""] #[doc = "One plane of 12-bit Y only (no chroma), extended range, without a named colour standard."] pub const CU_EGL_COLOR_FORMAT_Y12_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         100,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12_709_ER = 101`"] #[doc = ""] #[doc = "Greyscale format: a single plane of 12-bit luma in extended range, BT.709."] pub const CU_EGL_COLOR_FORMAT_Y12_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         101,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUVA: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUVA = 102`"] #[doc = ""] #[doc = "Packed 4:4:4 YUV with alpha in a single plane; each pixel's four components are stored A, V, U, Y. No range or colour standard named."] pub const CU_EGL_COLOR_FORMAT_YUVA: CUeglColorFormat_enum = CUeglColorFormat_enum(
         102,
     );
-    pub const CU_EGL_COLOR_FORMAT_YUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YUV = 103`"] #[doc = ""] #[doc = "Packed 4:4:4 YUV without alpha in one plane, three components per pixel stored V, U, Y. Pitch-linear frames only, since three-channel formats are not accepted as CUDA arrays."] pub const CU_EGL_COLOR_FORMAT_YUV: CUeglColorFormat_enum = CUeglColorFormat_enum(
         103,
     );
-    pub const CU_EGL_COLOR_FORMAT_YVYU: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_YVYU = 104`"] #[doc = ""] #[doc = "Single-plane packed 4:2:2 YUV stored Y, V, Y, U for each pair of pixels; chroma halved horizontally. Here the header's order matches the name."] pub const CU_EGL_COLOR_FORMAT_YVYU: CUeglColorFormat_enum = CUeglColorFormat_enum(
         104,
     );
-    pub const CU_EGL_COLOR_FORMAT_VYUY: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_VYUY = 105`"] #[doc = ""] #[doc = "Packed 4:2:2 YUV in a single plane, each two-pixel group stored V, Y, U, Y; chroma is halved horizontally only. No colour standard is named."] pub const CU_EGL_COLOR_FORMAT_VYUY: CUeglColorFormat_enum = CUeglColorFormat_enum(
         105,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER = 106`"] #[doc = ""] #[doc = "Extended-range 10-bit 4:2:0 semi-planar YUV: a Y plane plus one VU-interleaved plane halved horizontally and vertically. No colour standard is named."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         106,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER = 107`"] #[doc = ""] #[doc = "Extended-range BT.709, 10 bits per component, 4:2:0: luma in plane 0, interleaved V/U chroma in plane 1 at half resolution in each direction."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         107,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER = 108`"] #[doc = ""] #[doc = "Extended-range 10-bit YUV with full-resolution chroma, stored as a luma plane plus a single plane of interleaved V and U samples."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         108,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER = 109`"] #[doc = ""] #[doc = "Extended-range BT.709 10-bit 4:4:4: one Y plane and one interleaved V/U plane, both at full resolution."] pub const CU_EGL_COLOR_FORMAT_Y10V10U10_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         109,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER = 110`"] #[doc = ""] #[doc = "Extended-range 12-bit 4:2:0 in two planes: full-size Y and an interleaved VU plane at half the luma width and height. No colour standard is named."] pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         110,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER = 111`"] #[doc = ""] #[doc = "Extended-range BT.709 12-bit 4:2:0 semi-planar: a luma plane plus one chroma plane of V/U pairs subsampled 2x in both directions."] pub const CU_EGL_COLOR_FORMAT_Y12V12U12_420_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         111,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER = 112`"] #[doc = ""] #[doc = "Extended-range 12-bit 4:4:4 split into a luma plane and one interleaved VU plane of equal dimensions; no colour standard named."] pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         112,
     );
-    pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER = 113`"] #[doc = ""] #[doc = "BT.709 extended-range 12-bit YUV with full chroma resolution: Y in plane 0, V/U interleaved in plane 1, both the same size."] pub const CU_EGL_COLOR_FORMAT_Y12V12U12_444_SEMIPLANAR_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         113,
     );
 //@ 12.8-
-    pub const CU_EGL_COLOR_FORMAT_UYVY_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_UYVY_709 = 114`"] #[doc = ""] #[doc = "Single-plane packed 4:2:2 YUV with BT.709 colorimetry; each pixel pair stores U, Y, V, Y, so chroma has half the horizontal resolution. New in CUDA 12.8."] pub const CU_EGL_COLOR_FORMAT_UYVY_709: CUeglColorFormat_enum = CUeglColorFormat_enum(
 //@ 11.7-12.6
-    pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_MAX = 114`"] #[doc = ""] #[doc = "End marker of `CUeglColorFormat`, one past the last real format; it is not a format to pass or expect. Its value rose when the UYVY 709/2020 formats arrived in 12.8, so do not persist it."] pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
 //@ all
         114,
 //@ 12.8-
     );
-    pub const CU_EGL_COLOR_FORMAT_UYVY_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_UYVY_709_ER = 115`"] #[doc = ""] #[doc = "Like `CU_EGL_COLOR_FORMAT_UYVY_709` but extended range: BT.709, one plane, 4:2:2 pairs stored U, Y, V, Y. Present from CUDA 12.8."] pub const CU_EGL_COLOR_FORMAT_UYVY_709_ER: CUeglColorFormat_enum = CUeglColorFormat_enum(
         115,
     );
-    pub const CU_EGL_COLOR_FORMAT_UYVY_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_UYVY_2020 = 116`"] #[doc = ""] #[doc = "Packed 4:2:2 YUV in a single plane using BT.2020 colour: two pixels share one U and one V, stored U, Y, V, Y. Added in CUDA 12.8."] pub const CU_EGL_COLOR_FORMAT_UYVY_2020: CUeglColorFormat_enum = CUeglColorFormat_enum(
         116,
     );
-    pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
+    #[doc = ""] #[doc = "`CU_EGL_COLOR_FORMAT_MAX = 117`"] #[doc = ""] #[doc = "End marker of `CUeglColorFormat`, one past the last real format; it is not a format to pass or expect. Its value rose when the UYVY 709/2020 formats arrived in 12.8, so do not persist it."] pub const CU_EGL_COLOR_FORMAT_MAX: CUeglColorFormat_enum = CUeglColorFormat_enum(
         117,
 //@ all
     );
 }
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
-#[doc(hidden)] pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
+#[doc = ""] #[doc = "The C enum `CUeglColorFormat` as a newtype over its integer: its values are the associated constants, also at the crate root under their C names, and [`CUeglColorFormat::name`] names one."] #[doc = ""] #[doc = "NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc(hidden)] pub struct CUeglColorFormat_enum(pub ::core::ffi::c_uint);
 #[doc(inline)] pub use self::CUeglColorFormat_enum as CUeglColorFormat;
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -474,7 +474,7 @@ pub type CUeglStreamConnection = *mut CUeglStreamConnection_st;
 unsafe extern "C" {
 //~ cuGraphicsEGLRegisterImage
 #[doc = "Registers the EGL image `image` (an `EGLImageKHR` from a GL texture or renderbuffer, or from another EGL client) with CUDA and writes the resource handle to `*pCudaResource`; `flags` holds `CU_GRAPHICS_REGISTER_FLAGS_*` values. Once mapped, `cuGraphicsResourceGetMappedEglFrame` describes its planes. Measured with driver 580.159.04: a null `image` gives `CUDA_ERROR_UNKNOWN` (not in NVIDIA's list); an image of a GL texture gives a one-plane array frame of the texture's size and texels."] #[doc = ""] #[doc = "What its untyped parameters take:"] #[doc = "- `flags`: a [`CUgraphicsMapResourceFlags`] value, one of them (`.into()` gives the `c_uint`). One of `CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE` (0, read and write), `_READ_ONLY` or `_WRITE_DISCARD`, telling CUDA how it will use the image."] #[doc = ""] #[doc = "<!-- -->"] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_ALREADY_MAPPED`](CUresult::CUDA_ERROR_ALREADY_MAPPED), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuGraphicsUnregisterResource`](cuGraphicsUnregisterResource), [`cuGraphicsResourceSetMapFlags`](cuGraphicsResourceSetMapFlags), [`cuGraphicsMapResources`](cuGraphicsMapResources), [`cuGraphicsUnmapResources`](cuGraphicsUnmapResources)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuGraphicsEGLRegisterImage(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_ALREADY_MAPPED`](CUresult::CUDA_ERROR_ALREADY_MAPPED), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuGraphicsUnregisterResource`](cuGraphicsUnregisterResource), [`cuGraphicsResourceSetMapFlags`](cuGraphicsResourceSetMapFlags), [`cuGraphicsMapResources`](cuGraphicsMapResources), [`cuGraphicsUnmapResources`](cuGraphicsUnmapResources)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuGraphicsEGLRegisterImage(
     pCudaResource: *mut CUgraphicsResource,
     image: EGLImageKHR,
     flags: ::core::ffi::c_uint,
@@ -482,14 +482,14 @@ unsafe extern "C" {
 
 //~ cuEGLStreamConsumerConnect
 #[doc = "Attaches CUDA as the consumer end of the EGL stream `stream`, writing the connection handle to `*conn`; frames then arrive through `cuEGLStreamConsumerAcquireFrame`. The same as `cuEGLStreamConsumerConnectWithFlags` with frames in video memory."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerConnect(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerConnect(
     conn: *mut CUeglStreamConnection,
     stream: EGLStreamKHR,
 ) -> CUresult;
 
 //~ cuEGLStreamConsumerConnectWithFlags
 #[doc = "Attaches CUDA as the consumer of the EGL stream `stream` and writes the handle to `*conn`, with `flags` (`CUeglResourceLocationFlags`) choosing whether acquired frames lie in system memory or in video memory."] #[doc = ""] #[doc = "What its untyped parameters take:"] #[doc = "- `flags`: a [`CUeglResourceLocationFlags`] value, one of them (`.into()` gives the `c_uint`). `CU_EGL_RESOURCE_LOCATION_SYSMEM` or `CU_EGL_RESOURCE_LOCATION_VIDMEM`: where the consumer wants frames. The comment calls video memory the default, yet 0 is `_SYSMEM`, so pass the value explicitly."] #[doc = ""] #[doc = "<!-- -->"] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 8.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerConnectWithFlags(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 8.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerConnectWithFlags(
     conn: *mut CUeglStreamConnection,
     stream: EGLStreamKHR,
     flags: ::core::ffi::c_uint,
@@ -497,11 +497,11 @@ unsafe extern "C" {
 
 //~ cuEGLStreamConsumerDisconnect
 #[doc = "Detaches the CUDA consumer that `conn` names from its EGL stream, ending what `cuEGLStreamConsumerConnect` began."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
 
 //~ cuEGLStreamConsumerAcquireFrame
 #[doc = "Takes the next frame from the EGL stream behind `conn` and writes a graphics resource for it to `*pCudaResource`, waiting up to `timeout` microseconds for one to arrive; `*pStream` names the stream CUDA uses for it. Its planes come from `cuGraphicsResourceGetMappedEglFrame`; hand it back with `cuEGLStreamConsumerReleaseFrame`."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_LAUNCH_TIMEOUT`](CUresult::CUDA_ERROR_LAUNCH_TIMEOUT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerAcquireFrame(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_LAUNCH_TIMEOUT`](CUresult::CUDA_ERROR_LAUNCH_TIMEOUT)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerReleaseFrame`](cuEGLStreamConsumerReleaseFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerAcquireFrame(
     conn: *mut CUeglStreamConnection,
     pCudaResource: *mut CUgraphicsResource,
     pStream: *mut CUstream,
@@ -510,7 +510,7 @@ unsafe extern "C" {
 
 //~ cuEGLStreamConsumerReleaseFrame
 #[doc = "Gives the frame held as `pCudaResource` back to the EGL stream behind `conn`, after the consumer's work on it in `*pStream`, so the producer may reuse it."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerReleaseFrame(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE)."] #[doc = "- Related functions: [`cuEGLStreamConsumerConnect`](cuEGLStreamConsumerConnect), [`cuEGLStreamConsumerDisconnect`](cuEGLStreamConsumerDisconnect), [`cuEGLStreamConsumerAcquireFrame`](cuEGLStreamConsumerAcquireFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamConsumerReleaseFrame(
     conn: *mut CUeglStreamConnection,
     pCudaResource: CUgraphicsResource,
     pStream: *mut CUstream,
@@ -518,7 +518,7 @@ unsafe extern "C" {
 
 //~ cuEGLStreamProducerConnect
 #[doc = "Attaches CUDA as the producer end of the EGL stream `stream`, with frames `width` by `height` pixels, and writes the connection handle to `*conn`; frames are then sent with `cuEGLStreamProducerPresentFrame`."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamProducerDisconnect`](cuEGLStreamProducerDisconnect), [`cuEGLStreamProducerPresentFrame`](cuEGLStreamProducerPresentFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerConnect(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamProducerDisconnect`](cuEGLStreamProducerDisconnect), [`cuEGLStreamProducerPresentFrame`](cuEGLStreamProducerPresentFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerConnect(
     conn: *mut CUeglStreamConnection,
     stream: EGLStreamKHR,
     width: EGLint,
@@ -527,11 +527,11 @@ unsafe extern "C" {
 
 //~ cuEGLStreamProducerDisconnect
 #[doc = "Detaches the CUDA producer that `conn` names from its EGL stream, ending what `cuEGLStreamProducerConnect` began."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamProducerConnect`](cuEGLStreamProducerConnect), [`cuEGLStreamProducerPresentFrame`](cuEGLStreamProducerPresentFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT)."] #[doc = "- Related functions: [`cuEGLStreamProducerConnect`](cuEGLStreamProducerConnect), [`cuEGLStreamProducerPresentFrame`](cuEGLStreamProducerPresentFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerDisconnect(conn: *mut CUeglStreamConnection) -> CUresult;
 
 //~ cuEGLStreamProducerPresentFrame
 #[doc = "Sends one frame into the EGL stream behind `conn`: `eglframe` (a `CUeglFrame`, passed by value) describes its CUDA arrays or pitched pointers, size, plane count and color format, and `*pStream` the work that fills it. The consumer later hands the buffer back through `cuEGLStreamProducerReturnFrame`."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE)."] #[doc = "- Related functions: [`cuEGLStreamProducerConnect`](cuEGLStreamProducerConnect), [`cuEGLStreamProducerDisconnect`](cuEGLStreamProducerDisconnect), [`cuEGLStreamProducerReturnFrame`](cuEGLStreamProducerReturnFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerPresentFrame(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE)."] #[doc = "- Related functions: [`cuEGLStreamProducerConnect`](cuEGLStreamProducerConnect), [`cuEGLStreamProducerDisconnect`](cuEGLStreamProducerDisconnect), [`cuEGLStreamProducerReturnFrame`](cuEGLStreamProducerReturnFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerPresentFrame(
     conn: *mut CUeglStreamConnection,
     eglframe: CUeglFrame,
     pStream: *mut CUstream,
@@ -539,7 +539,7 @@ unsafe extern "C" {
 
 //~ cuEGLStreamProducerReturnFrame
 #[doc = "Gets back a frame that the consumer of the EGL stream behind `conn` has finished with, describing it in `*eglframe`, so the producer can fill that buffer again; `*pStream` orders the hand-over."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_LAUNCH_TIMEOUT`](CUresult::CUDA_ERROR_LAUNCH_TIMEOUT)."] #[doc = "- Related functions: [`cuEGLStreamProducerConnect`](cuEGLStreamProducerConnect), [`cuEGLStreamProducerDisconnect`](cuEGLStreamProducerDisconnect), [`cuEGLStreamProducerPresentFrame`](cuEGLStreamProducerPresentFrame)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerReturnFrame(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_LAUNCH_TIMEOUT`](CUresult::CUDA_ERROR_LAUNCH_TIMEOUT)."] #[doc = "- Related functions: [`cuEGLStreamProducerConnect`](cuEGLStreamProducerConnect), [`cuEGLStreamProducerDisconnect`](cuEGLStreamProducerDisconnect), [`cuEGLStreamProducerPresentFrame`](cuEGLStreamProducerPresentFrame)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEGLStreamProducerReturnFrame(
     conn: *mut CUeglStreamConnection,
     eglframe: *mut CUeglFrame,
     pStream: *mut CUstream,
@@ -547,7 +547,7 @@ unsafe extern "C" {
 
 //~ cuGraphicsResourceGetMappedEglFrame
 #[doc = "Fills `*eglFrame` with what a mapped graphics resource `resource` holds as an EGL frame: its CUDA arrays or pitched pointers per plane, width, height, depth, pitch, plane count, channel count, frame type and color format. `index` and `mipLevel` pick the array layer or cube face and the mipmap level."] #[doc = ""] #[doc = "Through its other pointers the driver writes `*eglFrame`."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_DEINITIALIZED`](CUresult::CUDA_ERROR_DEINITIALIZED), [`CUDA_ERROR_NOT_INITIALIZED`](CUresult::CUDA_ERROR_NOT_INITIALIZED), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT), [`CUDA_ERROR_INVALID_VALUE`](CUresult::CUDA_ERROR_INVALID_VALUE), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_NOT_MAPPED`](CUresult::CUDA_ERROR_NOT_MAPPED)."] #[doc = "- Related functions: [`cuGraphicsMapResources`](cuGraphicsMapResources), [`cuGraphicsSubResourceGetMappedArray`](cuGraphicsSubResourceGetMappedArray), [`cuGraphicsResourceGetMappedPointer`](cuGraphicsResourceGetMappedPointer)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuGraphicsResourceGetMappedEglFrame(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_DEINITIALIZED`](CUresult::CUDA_ERROR_DEINITIALIZED), [`CUDA_ERROR_NOT_INITIALIZED`](CUresult::CUDA_ERROR_NOT_INITIALIZED), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT), [`CUDA_ERROR_INVALID_VALUE`](CUresult::CUDA_ERROR_INVALID_VALUE), [`CUDA_ERROR_INVALID_HANDLE`](CUresult::CUDA_ERROR_INVALID_HANDLE), [`CUDA_ERROR_NOT_MAPPED`](CUresult::CUDA_ERROR_NOT_MAPPED)."] #[doc = "- Related functions: [`cuGraphicsMapResources`](cuGraphicsMapResources), [`cuGraphicsSubResourceGetMappedArray`](cuGraphicsSubResourceGetMappedArray), [`cuGraphicsResourceGetMappedPointer`](cuGraphicsResourceGetMappedPointer)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 7.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuGraphicsResourceGetMappedEglFrame(
     eglFrame: *mut CUeglFrame,
     resource: CUgraphicsResource,
     index: ::core::ffi::c_uint,
@@ -556,7 +556,7 @@ unsafe extern "C" {
 
 //~ cuEventCreateFromEGLSync
 #[doc = "Wraps the EGL sync object `eglSync` in a CUDA event written to `*phEvent`, so CUDA streams can wait on work that EGL fences; `flags` are event flags. Declared by every `cudaEGL.h` since 11.7, but the x86-64 desktop driver does not export it (driver 580.159.04, CUDA 13.0: no such symbol, and `cuGetProcAddress` finds none): a linked program that calls it does not start there, and `driver_has` answers false."] #[doc = ""] #[doc = "What its untyped parameters take:"] #[doc = "- `flags`: the [`CUevent_flags`] values, combined with `|` (`.into()` gives the `c_uint`). `CU_EVENT_DEFAULT` (0) or `CU_EVENT_BLOCKING_SYNC`; no other event flag is listed for this call."] #[doc = ""] #[doc = "Through its other pointers the driver writes `*phEvent`."] #[doc = ""] #[must_use]
-#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_DEINITIALIZED`](CUresult::CUDA_ERROR_DEINITIALIZED), [`CUDA_ERROR_NOT_INITIALIZED`](CUresult::CUDA_ERROR_NOT_INITIALIZED), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT), [`CUDA_ERROR_INVALID_VALUE`](CUresult::CUDA_ERROR_INVALID_VALUE), [`CUDA_ERROR_OUT_OF_MEMORY`](CUresult::CUDA_ERROR_OUT_OF_MEMORY)."] #[doc = "- Related functions: [`cuEventQuery`](cuEventQuery), [`cuEventSynchronize`](cuEventSynchronize), [`cuEventDestroy`](cuEventDestroy)."] #[doc = "- NVIDIA's reference: [EGL Interoperability](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 9.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEventCreateFromEGLSync(
+#[doc = ""] #[doc = "- Result codes its documentation lists: [`CUDA_SUCCESS`](CUresult::CUDA_SUCCESS), [`CUDA_ERROR_DEINITIALIZED`](CUresult::CUDA_ERROR_DEINITIALIZED), [`CUDA_ERROR_NOT_INITIALIZED`](CUresult::CUDA_ERROR_NOT_INITIALIZED), [`CUDA_ERROR_INVALID_CONTEXT`](CUresult::CUDA_ERROR_INVALID_CONTEXT), [`CUDA_ERROR_INVALID_VALUE`](CUresult::CUDA_ERROR_INVALID_VALUE), [`CUDA_ERROR_OUT_OF_MEMORY`](CUresult::CUDA_ERROR_OUT_OF_MEMORY)."] #[doc = "- Related functions: [`cuEventQuery`](cuEventQuery), [`cuEventSynchronize`](cuEventSynchronize), [`cuEventDestroy`](cuEventDestroy)."] #[doc = "- NVIDIA's reference: [EGL interop](https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__EGL.html)."] #[doc = "- Needs a driver of CUDA 9.0 or newer (`cudaEGLTypedefs.h`)."] pub fn cuEventCreateFromEGLSync(
     phEvent: *mut CUevent,
     eglSync: EGLSyncKHR,
     flags: ::core::ffi::c_uint,

@@ -1757,7 +1757,7 @@ pub const CUDA_ERROR_ILLEGAL_STATE: CUresult = CUresult::CUDA_ERROR_ILLEGAL_STAT
 /// [`CUresult::CUDA_ERROR_LOSSY_QUERY`] under its C name, `CUDA_ERROR_LOSSY_QUERY = 402`: answering the query would lose important information about the object.
 pub const CUDA_ERROR_LOSSY_QUERY: CUresult = CUresult::CUDA_ERROR_LOSSY_QUERY;
 //@ all
-/// [`CUresult::CUDA_ERROR_NOT_FOUND`] under its C name, `CUDA_ERROR_NOT_FOUND = 500`: no symbol, such as a global, function, texture or surface, has that name.
+/// [`CUresult::CUDA_ERROR_NOT_FOUND`] under its C name, `CUDA_ERROR_NOT_FOUND = 500`: nothing has that name: a module's or library's symbol (a global, function, texture or surface), or, with libcuda-sys's `dynamic-loading` feature, a driver function that the loaded driver does not export.
 pub const CUDA_ERROR_NOT_FOUND: CUresult = CUresult::CUDA_ERROR_NOT_FOUND;
 /// [`CUresult::CUDA_ERROR_NOT_READY`] under its C name, `CUDA_ERROR_NOT_READY = 600`: not a failure: earlier asynchronous work has not finished yet.
 pub const CUDA_ERROR_NOT_READY: CUresult = CUresult::CUDA_ERROR_NOT_READY;
@@ -2655,7 +2655,7 @@ impl CUresult {
 //@ 12.3-
             (Self::CUDA_ERROR_LOSSY_QUERY.0 as i64, "answering the query would lose important information about the object"),
 //@ all
-            (Self::CUDA_ERROR_NOT_FOUND.0 as i64, "no symbol, such as a global, function, texture or surface, has that name"),
+            (Self::CUDA_ERROR_NOT_FOUND.0 as i64, "nothing has that name: a module's or library's symbol (a global, function, texture or surface), or, with libcuda-sys's `dynamic-loading` feature, a driver function that the loaded driver does not export"),
             (Self::CUDA_ERROR_NOT_READY.0 as i64, "not a failure: earlier asynchronous work has not finished yet"),
             (Self::CUDA_ERROR_ILLEGAL_ADDRESS.0 as i64, "a kernel loaded or stored through an invalid memory address"),
             (Self::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.0 as i64, "the launch lacked resources: too many threads for registers, or oversized arguments"),

@@ -239,17 +239,13 @@ pub fn ours() -> Vec<(String, Option<String>, String)> {
     sources.sort();
     for path in sources {
         let name = path.strip_prefix(&root).unwrap().display().to_string();
-        let docs: Vec<&str> = read(&path)
+        let docs: String = read(&path)
             .lines()
             .map(str::trim_start)
             .filter_map(|l| l.strip_prefix("//!").or_else(|| l.strip_prefix("///")))
-            .map(|l| l.trim())
-            .collect::<Vec<_>>()
-            .join("\n")
-            .leak()
-            .split("\n\n")
+            .map(|l| format!("{}\n", l.trim()))
             .collect();
-        out.extend(docs.into_iter().map(|p| (name.clone(), None, p.to_string())));
+        out.extend(docs.split("\n\n").map(|p| (name.clone(), None, p.to_string())));
     }
     for md in ["README.md", "docs/troubleshooting.md", "docs/platforms.md"] {
         for p in read(&root.join(md)).split("\n\n") {

@@ -177,7 +177,8 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
         };
         // Generated bindings carry the header's own "Returns" and "See also"
         // sections: the same facts once is enough.
-        let header_has = |heading: &str| f.decl.contains(&format!("\"# {heading}\""));
+        // (A heading inside the header's one doc string, its newlines escaped.)
+        let header_has = |heading: &str| f.decl.contains(&format!("\\n# {heading}\\n"));
         if !d.returns.is_empty() && !header_has("Returns") {
             let codes = list(d.returns.iter().collect(), &index.enumerators, "CUresult::");
             after.push(format!("- Result codes its documentation lists: {codes}."));
