@@ -102,7 +102,7 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
             let Some(line) = libcuda_sys_build::sentences::enumerator(name) else { continue };
             enumerators.0 += 1;
             let shown = docblock(&html, &format!("associatedconstant.{name}"));
-            match shown.iter().flatten().any(|p| same_within(p, &cut(line))) {
+            match shown.iter().flatten().any(|p| same_within(p, &cut(&markdown_text(line)))) {
                 true => enumerators.1 += 1,
                 false => defects.push(format!("{file}: {name} without its line")),
             }
@@ -110,16 +110,25 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         // Each array parameter in its function's list, with its length.
         if let Some(name) = file.strip_prefix("fn.").and_then(|f| f.strip_suffix(".html")) {
             let shown = renames.iter().find(|(p, _)| p == name).map_or(name, |(_, t)| t.as_str());
+            // The signature, where the parameters are named.
+            let decl = html.split("item-decl").nth(1).and_then(|d| d.split("</pre>").next());
+            let decl = strip_tags(decl.unwrap_or_default());
             for a in libcuda_sys_build::sentences::arrays().iter() {
-                if a.function != libcuda_sys_build::sentences::family(shown) {
-                    continue;
-                }
-                if !html.contains(&format!("<code>{}</code>", a.parameter)) {
+                let family = libcuda_sys_build::sentences::family(shown);
+                let declared =
+                    decl.split(['(', ',', ' ', '\n']).any(|w| w == format!("{}:", a.parameter));
+                if a.function != family || !declared {
                     continue;
                 }
                 arrays.0 += 1;
-                let item = format!("{}: {}. {}", a.parameter, a.length(), cut(a.text));
-                match text.iter().any(|p| same_within(p, &item)) {
+                // Its list item: `name`: length. Text.
+                let line = format!("{}. {}", a.length(), cut(&markdown_text(a.text)));
+                let start = format!("<li><code>{}</code>: ", a.parameter);
+                let mut items = html
+                    .split(&start)
+                    .skip(1)
+                    .map(|rest| strip_tags(rest.split("</li>").next().unwrap_or_default()));
+                match items.any(|item| same_within(&item, &line)) {
                     true => arrays.1 += 1,
                     false => defects.push(format!("{file}: {} without its length", a.parameter)),
                 }
@@ -194,7 +203,7 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         let Some(page) = page else { continue };
         let html =
             std::fs::read_to_string(&page).map_err(|e| format!("{}: {e}", page.display()))?;
-        match same_within(&strip_tags(&html), &cut(text)) {
+        match same_within(&strip_tags(&html), &cut(&markdown_text(text))) {
             true => shown += 1,
             false => defects.push(format!("{item}: its contract is not on {}", page.display())),
         }
@@ -273,7 +282,8 @@ impl Untyped {
                 let linked =
                     item.is_some_and(|i| ["struct.", "constant."].iter().any(|k| i.contains(k)));
                 self.flags.1 += usize::from(linked);
-                self.flags.2 += usize::from(item.is_some_and(|i| i.contains("reserved: pass 0")));
+                let reserved = |i: &str| i.contains("reserved: pass 0") || i.contains("(reserved)");
+                self.flags.2 += usize::from(item.is_some_and(reserved));
             }
         }
     }
@@ -352,6 +362,23 @@ fn fields_text() -> &'static [String] {
 /// Whether the page's `text` holds this Markdown `line`, as rustdoc renders it.
 fn same_within(text: &str, line: &str) -> bool {
     plain(text).contains(&plain(line))
+}
+
+/// The text Markdown shows: a link's words without its brackets and target
+/// (`[words](target)`, `` [`item`] ``); other brackets are text.
+fn markdown_text(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut rest = markdown;
+    while let Some(at) = rest.find("](") {
+        let words = &rest[..at];
+        match words.rfind('[') {
+            Some(open) => out.push_str(&format!("{}{}", &words[..open], &words[open + 1..])),
+            None => out.push_str(words),
+        }
+        rest = rest[at + 2..].split_once(')').map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out.replace("[`", "`").replace("`]", "`")
 }
 
 /// Whether the text of a page's paragraph is this Markdown's.
