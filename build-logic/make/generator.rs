@@ -116,8 +116,9 @@ impl Converter {
         for item in &mut file.items {
             fill_item(item, &done, &mut lost, &mut filled);
         }
-        // Each stand-in of the text is one the items' walk came to.
-        let written = text.matches(STAND_IN).count();
+        // Each stand-in of the text is one the items' walk came to: those of
+        // doc attributes, not a string constant that holds the same words.
+        let written = text.matches(&format!("doc = \"{STAND_IN}")).count();
         match lost {
             None if filled == written => Ok(()),
             None => Err(Error::new(
@@ -787,5 +788,12 @@ mod tests {
         let text = format!("pub const C : u32 = {{ # [doc = \"{a}\"] 1 }} ;");
         let mut file = syn::parse_file(&text).unwrap();
         assert!(converter.fill(&mut file, &text).is_err());
+        // A string macro that holds the stand-in's words is a string, not a comment.
+        let (comments, converter) = Comments::start(Ready::default());
+        let a = comments.stand_in("A.");
+        drop(comments);
+        let text = format!("# [doc = \"{a}\"] pub const CU_S : & [u8 ; 22] = b\"{STAND_IN}\\0\" ;");
+        let mut file = syn::parse_file(&text).unwrap();
+        converter.fill(&mut file, &text).unwrap();
     }
 }

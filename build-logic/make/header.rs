@@ -287,6 +287,30 @@ impl Header {
         macros: &[(String, String)],
         extra_args: &[(String, Option<String>)],
     ) -> Result<()> {
+        // cuInit is in every release, under its own name: bindings without it
+        // are not cuda.h's (a flag made libclang drop the declarations).
+        if !functions.contains(&"cuInit") {
+            let by = match bindgen_args_used(extra_args) {
+                Some((var, value)) => format!(
+                    "bindgen read cuda.h with\n  {var}={value}\n\
+                     A flag there that changes the calling convention (-fdefault-calling-conv=...,\n\
+                     -mrtd) or the target makes libclang drop declarations that bindgen cannot bind.\n\n\
+                     Fix: remove it from {var}."
+                ),
+                None => format!(
+                    "None of {} is set: check that {} holds NVIDIA's cuda.h.",
+                    extra_args.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
+                    self.include_dir.display()
+                ),
+            };
+            return Err(Error::new(
+                format!(
+                    "the bindings declare {} functions and not cuInit, which every cuda.h declares",
+                    functions.len()
+                ),
+                by,
+            ));
+        }
         let ptds = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
         let feature = self.defines.contains(&ptds);
         // The header renames each plain name to a versioned one (`#define

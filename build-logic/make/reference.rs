@@ -139,24 +139,27 @@ fn pages(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Where the brace that opens `text` closes, comments skipped.
+/// Where the brace that opens `text` closes, comments skipped. Byte by byte:
+/// the text may hold any character (a comment's `’`), and the braces and
+/// comment marks are ASCII, never part of another character in UTF-8.
 fn closing_brace(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut at = 0;
-    while at < text.len() {
-        let rest = &text[at..];
-        if rest.starts_with("/*") {
-            at += rest.find("*/")? + 2;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        if rest.starts_with(b"/*") {
+            at += rest.windows(2).position(|w| w == b"*/")? + 2;
             continue;
         }
-        if rest.starts_with("//") {
-            at += rest.find('\n').unwrap_or(rest.len());
+        if rest.starts_with(b"//") {
+            at += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
             continue;
         }
-        match rest.as_bytes()[0] {
+        match rest[0] {
             b'{' => depth += 1,
             b'}' => {
-                depth -= 1;
+                depth = depth.checked_sub(1)?;
                 if depth == 0 {
                     return Some(at);
                 }
@@ -320,6 +323,18 @@ typedef union CUlaunchAttributeValue_union { int x; } CUlaunchAttributeValue;
     CUresult CUDAAPI cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);
 #endif
 ";
+
+    /// A comment may hold a struct's declaration and any character after it
+    /// (NVIDIA's 13.0 `cuda.h` has `typedef struct CUlaunchConfig_st {` in a
+    /// sample and `’` in prose): the scan reads on, and finds the real ones.
+    #[test]
+    fn a_struct_in_a_comment_and_any_character_are_read_through() {
+        let text = "/** e.g. typedef struct CUsample_st { int a; it’s … \u{e9} */\n\
+                    typedef struct CUreal_st { int b; /* } ’ */ } CUreal;\n\
+                    typedef struct CUopen_st { ’";
+        assert_eq!(pages(text), [("CUreal_st".to_string(), "structCUreal".to_string())]);
+        assert_eq!(closing_brace("} {"), None);
+    }
 
     #[test]
     fn groups_returns_and_references_come_from_the_markup() {

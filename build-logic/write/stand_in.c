@@ -26,6 +26,15 @@ __attribute__((visibility("default"))) void *libcuda_sys_stand_in_driver(void) {
   return libcuda_sys_driver;
 }
 
+/* Whether a real path is a toolkit's stub: its file is libcuda.so (a driver's
+   is libcuda.so.<version>) in a directory named stubs. A driver elsewhere under
+   a directory of that name (/home/stubs/..., a symlink into one) is a driver. */
+static int libcuda_sys_toolkit_stub(const char *real) {
+  const char *base = strrchr(real, '/');
+  if (!base || strcmp(base, "/libcuda.so") != 0) return 0;
+  return base - real >= 6 && strncmp(base - 6, "/stubs", 6) == 0;
+}
+
 /* dir/libcuda.so.1 (dir is len bytes) opened, if it is a driver: not this file
    under any name, not a toolkit stub (told by its real path, so also behind a
    symlink), not another stand-in, and exporting cuInit. Nothing of it is
@@ -40,7 +49,7 @@ static void *libcuda_sys_driver_file(const char *dir, size_t len, const struct s
   if (len == 0 || len + sizeof "/libcuda.so.1" > sizeof path) return 0;
   memcpy(path, dir, len);
   strcpy(path + len, "/libcuda.so.1");
-  if (!realpath(path, real) || strstr(real, "/stubs/") || stat(real, &st) != 0) return 0;
+  if (!realpath(path, real) || libcuda_sys_toolkit_stub(real) || stat(real, &st) != 0) return 0;
   if (st.st_dev == self->st_dev && st.st_ino == self->st_ino) return 0;
   h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) return 0; /* also a library of another architecture */

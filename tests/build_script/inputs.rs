@@ -109,6 +109,22 @@ fn cflags_api_macros(with_ptds: bool) {
     }
 }
 
+/// A flag that makes libclang drop every function (a calling convention
+/// bindgen cannot bind) fails generation, naming the flag, instead of
+/// bindings that the crate's own code then fails to compile against.
+#[test]
+fn a_generation_that_binds_no_function_is_an_error_naming_the_flag() {
+    if generation_unavailable() {
+        return;
+    }
+    let mut case = Case::new("no_functions");
+    let flags = "-Xclang -fdefault-calling-conv=vectorcall";
+    case.env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE).env("BINDGEN_EXTRA_CLANG_ARGS", flags);
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "generate").run();
+    run.failure("functions and not cuInit, which every cuda.h declares");
+    run.assert_stderr_has(&[&format!("BINDGEN_EXTRA_CLANG_ARGS={flags}"), "Fix: remove it"]);
+}
+
 #[test]
 fn an_unreadable_include_directory_or_typedefs_header_is_said_so() {
     use std::os::unix::fs::MetadataExt;

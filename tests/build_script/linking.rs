@@ -179,6 +179,17 @@ fn the_stand_in_hands_over_to_the_driver_the_loader_would_load() {
     let linked = case.mkdir("linked-stub");
     std::os::unix::fs::symlink(stubs.join("libcuda.so"), linked.join("libcuda.so.1")).unwrap();
     check("a stub behind a symlink", run_with(&exe, &[&stub, &linked, driver_dir]));
+    // A driver under a directory named `stubs` is a driver: only a toolkit's
+    // stub (`stubs/libcuda.so`) is passed over.
+    let under = case.mkdir("home/stubs/drivers");
+    fs::copy(&driver, under.join("libcuda.so.1")).unwrap();
+    check("a driver under a directory named stubs", run_with(&exe, &[&stub, &under]));
+    let in_stubs = case.mkdir("opt/stubs");
+    fs::copy(&driver, in_stubs.join("libcuda.so.580.1")).unwrap();
+    let link = case.mkdir("link-into-stubs");
+    std::os::unix::fs::symlink(in_stubs.join("libcuda.so.580.1"), link.join("libcuda.so.1"))
+        .unwrap();
+    check("a symlink to a driver in a directory named stubs", run_with(&exe, &[&stub, &link]));
     // Copied elsewhere, nothing tells it from a driver without calling it: it
     // is taken, as the loader takes it, and answers as a stub.
     let copied = case.mkdir("copied-stub");
