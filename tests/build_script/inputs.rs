@@ -476,11 +476,14 @@ fn a_flag_that_changes_layouts_is_refused() {
     if generation_unavailable() {
         return;
     }
+    // The types named are the first few of those that differ, which depends on
+    // the release: what each line must show does not.
     for (flag, differs) in [
-        ("-fpack-struct=1", "CUDA_ARRAY3D_DESCRIPTOR_st (bindgen: 36 bytes, align 1)"),
+        // A struct packed to 1.
+        ("-fpack-struct=1", "_st (bindgen: "),
+        ("-fpack-struct=1", " bytes, align 1)"),
         // Every enum 1 or 2 bytes wide: also where no struct's size changes.
-        ("-fshort-enums", "CUaccessPolicyWindow_st (bindgen: 24 bytes, align 8)"),
-        ("-fshort-enums", "CUaccessProperty_enum (bindgen: 1 byte, align 1)"),
+        ("-fshort-enums", " (bindgen: 1 byte, align 1)"),
     ] {
         let mut case = Case::new("layout_flag");
         let run = case
