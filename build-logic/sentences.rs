@@ -511,8 +511,11 @@ pub fn arrays() -> &'static [Array] {
 
 /// The row of the array parameter `parameter` of the function `name` (any ABI of its family).
 pub fn array(name: &str, parameter: &str) -> Option<&'static Array> {
-    let family = family(name);
-    arrays().iter().find(|a| a.function == family && a.parameter == parameter)
+    type Index = std::collections::HashMap<(&'static str, &'static str), &'static Array>;
+    static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
+    let index =
+        INDEX.get_or_init(|| arrays().iter().map(|a| ((a.function, a.parameter), a)).collect());
+    index.get(&(family(name), parameter)).copied()
 }
 
 /// What each `CUresult` means and what a caller does about it (`results.txt`).

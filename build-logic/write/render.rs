@@ -54,6 +54,25 @@ fn map(b: &Bindings) -> String {
     let headers = std::iter::once((None, &b.reference, &b.functions, &b.renames))
         .chain(b.modules.iter().map(|m| (Some(m.name), &m.reference, &m.functions, &m.renames)));
     for (module, reference, functions, renames) in headers {
+        // Each function under the name its reference (and C) gives it
+        // (`cuMemAlloc`), in its group, once: a build renders this unoptimized.
+        // The first plain name of a function that has several, as C's first `#define`.
+        let mut plain: std::collections::HashMap<&str, &str> = Default::default();
+        for r in renames {
+            plain.entry(&r.target).or_insert(&r.plain);
+        }
+        let group_of: std::collections::HashMap<&str, &str> = reference
+            .functions
+            .iter()
+            .filter_map(|d| Some((d.name.as_str(), d.group.as_deref()?)))
+            .collect();
+        let mut members: std::collections::HashMap<&str, Vec<(&str, &str)>> = Default::default();
+        for f in functions {
+            let name = plain.get(f.name.as_str()).copied().unwrap_or(&f.name);
+            if let Some(group) = group_of.get(name) {
+                members.entry(group).or_default().push((&f.name, name));
+            }
+        }
         for group in &reference.groups {
             let (title, line) = crate::sentences::group(group).unwrap_or((group, ""));
             let _ =
@@ -62,19 +81,12 @@ fn map(b: &Bindings) -> String {
             let page = docs::group_page(group);
             let said = format!("{line}{feature} NVIDIA's page: [{group}]({page}).");
             let _ = writeln!(text, "#[doc = {said:?}]\n#[doc = \"\"]");
-            for f in functions {
-                // Under the name its reference (and C) gives it: `cuMemAlloc`.
-                let plain =
-                    renames.iter().find(|r| r.target == f.name).map_or(&f.name, |r| &r.plain);
-                let here = reference.functions.iter().find(|d| d.name == *plain);
-                if here.and_then(|d| d.group.as_deref()) != Some(group.as_str()) {
-                    continue;
-                }
+            for (bound, plain) in members.get(group.as_str()).into_iter().flatten() {
                 let link = match module {
                     None => format!("[`{plain}`]"),
                     Some(m) => format!("[`{plain}`](crate::{m}::{plain})"),
                 };
-                let _ = writeln!(text, "{BLOCK} {}\n#[doc = {link:?}]", f.name);
+                let _ = writeln!(text, "{BLOCK} {bound}\n#[doc = {link:?}]");
             }
             let _ = writeln!(text, "{BLOCK}");
         }

@@ -512,31 +512,15 @@ mod tests {
     #[test]
     fn every_untyped_parameter_has_its_row_and_each_family_is_the_headers() {
         use libcuda_sys_build::sentences::{family, param, params, untyped};
-        let releases = crate::pregenerate::releases().unwrap();
         let read =
             |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
-        let files: Vec<String> = std::iter::once("functions.rs".to_string())
-            .chain(
-                libcuda_sys_build::interop::MODULES.map(|m| format!("{}/functions.rs", m.feature)),
-            )
-            .map(|f| read(&f))
-            .collect();
         let (mut missing, mut seen) = (Vec::new(), std::collections::BTreeSet::new());
-        for (release, _) in &releases {
-            for per_thread in [false, true] {
-                for file in &files {
-                    let text = libcuda_sys_build::pregenerated::select(file, *release, per_thread)
-                        .unwrap();
-                    for decl in text.split("pub fn ").skip(1) {
-                        let name = decl.split('(').next().unwrap();
-                        let args = decl.split_once('(').unwrap().1.rsplit_once(')').unwrap().0;
-                        for (p, ty) in args.split(',').filter_map(|a| a.split_once(':')) {
-                            let p = p.trim();
-                            seen.insert((family(name).to_string(), p.to_string()));
-                            if untyped(p, ty) && param(name, p).is_none() {
-                                missing.push(format!("{name} {p}"));
-                            }
-                        }
+        for text in in_every_release("functions.rs", &[false, true]) {
+            for (name, params) in declarations(&text) {
+                for (p, ty) in params {
+                    seen.insert((family(name).to_string(), p.to_string()));
+                    if untyped(p, &ty) && param(name, p).is_none() {
+                        missing.push(format!("{name} {p}"));
                     }
                 }
             }
@@ -611,14 +595,6 @@ mod tests {
             "maxWidthInElements",
             "one width, written by the driver: its name ends in `s`",
         )];
-        let read =
-            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
-        let files: Vec<String> = std::iter::once("functions.rs".to_string())
-            .chain(
-                libcuda_sys_build::interop::MODULES.map(|m| format!("{}/functions.rs", m.feature)),
-            )
-            .map(|f| read(&f))
-            .collect();
         let integer = |ty: &str| {
             let ty = ty.trim_start_matches("*mut").trim_start_matches("*const").trim();
             let ty = ty.rsplit("::").next().unwrap_or(ty);
@@ -646,49 +622,35 @@ mod tests {
                 || n.ends_with("Rank")
         };
         let (mut seen, mut missing) = (std::collections::BTreeSet::new(), Vec::new());
-        for (release, _) in crate::pregenerate::releases().unwrap() {
-            for file in &files {
-                let text = libcuda_sys_build::pregenerated::select(file, release, false).unwrap();
-                for decl in text.split("pub fn ").skip(1) {
-                    let name = decl.split('(').next().unwrap();
-                    let args = decl.split_once('(').unwrap().1.rsplit_once(')').unwrap().0;
-                    let params: Vec<(&str, String)> = args
-                        .split(',')
-                        .filter_map(|a| a.split_once(':'))
-                        .map(|(p, ty)| {
-                            (p.trim(), ty.split_whitespace().collect::<Vec<_>>().join(" "))
-                        })
-                        .collect();
-                    let counts: Vec<&str> = params
+        for text in in_every_release("functions.rs", &[false]) {
+            for (name, params) in declarations(&text) {
+                let counts: Vec<&str> = params
+                    .iter()
+                    .filter(|(p, ty)| counting(p) && integer(ty))
+                    .map(|(p, _)| *p)
+                    .collect();
+                for (p, ty) in &params {
+                    seen.insert((family(name).to_string(), p.to_string()));
+                    let Some(pointee) =
+                        ty.strip_prefix("*mut ").or_else(|| ty.strip_prefix("*const "))
+                    else {
+                        continue;
+                    };
+                    let base = p.strip_suffix("_out").unwrap_or(p);
+                    let plural = ["s", "array", "list", "data", "dim", "corner", "info"]
                         .iter()
-                        .filter(|(p, ty)| counting(p) && integer(ty))
-                        .map(|(p, _)| *p)
-                        .collect();
-                    for (p, ty) in &params {
-                        seen.insert((family(name).to_string(), p.to_string()));
-                        let Some(pointee) =
-                            ty.strip_prefix("*mut ").or_else(|| ty.strip_prefix("*const "))
-                        else {
-                            continue;
-                        };
-                        let base = p.strip_suffix("_out").unwrap_or(p);
-                        let plural = ["s", "array", "list", "data", "dim", "corner", "info"]
-                            .iter()
-                            .any(|end| base.to_ascii_lowercase().ends_with(end))
-                            || ["from", "to", "desc", "map", "result"].contains(&base);
-                        let single = base.ends_with("Params") || base.ends_with("Status");
-                        let found = ty.ends_with("c_char")
-                            || (["kernelParams", "extra"].contains(p)
-                                && pointee.contains("c_void"))
-                            || (!pointee.ends_with("c_void")
-                                && !counts.is_empty()
-                                && !counts.contains(p)
-                                && (pointee.starts_with('*') || (plural && !single)));
-                        let excepted =
-                            NOT_ARRAYS.iter().any(|(f, q, _)| *f == family(name) && q == p);
-                        if found && !excepted && array(name, p).is_none() {
-                            missing.push(format!("{name} {p}"));
-                        }
+                        .any(|end| base.to_ascii_lowercase().ends_with(end))
+                        || ["from", "to", "desc", "map", "result"].contains(&base);
+                    let single = base.ends_with("Params") || base.ends_with("Status");
+                    let found = ty.ends_with("c_char")
+                        || (["kernelParams", "extra"].contains(p) && pointee.contains("c_void"))
+                        || (!pointee.ends_with("c_void")
+                            && !counts.is_empty()
+                            && !counts.contains(p)
+                            && (pointee.starts_with('*') || (plural && !single)));
+                    let excepted = NOT_ARRAYS.iter().any(|(f, q, _)| *f == family(name) && q == p);
+                    if found && !excepted && array(name, p).is_none() {
+                        missing.push(format!("{name} {p}"));
                     }
                 }
             }
@@ -725,28 +687,25 @@ mod tests {
     #[test]
     fn every_field_and_constant_of_every_release_has_its_line() {
         use libcuda_sys_build::write::docs::{constants, field_paths};
-        let read =
-            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
-        let files: Vec<String> = std::iter::once("types.rs".to_string())
-            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/types.rs", m.feature)))
-            .chain(["macro_constants.rs".to_string()])
-            .map(|f| read(&f))
-            .collect();
         let (mut paths, mut unnamed) = (std::collections::BTreeSet::new(), Vec::new());
+        // The macro constants are cuda.h's alone: no module has a file of them.
+        let macro_constants =
+            std::fs::read_to_string(crate::root().join("pregenerated").join("macro_constants.rs"))
+                .unwrap();
+        let mut texts = in_every_release("types.rs", &[false, true]);
         for (release, _) in crate::pregenerate::releases().unwrap() {
             for per_thread in [false, true] {
-                for file in &files {
-                    let text =
-                        libcuda_sys_build::pregenerated::select(file, release, per_thread).unwrap();
-                    paths.extend(field_paths(&text));
-                    unnamed.extend(
-                        constants(&text)
-                            .into_iter()
-                            .filter(|(_, has)| !has)
-                            .map(|(n, _)| n.to_string()),
-                    );
-                }
+                let text = &macro_constants;
+                texts.push(
+                    libcuda_sys_build::pregenerated::select(text, release, per_thread).unwrap(),
+                );
             }
+        }
+        for text in &texts {
+            paths.extend(field_paths(text));
+            unnamed.extend(
+                constants(text).into_iter().filter(|(_, has)| !has).map(|(n, _)| n.to_string()),
+            );
         }
         let ours: std::collections::BTreeSet<String> =
             std::fs::read_to_string(crate::root().join("build-logic/fields.txt"))
@@ -772,19 +731,8 @@ mod tests {
     #[test]
     fn every_enumerator_of_every_release_has_its_line() {
         use libcuda_sys_build::sentences::{enumerator, enumerator_row, result, sentence};
-        let read =
-            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
-        let files: Vec<String> = std::iter::once("types.rs".to_string())
-            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/types.rs", m.feature)))
-            .map(|f| read(&f))
-            .collect();
-        let mut names = std::collections::BTreeSet::new();
-        for (release, _) in crate::pregenerate::releases().unwrap() {
-            for file in &files {
-                let text = libcuda_sys_build::pregenerated::select(file, release, false).unwrap();
-                names.extend(enumerators(&text));
-            }
-        }
+        let names: std::collections::BTreeSet<String> =
+            in_every_release("types.rs", &[false]).iter().flat_map(|t| enumerators(t)).collect();
         let without: Vec<&String> = names.iter().filter(|n| enumerator(n).is_none()).collect();
         // A line in enumerators.txt and another home: two lines, one of them stale.
         let twice: Vec<&String> = names
@@ -811,19 +759,10 @@ mod tests {
     /// interop module has this crate's title and line, and every line a group.
     #[test]
     fn every_group_has_its_title_and_line() {
-        let read =
-            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
-        let files: Vec<String> = std::iter::once("groups.txt".to_string())
-            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/groups.txt", m.feature)))
-            .map(|f| read(&f))
+        let ids: std::collections::BTreeSet<String> = in_every_release("groups.txt", &[false])
+            .iter()
+            .flat_map(|t| t.lines().filter(|l| !l.starts_with("//")).map(str::to_string))
             .collect();
-        let mut ids = std::collections::BTreeSet::new();
-        for (release, _) in crate::pregenerate::releases().unwrap() {
-            for file in &files {
-                let text = libcuda_sys_build::pregenerated::select(file, release, false).unwrap();
-                ids.extend(text.lines().filter(|l| !l.starts_with("//")).map(str::to_string));
-            }
-        }
         let without: Vec<&String> =
             ids.iter().filter(|g| libcuda_sys_build::sentences::group(g).is_none()).collect();
         assert!(without.is_empty(), "groups without a line of groups.txt: {without:?}");
@@ -833,6 +772,44 @@ mod tests {
             assert!(ids.contains(id), "build-logic/groups.txt: {id} is no group");
         }
         println!("{} groups, each with its title and line", ids.len());
+    }
+
+    /// The pregenerated `name` (`types.rs`) and each interop module's, as
+    /// every release has them, in the variants `per_thread` asks for.
+    fn in_every_release(name: &str, per_thread: &[bool]) -> Vec<String> {
+        let read =
+            |f: &str| std::fs::read_to_string(crate::root().join("pregenerated").join(f)).unwrap();
+        let files: Vec<String> = std::iter::once(name.to_string())
+            .chain(libcuda_sys_build::interop::MODULES.map(|m| format!("{}/{name}", m.feature)))
+            .map(|f| read(&f))
+            .collect();
+        let mut out = Vec::new();
+        for (release, _) in crate::pregenerate::releases().unwrap() {
+            for &variant in per_thread {
+                for file in &files {
+                    out.push(
+                        libcuda_sys_build::pregenerated::select(file, release, variant).unwrap(),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Each function a functions text declares, with its parameters and
+    /// their types (one blank between words).
+    fn declarations(text: &str) -> Vec<(&str, Vec<(&str, String)>)> {
+        let decls = text.split("pub fn ").skip(1).filter_map(|decl| {
+            let (name, rest) = decl.split_once('(')?;
+            let args = rest.rsplit_once(')')?.0;
+            let params = args
+                .split(',')
+                .filter_map(|a| a.split_once(':'))
+                .map(|(p, ty)| (p.trim(), ty.split_whitespace().collect::<Vec<_>>().join(" ")))
+                .collect();
+            Some((name, params))
+        });
+        decls.collect()
     }
 
     /// The enumerators a types text declares (`pub const X: E = E(...)`).

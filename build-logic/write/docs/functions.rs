@@ -147,7 +147,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
     for line in attribute_lines(b, index, f) {
         paragraph(&mut before, line);
     }
-    let (items, pointers) = parameter_lines(b, index, f, documented);
+    let (items, pointers, arrays) = parameter_lines(b, index, f, documented);
     if !items.is_empty() {
         paragraph(&mut before, "What its untyped parameters take:".into());
         before.extend(items);
@@ -155,11 +155,6 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
     if let Some(p) = pointers {
         paragraph(&mut before, p);
     }
-    let arrays: Vec<String> = params(&f.decl)
-        .into_iter()
-        .filter_map(|(name, _)| crate::sentences::array(&f.name, &name))
-        .map(|a| format!("- `{}`: {}. {}", a.parameter, a.length(), a.text))
-        .collect();
     if !arrays.is_empty() {
         paragraph(&mut before, "Its arrays, and how many elements each holds:".into());
         before.extend(arrays);
@@ -217,10 +212,13 @@ fn parameter_lines(
     index: &Index,
     f: &Function,
     documented: Option<&Documented>,
-) -> (Vec<String>, Option<String>) {
-    let mut items = Vec::new();
+) -> (Vec<String>, Option<String>, Vec<String>) {
+    let (mut items, mut arrays) = (Vec::new(), Vec::new());
     let (mut reads, mut writes, mut both) = (Vec::new(), Vec::new(), Vec::new());
     for (name, ty) in params(&f.decl) {
+        if let Some(a) = crate::sentences::array(&f.name, &name) {
+            arrays.push(format!("- `{name}`: {}. {}", a.length(), a.text));
+        }
         if let Some(p) = param(&f.name, &name) {
             items.extend(parameter_item(b, index, &name, &ty, p));
             continue;
@@ -244,7 +242,7 @@ fn parameter_lines(
         .collect();
     let pointers = (!phrases.is_empty())
         .then(|| format!("Through its other pointers the driver {}.", phrases.join("; ")));
-    (items, pointers)
+    (items, pointers, arrays)
 }
 
 /// The list item of a parameter of `params.txt`; `None` for an attribute's
