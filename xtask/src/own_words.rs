@@ -4,7 +4,8 @@
 //! pregenerated release's headers, compared as a reader reads both. A text
 //! fails on a run of [`OWN`] words shared with the comment of its own item (the
 //! function, enumerator, field, constant or group it documents), and on a run
-//! of [`ANY`] words shared with any comment at all. Before the words are cut,
+//! of [`ANY`] words shared with any comment at all ([`OWN`] for the tables
+//! held to that before, [`STRICT`]). Before the words are cut,
 //! what a reader never sees is dropped: soft hyphens and zero-width
 //! characters, HTML comments, and emphasis and code-span marks inside words.
 //! NVIDIA's text loses its doxygen commands (`\p`, `\ref`, `::`) the same way.
@@ -15,6 +16,11 @@ use std::collections::{HashMap, HashSet};
 const OWN: usize = 5;
 /// A run this long shared with any comment of any release is a copy.
 const ANY: usize = 8;
+
+/// The tables held to a run of [`OWN`] words shared with any comment, as they
+/// were before the rule above: none of their lines has such a run.
+const STRICT: [&str; 5] =
+    ["results.txt", "fields.txt", "constants.txt", "params.txt", "contracts.txt"];
 
 /// Runs of [`ANY`] words that name API items only, which the check lets
 /// through, each with why.
@@ -155,6 +161,8 @@ pub fn headers() -> Vec<(String, String)> {
 pub struct Theirs {
     own: HashMap<String, HashSet<String>>,
     any: HashSet<String>,
+    /// Every run of [`OWN`] words, for the [`STRICT`] tables.
+    any_own: HashSet<String>,
 }
 
 impl Theirs {
@@ -163,6 +171,7 @@ impl Theirs {
         for (comment, end) in comments(text) {
             let read = reader(comment);
             self.any.extend(runs(&read, ANY));
+            self.any_own.extend(runs(&read, OWN));
             for subject in subjects(text, comment, end) {
                 let own = self.own.entry(family(subject).to_string()).or_default();
                 own.extend(runs(&read, OWN));
@@ -171,8 +180,9 @@ impl Theirs {
     }
 
     /// What `text` of ours (documenting `item`, where it documents one) shares
-    /// with NVIDIA's: each run, and what kind.
-    pub fn copies(&self, item: Option<&str>, text: &str) -> Vec<String> {
+    /// with NVIDIA's: each run, and what kind; `strict`, any run of [`OWN`]
+    /// words shared with any comment too.
+    pub fn copies(&self, item: Option<&str>, text: &str, strict: bool) -> Vec<String> {
         use libcuda_sys_build::sentences::family;
         let text = visible(text);
         let mut out = Vec::new();
@@ -186,6 +196,10 @@ impl Theirs {
                 .filter(|r| self.any.contains(r) && !ALLOWED.iter().any(|(a, _)| a == r))
                 .map(|r| format!("a comment's: `{r}`")),
         );
+        if strict {
+            let shared = runs(&text, OWN).filter(|r| self.any_own.contains(r));
+            out.extend(shared.map(|r| format!("a comment's (strict table): `{r}`")));
+        }
         out
     }
 }
@@ -308,7 +322,8 @@ mod tests {
         let ours = ours();
         let mut copied = Vec::new();
         for (place, item, text) in &ours {
-            for copy in theirs.copies(item.as_deref(), text) {
+            let strict = STRICT.iter().any(|t| place.starts_with(&format!("build-logic/{t} ")));
+            for copy in theirs.copies(item.as_deref(), text, strict) {
                 copied.push(format!("{place}: {copy}"));
             }
         }
@@ -339,21 +354,25 @@ mod tests {
         theirs.add_header(header);
         let pasted = "the Flags argument determines behaviors of the stream";
         // Into its own function's line: both rules.
-        let copies = theirs.copies(Some("cuStreamCreate"), pasted);
+        let copies = theirs.copies(Some("cuStreamCreate"), pasted, false);
         assert_eq!(copies.len(), 4 + 1, "{copies:?}");
         // Into another function's line: the run of eight.
-        assert_eq!(theirs.copies(Some("cuInit"), pasted).len(), 1);
+        assert_eq!(theirs.copies(Some("cuInit"), pasted, false).len(), 1);
         for hidden in [
             "the Flags argu\u{ad}ment determines behaviors of the stream",
             "the Flags argu\u{200b}ment determines behav\u{2060}iors of the stream",
             "the Flags argu<!-- -->ment determines *behaviors* of the stream",
             "the `Flags` argu*ment* determines behav`iors` of the stream",
         ] {
-            assert_eq!(theirs.copies(Some("cuInit"), hidden).len(), 1, "{hidden}");
+            assert_eq!(theirs.copies(Some("cuInit"), hidden, false).len(), 1, "{hidden}");
         }
         assert!(theirs
-            .copies(Some("cuStreamCreate"), "Makes a stream; see `phStream`.")
+            .copies(Some("cuStreamCreate"), "Makes a stream; see `phStream`.", true)
             .is_empty());
+        // A strict table's line: five words of any comment are a copy.
+        let five = "returns a handle in phStream";
+        assert!(theirs.copies(Some("cuInit"), five, false).is_empty());
+        assert_eq!(theirs.copies(Some("cuInit"), five, true).len(), 1);
         assert!(reader("\\param[out] ptr - x ::CUDA_SUCCESS").contains(" ptr - x  CUDA_SUCCESS"));
     }
 
