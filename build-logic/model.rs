@@ -402,8 +402,14 @@ impl Bindings {
     /// The C typedef of an enum (`CUresult` for `cudaError_enum`), or its own name.
     #[cfg(feature = "generate")]
     pub(crate) fn typedef_of<'a>(&'a self, owner: &'a str) -> &'a str {
-        self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
+        typedef_of(&self.aliases, owner)
     }
+}
+
+/// The C typedef of an enum among `aliases` (`(enum, typedef)`), or its own name.
+#[cfg(feature = "generate")]
+pub(crate) fn typedef_of<'a>(aliases: &'a [(String, String)], owner: &'a str) -> &'a str {
+    aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
 }
 
 /// Where the toolkit is, as found.

@@ -3,8 +3,9 @@
 //! means (`results.txt`), what every other enumerator means
 //! (`enumerators.txt`), what each struct field holds (`fields.txt`), what
 //! each `#define` constant means (`constants.txt`), what each untyped
-//! parameter takes (`params.txt`), how long each array parameter is (`arrays.txt`),
-//! what each group of NVIDIA's reference is for (`groups.txt`), the calling contracts (`contracts.txt`),
+//! parameter takes (`params.txt`), how long each array parameter is
+//! (`arrays.txt`), what each group of NVIDIA's reference is for
+//! (`groups.txt`), the calling contracts (`contracts.txt`),
 //! its own sentences for each attribute enum it says
 //! more of than the common lines, the memory-pool and pointer attributes (the
 //! pregenerated set carries none of the header's text, and docs.rs renders
@@ -459,8 +460,14 @@ pub fn param(name: &str, parameter: &str) -> Option<&'static Param> {
 /// Each group of NVIDIA's reference: our title, and what its functions are for (`groups.txt`).
 const GROUPS: &str = include_str!("groups.txt");
 
-/// `(title, line)` of the group `id` (`CUDA_MALLOC_ASYNC`).
-pub fn group(id: &str) -> Option<(&'static str, &'static str)> {
+/// `(title, line)` of the group `id` (`CUDA_MALLOC_ASYNC`): our row, or for a
+/// group newer than the table (headers of a newer release) its ID and no line.
+pub fn group(id: &str) -> (&str, &'static str) {
+    group_row(id).unwrap_or((id, ""))
+}
+
+/// The row of the group `id` in `groups.txt`.
+pub fn group_row(id: &str) -> Option<(&'static str, &'static str)> {
     static ROWS: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     ROWS.get_or_init(|| table(GROUPS)).get(id).and_then(|text| text.split_once('\t'))
 }

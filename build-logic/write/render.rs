@@ -55,8 +55,8 @@ fn map(b: &Bindings) -> String {
         .chain(b.modules.iter().map(|m| (Some(m.name), &m.reference, &m.functions, &m.renames)));
     for (module, reference, functions, renames) in headers {
         // Each function under the name its reference (and C) gives it
-        // (`cuMemAlloc`), in its group, once: a build renders this unoptimized.
-        // The first plain name of a function that has several, as C's first `#define`.
+        // (`cuMemAlloc`: the first plain name of one that has several), in
+        // its group, in one pass: a build renders this unoptimized.
         let mut plain: std::collections::HashMap<&str, &str> = Default::default();
         for r in renames {
             plain.entry(&r.target).or_insert(&r.plain);
@@ -74,7 +74,7 @@ fn map(b: &Bindings) -> String {
             }
         }
         for group in &reference.groups {
-            let (title, line) = crate::sentences::group(group).unwrap_or((group, ""));
+            let (title, line) = crate::sentences::group(group);
             let _ =
                 writeln!(text, "#[doc = \"\"]\n#[doc = {:?}]\n#[doc = \"\"]", format!("# {title}"));
             let feature = module.map_or(String::new(), |m| format!(" (feature `{m}`)"));

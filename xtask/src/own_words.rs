@@ -108,15 +108,10 @@ pub fn comments(text: &str) -> Vec<(&str, usize)> {
 /// The items a comment documents: the names on its line for a trailing
 /// comment (`X = 1, /**< ... */`), else on the first line of code after it;
 /// for a `\defgroup ID` or `\addtogroup ID`, the group.
-fn subjects<'a>(text: &'a str, comment: &str, end: usize) -> Vec<&'a str> {
+fn subjects<'a>(text: &'a str, comment: &'a str, end: usize) -> Vec<&'a str> {
     let mut out: Vec<&str> = Vec::new();
     for command in ["defgroup ", "addtogroup "] {
-        for part in comment.split(command).skip(1) {
-            let id = part.split_whitespace().next().unwrap_or("");
-            if let Some(at) = text.find(id).filter(|_| !id.is_empty()) {
-                out.push(&text[at..at + id.len()]);
-            }
-        }
+        out.extend(comment.split(command).skip(1).filter_map(|p| p.split_whitespace().next()));
     }
     let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
     let code = if comment.starts_with("*<") || comment.starts_with("!<") {

@@ -24,12 +24,6 @@ pub(crate) struct Scope<'a> {
     pub dated: bool,
 }
 
-impl Scope<'_> {
-    fn typedef_of<'s>(&'s self, owner: &'s str) -> &'s str {
-        self.aliases.iter().find(|(e, _)| e == owner).map_or(owner, |(_, alias)| alias)
-    }
-}
-
 /// How an attribute can be set, in a sentence.
 pub(super) fn access(typed: &Typed) -> String {
     match (typed.setters.as_slice(), typed.reset_only) {
@@ -192,7 +186,7 @@ pub(super) fn users(functions: &[Function]) -> Users<'_> {
 
 /// An enum's own lines: what it is, who takes it, and its value-type table.
 pub(super) fn enum_lines(b: &Bindings, scope: &Scope, users: &Users, owner: &str) -> Vec<String> {
-    let typedef = scope.typedef_of(owner);
+    let typedef = crate::model::typedef_of(scope.aliases, owner);
     let mut lines = Vec::new();
     if let Some((_, s)) = ENUMS.iter().find(|(e, _)| *e == owner) {
         lines.extend([s.to_string(), String::new()]);
@@ -212,7 +206,7 @@ pub(super) fn enum_lines(b: &Bindings, scope: &Scope, users: &Users, owner: &str
         String::new(),
         format!(
             "NVIDIA's reference: [{}]({}).",
-            crate::sentences::group(scope.group).map_or(scope.group, |(title, _)| title),
+            crate::sentences::group(scope.group).0,
             group_page(scope.group)
         ),
     ]);

@@ -184,7 +184,7 @@ pub(crate) fn function(b: &Bindings, index: &Index, f: &Function) -> (Vec<String
             after.push(format!("- Related functions: {}.", list(others, &index.bound, "")));
         }
         if let Some(g) = &d.group {
-            let title = crate::sentences::group(g).map_or(g.as_str(), |(title, _)| title);
+            let (title, _) = crate::sentences::group(g);
             // `Memory Management [DEPRECATED]`: brackets in a link's text are text.
             let title = title.replace('[', "\\[").replace(']', "\\]");
             after.push(format!("- NVIDIA's reference: [{title}]({}).", group_page(g)));
