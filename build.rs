@@ -51,7 +51,11 @@ const FEATURES: env::Features = env::Features {
 };
 
 fn main() {
-    if let Err(e) = run() {
+    model::panics::install();
+    let ran = model::panics::caught(run).unwrap_or_else(|panic| {
+        Err(model::panics::error("choosing and writing the bindings", &panic))
+    });
+    if let Err(e) = ran {
         // One warning line that shows without -vv, then the whole story on
         // stderr, which Cargo prints when the script fails. No panic, no backtrace.
         println!("cargo::warning={}", e.summary.replace(['\n', '\r'], " "));
@@ -103,9 +107,9 @@ fn run() -> model::Result<()> {
                 Generated::OtherRelease(toolkit, found) => {
                     return Err(find::mode::release_mismatch(&release, found, &toolkit))
                 }
-                Generated::WithoutLibclang(_, e) | Generated::WithoutClangHeaders(_, e) => {
-                    return Err(e)
-                }
+                Generated::WithoutLibclang(_, e)
+                | Generated::WithoutClangHeaders(_, e)
+                | Generated::Unreadable(_, e) => return Err(e),
             }
         }
         (Mode::Auto, Search::NotFound(e)) => {
@@ -125,6 +129,10 @@ fn run() -> model::Result<()> {
                     let why = find::places::fallback_for(&e, &target, "install that package");
                     pregenerated(why, Some(toolkit))?
                 }
+                Generated::Unreadable(toolkit, e) => {
+                    let undo = "report the defect with the warning's text, or name other headers";
+                    pregenerated(find::places::fallback_for(&e, &target, undo), Some(toolkit))?
+                }
             }
         }
     };
@@ -137,19 +145,21 @@ fn run() -> model::Result<()> {
         let linked = !target.dynamic_loading();
         let (b, o, out_dir) = (&bindings, &origin, &target.out_dir);
         let files = scope.spawn(move || {
-            // Generated bindings are rendered here, their tables written out for
-            // `cargo xtask pregenerate`; the pregenerated set's come rendered.
-            #[cfg(feature = "bindgen")]
-            let generated = match b.rendered.is_empty() {
-                true => {
-                    write::render::tables(b, out_dir)?;
-                    Some(write::render::files(b))
-                }
-                false => None,
-            };
-            #[cfg(not(feature = "bindgen"))]
-            let generated: Option<Vec<(String, String)>> = None;
-            write::files::all(b, generated.as_deref(), o, out_dir, linked)
+            model::panics::caught(|| {
+                // Generated bindings are rendered here, their tables written out for
+                // `cargo xtask pregenerate`; the pregenerated set's come rendered.
+                #[cfg(feature = "bindgen")]
+                let generated = match b.rendered.is_empty() {
+                    true => {
+                        write::render::tables(b, out_dir)?;
+                        Some(write::render::files(b))
+                    }
+                    false => None,
+                };
+                #[cfg(not(feature = "bindgen"))]
+                let generated: Option<Vec<(String, String)>> = None;
+                write::files::all(b, generated.as_deref(), o, out_dir, linked)
+            })
         });
         // Linked: the linker resolves every function against libcuda (or a stand-in).
         // Dynamic loading: each function calls through a table filled at run time.
@@ -159,7 +169,10 @@ fn run() -> model::Result<()> {
         } else {
             write::link::choose(&target, lib_dir_override.as_deref(), &bindings, &origin).map(Some)
         };
-        (files.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), link)
+        let files = model::panics::joined(files.join()).unwrap_or_else(|panic| {
+            Err(model::panics::error("rendering the bindings' files", &panic))
+        });
+        (files, link)
     });
     files?;
     let link = link?;
@@ -172,14 +185,15 @@ fn run() -> model::Result<()> {
 
 /// What generation gives: the bindings, the headers' own release where a
 /// release feature asks for another one, or why libclang could not be loaded
-/// or could not parse C at all (it lacks clang's own headers), which the
-/// automatic mode falls back from.
+/// or could not parse C at all (it lacks clang's own headers), or a header
+/// this code could not read (it panicked), which the automatic mode falls back from.
 #[cfg_attr(not(feature = "bindgen"), allow(dead_code))]
 enum Generated {
     Bindings(Box<(Bindings, Origin)>),
     OtherRelease(Toolkit, model::CudaVersion),
     WithoutLibclang(Toolkit, model::Error),
     WithoutClangHeaders(Toolkit, model::Error),
+    Unreadable(Toolkit, model::Error),
 }
 
 /// The bindings from the headers found, through bindgen.
@@ -224,22 +238,25 @@ fn generate(
                 let (header, include_dir) = (header.clone(), toolkit.include_dir.clone());
                 let ready = ready.clone();
                 scope.spawn(move || {
-                    let cuda_h = header.cuda_h()?;
-                    let scanned = reference::scan(&header.documented(&cuda_h));
-                    let typedefs = since::read(&include_dir, &[])?;
-                    let names: Vec<&str> = expandable.iter().map(String::as_str).collect();
-                    let (expanded, _) = header.expand(&names)?;
-                    // libclang loses the comment of a declaration whose name a macro
-                    // rewrites: each is taken from the header's text, as Markdown.
-                    let lost: std::collections::HashMap<String, String> = candidates
-                        .into_iter()
-                        .filter_map(|plain| {
-                            let markdown = generator::converted(scanned.comment(&plain)?, &ready);
-                            Some((plain, markdown))
-                        })
-                        .collect();
-                    generator::convert_ahead(scanned.comments(), &ready);
-                    Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs, expanded))
+                    model::panics::caught(|| {
+                        let cuda_h = header.cuda_h()?;
+                        let scanned = reference::scan(&header.documented(&cuda_h));
+                        let typedefs = since::read(&include_dir, &[])?;
+                        let names: Vec<&str> = expandable.iter().map(String::as_str).collect();
+                        let (expanded, _) = header.expand(&names)?;
+                        // libclang loses the comment of a declaration whose name a macro
+                        // rewrites: each is taken from the header's text, as Markdown.
+                        let lost: std::collections::HashMap<String, String> = candidates
+                            .into_iter()
+                            .filter_map(|plain| {
+                                let markdown =
+                                    generator::converted(scanned.comment(&plain)?, &ready);
+                                Some((plain, markdown))
+                            })
+                            .collect();
+                        generator::convert_ahead(scanned.comments(), &ready);
+                        Ok::<_, model::Error>((scanned, cuda_h, lost, typedefs, expanded))
+                    })
                 })
             };
             header.check_api_defines(&macros, &extra_args)?;
@@ -256,7 +273,14 @@ fn generate(
         header::check_minimum(&header, version)?;
         let unsigned = generator::unsigned_macros(&macros);
         let parsed = run_bindgen(&header, &unsigned, &extra_args, None, &ready);
-        let read = read.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let read = match model::panics::joined(read.join()) {
+            Ok(read) => read,
+            // A header this code cannot read: the automatic mode falls back from it.
+            Err(panic) => {
+                let doing = format!("reading {}", header.include_dir.join("cuda.h").display());
+                return Ok(Generated::Unreadable(toolkit, model::panics::error(&doing, &panic)));
+            }
+        };
         let prepared = (header, &macros[..], version, extra_args);
         generated(target, toolkit, modules, prepared, parsed, read)
     })
@@ -536,7 +560,7 @@ fn run_bindgen(
         env::log(format!("clang resource directory {}", dir.display()));
         builder = builder.clang_arg(format!("-resource-dir={}", dir.display()));
     }
-    let generated = generator::contained(|| builder.generate()).map_err(|panic| {
+    let generated = model::panics::caught(|| builder.generate()).map_err(|panic| {
         generator::stopped(&header.include_dir, &header.target_triple, &panic, extra_args)
     })?;
     let bindings = match generated {

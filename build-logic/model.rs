@@ -9,6 +9,8 @@
 //! from it, so the crate cannot tell the two apart. Where they come from is
 //! [`Origin`], beside them.
 
+pub mod panics;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::model::panics::{self, caught};
 use crate::model::{Error, Result};
 
 /// The crate's MSRV; the generated code uses nothing newer.
@@ -28,7 +29,7 @@ pub struct Comments {
 pub struct Converter {
     queue: Queue,
     ready: Ready,
-    worker: std::thread::JoinHandle<Vec<(usize, String)>>,
+    worker: std::thread::JoinHandle<std::result::Result<Vec<(usize, String)>, String>>,
 }
 
 type Queue = std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<(usize, String)>>>;
@@ -79,7 +80,7 @@ impl Comments {
         let queue: Queue = std::sync::Arc::new(std::sync::Mutex::new(from_bindgen));
         let worker = std::thread::spawn({
             let (queue, ready) = (queue.clone(), ready.clone());
-            move || convert(&queue, &ready)
+            move || caught(|| convert(&queue, &ready))
         });
         (Comments { to_worker, next: Default::default() }, Converter { queue, ready, worker })
     }
@@ -101,12 +102,9 @@ impl Converter {
     pub fn fill(self, file: &mut syn::File, text: &str) -> Result<()> {
         // The comments bindgen sent faster than one thread converts them are
         // converted by two once bindgen is done.
-        let stopped = |_| {
-            Error::new("the comment converter stopped", "doxygen-bindgen panicked on a comment")
-        };
-        let ours =
-            std::panic::catch_unwind(|| convert(&self.queue, &self.ready)).map_err(stopped)?;
-        let theirs = self.worker.join().map_err(stopped)?;
+        let stopped = |panic: String| panics::error("converting a comment of cuda.h", &panic);
+        let ours = caught(|| convert(&self.queue, &self.ready)).map_err(stopped)?;
+        let theirs = panics::joined(self.worker.join()).map_err(stopped)?;
         let mut done = Vec::new();
         for (n, text) in ours.into_iter().chain(theirs) {
             done.resize(done.len().max(n + 1), String::new());
@@ -375,7 +373,7 @@ impl<'scope> Loading<'scope> {
             format!("LIBCLANG_PATH={} {state}", dir.display())
         });
         let load = || -> Loaded {
-            contained(clang_sys::load).and_then(|loaded| loaded)?;
+            caught(clang_sys::load).and_then(|loaded| loaded)?;
             clang_sys::get_library().ok_or_else(|| "clang-sys kept no library".to_string())
         };
         Loading { named, thread: scope.spawn(load) }
@@ -405,36 +403,41 @@ impl<'scope> Loading<'scope> {
     }
 }
 
-/// The loaded library exports `clang_createIndex`: it is libclang.
+/// The loaded library exports `clang_createIndex`: it is libclang; and the
+/// functions bindgen calls before any other, or it panics where no unwinding
+/// is possible (inside a libclang callback, or a destructor).
 fn is_libclang() -> Result<()> {
-    if clang_sys::clang_createIndex::is_loaded() {
+    use clang_sys as c;
+    let path = clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default();
+    if !c::clang_createIndex::is_loaded() {
+        return Err(Error::new(
+            format!("{path} is not libclang (bindgen needs libclang to read cuda.h)"),
+            format!(
+                "clang-sys loaded {path}, which does not export clang_createIndex: it is some other\n\
+                 library under a libclang name.\n\n{LIBCLANG_FIX}"
+            ),
+        ));
+    }
+    let needed = [
+        ("clang_disposeIndex", c::clang_disposeIndex::is_loaded()),
+        ("clang_parseTranslationUnit", c::clang_parseTranslationUnit::is_loaded()),
+        ("clang_disposeTranslationUnit", c::clang_disposeTranslationUnit::is_loaded()),
+        ("clang_getTranslationUnitCursor", c::clang_getTranslationUnitCursor::is_loaded()),
+        ("clang_visitChildren", c::clang_visitChildren::is_loaded()),
+        ("clang_getNumDiagnostics", c::clang_getNumDiagnostics::is_loaded()),
+    ];
+    let missing: Vec<&str> = needed.iter().filter(|(_, has)| !has).map(|(name, _)| *name).collect();
+    if missing.is_empty() {
         return Ok(());
     }
-    let path = clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default();
     Err(Error::new(
-        format!("{path} is not libclang (bindgen needs libclang to read cuda.h)"),
+        format!("{path} is an incomplete libclang (it lacks {})", missing.join(", ")),
         format!(
-            "clang-sys loaded {path}, which does not export clang_createIndex: it is some other\n\
-             library under a libclang name.\n\n{LIBCLANG_FIX}"
+            "clang-sys loaded {path}, which exports clang_createIndex but not\n  {}\n\
+             which bindgen calls first.\n\n{LIBCLANG_FIX}",
+            missing.join("\n  ")
         ),
     ))
-}
-
-/// Runs `f` with panics contained: bindgen and clang-sys panic on inputs they
-/// cannot handle (an incomplete libclang, flags that change the target's ABI),
-/// and a build script must answer with an error, not a backtrace.
-pub fn contained<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(hook);
-    outcome.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "(no message)".into())
-    })
 }
 
 /// Unsigned integer macros, judged from their text as the preprocessor dumped it:
@@ -657,7 +660,7 @@ pub fn stopped(
              Fix one of:\n\
              - remove flags from BINDGEN_EXTRA_CLANG_ARGS that change the target's ABI (-m32,\n  \
                --target=...): the bindings are for {}\n\
-             - point LIBCLANG_PATH at a complete libclang (11 or newer), or unset it\n\
+             - point LIBCLANG_PATH at a complete libclang (11 or newer) than the one loaded\n\
              - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
             extra_values.join("\n  "),
             clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default(),

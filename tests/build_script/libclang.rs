@@ -82,6 +82,38 @@ fn a_library_that_is_not_libclang_is_a_clear_error() {
     run.assert_stderr_has(&["does not export clang_createIndex", "apt-get install libclang-dev"]);
 }
 
+/// A library with `clang_createIndex` and nothing else is refused before
+/// bindgen's first other call panics where no unwinding is possible (which
+/// aborted the build script with no message); the automatic mode falls back.
+#[test]
+fn a_libclang_without_the_functions_bindgen_calls_is_refused() {
+    let (mut case, dir) = Case::without_libclang("libclang_create_index_only");
+    let source = dir.join("index.c");
+    fs::write(&source, "void *clang_createIndex(int a, int b) { return 0; }\n").unwrap();
+    let built = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(dir.join("libclang.so"))
+        .arg(&source)
+        .status();
+    if !built.is_ok_and(|s| s.success()) {
+        return testkit::skip("no C compiler to build a library posing as libclang");
+    }
+    let run = case.env("LIBCLANG_PATH", &dir).run();
+    let library = dir.join("libclang.so");
+    run.failure(&format!(
+        "{} is an incomplete libclang (it lacks clang_disposeIndex, clang_parseTranslationUnit,",
+        library.display()
+    ));
+    run.assert_stderr_has(&["which bindgen calls first", "apt-get install libclang-dev"]);
+    let run = case.env("LIBCUDA_SYS_BINDINGS", "").run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert!(
+        run.warnings().iter().any(|w| w.contains("is an incomplete libclang")),
+        "{}",
+        run.report()
+    );
+}
+
 #[test]
 fn clang_flags_that_change_the_abi_are_a_clear_error() {
     if generation_unavailable() {
