@@ -596,7 +596,13 @@ fn c_compiler(include: Option<&std::path::Path>, defines: &[&str]) -> model::Res
         build.define(d, None);
     }
     let tool = build.try_get_compiler().map_err(|e| env::no_compiler("", &e.to_string()))?;
-    Ok(Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc()))
+    let compiler = Compiler::from_command(&tool.to_command(), tool.path(), tool.is_like_msvc());
+    // The same compiler with CFLAGS twice tells which words are the user's
+    // (cc splits them): the layout check leaves them out. None set: an error.
+    Ok(match build.try_flags_from_environment("CFLAGS").map(|b| b.try_get_compiler()) {
+        Ok(Ok(with_user)) => compiler.with_user_flags(&with_user.to_command()),
+        _ => compiler,
+    })
 }
 
 /// pkg-config's include paths for `name`.

@@ -228,6 +228,8 @@ pub struct Compiler {
     pub path: PathBuf,
     /// MSVC's `cl`, which reads no source from stdin.
     pub msvc: bool,
+    /// The words of `args` that CFLAGS and its per-target forms added.
+    pub user_flags: Vec<std::ffi::OsString>,
 }
 
 impl Compiler {
@@ -239,7 +241,35 @@ impl Compiler {
             env: cmd.get_envs().filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))).collect(),
             path: path.to_owned(),
             msvc,
+            user_flags: Vec::new(),
         }
+    }
+
+    /// `with_user`'s arguments are this compiler's and the user's CFLAGS,
+    /// as cc adds them (`Build::try_flags_from_environment`): the words it
+    /// has beyond this one's are theirs, whose place in [`Self::args`] is
+    /// the last of each.
+    pub fn with_user_flags(mut self, with_user: &std::process::Command) -> Compiler {
+        let mut mine = self.args.clone();
+        for word in with_user.get_args() {
+            match mine.iter().position(|m| m == word) {
+                Some(at) => drop(mine.remove(at)),
+                None => self.user_flags.push(word.to_owned()),
+            }
+        }
+        self
+    }
+
+    /// This compiler without the user's CFLAGS: C's natural layouts on the
+    /// target, which libcuda was built with, whatever those flags change.
+    pub fn natural(&self) -> Compiler {
+        let mut args = self.args.clone();
+        for word in self.user_flags.iter().rev() {
+            if let Some(at) = args.iter().rposition(|a| a == word) {
+                args.remove(at);
+            }
+        }
+        Compiler { args, user_flags: Vec::new(), ..self.clone() }
     }
 
     pub(crate) fn to_command(&self) -> std::process::Command {

@@ -192,17 +192,28 @@ impl Header {
 
     /// The size and alignment of each struct, union and enum bindgen laid out
     /// (`layouts`, from its layout assertions and enums' integers), against what the target's C
-    /// compiler gives them, without the flags that reach bindgen alone
-    /// (`BINDGEN_EXTRA_CLANG_ARGS`): a flag there that changes a layout
-    /// (`-fpack-struct`, `-malign-double`, `-fshort-enums`, a `#pragma pack`
-    /// in an `-include`d file) would otherwise give declarations of another
-    /// ABI than libcuda's without a word. One compile, of static assertions.
+    /// compiler gives them without the user's CFLAGS ([`Compiler::natural`]):
+    /// the layouts libcuda was built with. A flag in `BINDGEN_EXTRA_CLANG_ARGS`
+    /// that changes a layout (`-fpack-struct`, `-malign-double`, `-fshort-enums`,
+    /// a `#pragma pack` in an `-include`d file) would otherwise give declarations
+    /// of another ABI than libcuda's without a word, and so would the same flag
+    /// in CFLAGS as well, were CFLAGS the reference. Checked where either is
+    /// set. One compile, of static assertions.
     pub fn check_layouts(
         &self,
         layouts: &std::collections::BTreeMap<String, (usize, usize)>,
         extra_args: &[(String, Option<String>)],
     ) -> Result<()> {
-        let Some((var, value)) = bindgen_args_used(extra_args) else { return Ok(()) };
+        let cflags = (!self.compiler.user_flags.is_empty()).then(|| {
+            let words: Vec<_> =
+                self.compiler.user_flags.iter().map(|w| w.to_string_lossy()).collect();
+            format!("CFLAGS added `{}` to the C compiler's", words.join(" "))
+        });
+        let (var, value) = match (bindgen_args_used(extra_args), &cflags) {
+            (Some((var, value)), _) => (var, value),
+            (None, Some(_)) => ("BINDGEN_EXTRA_CLANG_ARGS", ""),
+            (None, None) => return Ok(()),
+        };
         // Preprocessed: a comment's words (`\typedef enum CUdevResourceType`)
         // are not declarations.
         let (_, cuda_h) = self.expand(&[])?;
@@ -235,7 +246,8 @@ impl Header {
                 "_Static_assert(sizeof({c}) == {size} && _Alignof({c}) == {align}, \"{MARK} {name} {size} {align}\");\n"
             ));
         }
-        let why = match self.compiler.check_syntax(&source, &self.out_dir)? {
+        let natural = self.compiler.natural();
+        let why = match natural.check_syntax(&source, &self.out_dir)? {
             Ok(_) => return Ok(()),
             Err(why) => why,
         };
@@ -259,16 +271,18 @@ impl Header {
             ));
         }
         let shown: Vec<&String> = differ.iter().take(5).collect();
+        let also = cflags.as_ref().map(|c| format!(" ({c} flags, which this check leaves out)"));
         Err(Error::new(
             format!("{var} changes the layout of {} of cuda.h's types", differ.len()),
             format!(
-                "With {var}={value}, bindgen lays out types otherwise than the C compiler ({}) \
-                 does, and than libcuda was built with:\n  {}{}\nBindings of that layout would read \
+                "With {var}={value}, bindgen lays out types otherwise than the C compiler ({}{}) \
+                 does without them, and than libcuda was built with:\n  {}{}\nBindings of that layout would read \
                  and write the driver's structs at the wrong offsets, and pass and return its \
                  enums at the wrong width.\n\n\
                  Fix: remove the flag that changes layouts (packing, alignment, -fshort-enums, \
-                 -fshort-wchar, a #pragma pack in an -include'd file) from {var}.",
-                self.compiler.path.display(),
+                 -fshort-wchar, a #pragma pack in an -include'd file) from {var} and CFLAGS.",
+                natural.path.display(),
+                also.unwrap_or_default(),
                 shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  "),
                 if differ.len() > shown.len() { format!("\n  and {} more", differ.len() - shown.len()) } else { String::new() },
             ),

@@ -500,6 +500,46 @@ fn a_flag_that_changes_layouts_is_refused() {
         );
         run.assert_stderr_has(&[differs, "packing"]);
     }
+    // The same packing in CFLAGS too: the reference is C's natural layout,
+    // not the user's C compiler flags. Packing in CFLAGS alone changes no binding.
+    let pack = std::env::temp_dir().join(format!("libcuda-sys-pack-{}.h", std::process::id()));
+    fs::write(&pack, "#pragma pack(push, 4)\n").unwrap();
+    let include = format!("-include {}", pack.display());
+    let cflags_target = format!("CFLAGS_{}", TARGET.replace('-', "_"));
+    for (name, bindgen, cflags_var, cflags) in [
+        ("layout_flag_both", Some("-fpack-struct=1"), "CFLAGS", "-fpack-struct=1"),
+        (
+            "layout_flag_both_target",
+            Some("-fpack-struct=1"),
+            cflags_target.as_str(),
+            "-fpack-struct=1",
+        ),
+        ("layout_pragma_both", Some(include.as_str()), "CFLAGS", include.as_str()),
+        ("layout_flag_cflags_alone", None, "CFLAGS", "-fpack-struct=1"),
+    ] {
+        let mut case = Case::new(name);
+        case.env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE).env(cflags_var, cflags);
+        if let Some(flag) = bindgen {
+            case.env("BINDGEN_EXTRA_CLANG_ARGS", flag);
+        }
+        let run = case.run();
+        run.assert_no_panic();
+        if bindgen.is_none() {
+            assert_eq!(run.code, Some(0), "{name}: {}", run.report());
+            continue;
+        }
+        let summary = run.warnings().first().map(|w| w.to_string()).unwrap_or_default();
+        assert!(
+            summary.starts_with("BINDGEN_EXTRA_CLANG_ARGS changes the layout of"),
+            "{name}: {}",
+            run.report()
+        );
+        run.assert_stderr_has(&[
+            &format!("CFLAGS added `{cflags}`"),
+            "which this check leaves out",
+        ]);
+    }
+    let _ = fs::remove_file(&pack);
     let mut case = Case::new("layout_flag_harmless");
     let run = case
         .env("LIBCUDA_SYS_INCLUDE_DIR", &*REAL_INCLUDE)
