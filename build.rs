@@ -351,7 +351,7 @@ fn generated(
         }
     }
     let origin = Origin::Generated {
-        compiler: header.compiler_command(),
+        compiler: header.natural_compiler_command(),
         fingerprint: header::fingerprint(&cuda_h),
         watch: find::places::generated(target, &toolkit.include_dir),
         toolkit,

@@ -435,14 +435,6 @@ pub(crate) fn user_flags() -> Vec<String> {
         .collect()
 }
 
-/// The words of the user's C flags, as cc adds them to every command.
-pub(crate) fn user_cflags() -> Vec<String> {
-    set_vars("CFLAGS")
-        .into_iter()
-        .flat_map(|(_, value)| value.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-        .collect()
-}
-
 /// The Debian/Ubuntu package of the GNU C cross compiler for `triple`: the
 /// one cc names (`tool`: `powerpc64le-linux-gnu-gcc`) where that is a GNU
 /// Linux one, else the triple's architecture's (`riscv64gc` is `riscv64`).

@@ -462,7 +462,8 @@ pub struct Why {
 #[cfg_attr(not(feature = "generate"), allow(dead_code))]
 pub enum Origin {
     /// From the headers of `toolkit`; `compiler` is the C compiler command
-    /// that read them (with the include directory and defines).
+    /// that read them (with the include directory and defines), without the
+    /// user's CFLAGS.
     Generated {
         toolkit: Toolkit,
         compiler: Vec<String>,

@@ -448,6 +448,11 @@ impl Header {
     pub fn compiler_command(&self) -> Vec<String> {
         command_line(&self.compiler)
     }
+
+    /// [`Self::compiler_command`] without the user's CFLAGS ([`Compiler::natural`]).
+    pub fn natural_compiler_command(&self) -> Vec<String> {
+        command_line(&self.compiler.natural())
+    }
 }
 
 /// FNV-1a (64-bit) of `cuda.h`'s bytes, for dependents to check that the

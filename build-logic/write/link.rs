@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::env::{command_line, cross_gcc_package, user_cflags, write_error};
+use crate::env::{command_line, cross_gcc_package, write_error};
 use crate::env::{log, Target};
 use crate::model::{Bindings, Error, Link, LinkKind, Origin, Result};
 
@@ -339,17 +339,13 @@ fn build_stub(target: &Target, bindings: &Bindings, origin: &Origin) -> Result<L
     // What an earlier run left must not pass for this run's output.
     let _ = std::fs::remove_file(&so);
     // The compiler that read the headers, or (pregenerated bindings) the one cc selects.
+    // Without the user's CFLAGS, which are for their C, not for a library that
+    // only has to link: a sanitizer or profiling flag would make the stand-in
+    // need its runtime. The compiler and the target's own flags stay.
     let mut cmd = match origin {
         Origin::Generated { compiler, .. } => compiler.clone(),
-        Origin::Pregenerated { .. } => command_line(&(target.c_compiler)(None, &[])?),
+        Origin::Pregenerated { .. } => command_line(&(target.c_compiler)(None, &[])?.natural()),
     };
-    // The user's CFLAGS are for their C, not for a library that only has to
-    // link: a sanitizer or profiling flag would make the stand-in need its
-    // runtime. The compiler and the target's own flags stay.
-    let user = user_cflags();
-    let compiler = cmd.remove(0);
-    cmd.retain(|arg| !user.contains(arg));
-    cmd.insert(0, compiler);
     // -O0: identical bodies must stay distinct functions (no identical-code folding),
     // so that every name has its own address.
     cmd.extend(["-shared", "-fPIC", "-O0", "-Wl,-soname,libcuda.so.1", "-o"].map(String::from));

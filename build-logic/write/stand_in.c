@@ -61,18 +61,39 @@ static void *libcuda_sys_driver_file(const char *dir, size_t len, const struct s
 }
 
 /* Whether this CPU has the x86-64 level (2, 3, 4) whose glibc-hwcaps
-   subdirectory the loader would search, as far as the compiler can ask. */
+   subdirectory the loader would search: the features glibc requires of each
+   level (sysdeps/x86/get-isa-level.h), read with cpuid and, for the AVX
+   levels, the register state the kernel saves (xgetbv), as glibc reads them.
+   Any compiler: GCC before 12 and clang know no level names for
+   __builtin_cpu_supports. */
+#if defined(__x86_64__)
 static int libcuda_sys_level(int level) {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-  switch (level) {
-  case 4: return __builtin_cpu_supports("x86-64-v4");
-  case 3: return __builtin_cpu_supports("x86-64-v3");
-  case 2: return __builtin_cpu_supports("x86-64-v2");
-  }
-#endif
+  unsigned a, b, c, d, ecx1, ecx81 = 0, ebx7 = 0, max, lo, hi;
+  int v2, v3;
+  __asm__("cpuid" : "=a"(max), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+  __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(ecx1), "=d"(d) : "a"(1), "c"(0));
+  if (max >= 7) __asm__("cpuid" : "=a"(a), "=b"(ebx7), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+  __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+  if (a >= 0x80000001u) __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(ecx81), "=d"(d) : "a"(0x80000001u), "c"(0));
+  /* SSE3, SSSE3, CMPXCHG16B, SSE4.1, SSE4.2, POPCNT; LAHF/SAHF. */
+  v2 = (ecx1 & 0x00982201u) == 0x00982201u && (ecx81 & 1u);
+  if (level == 2 || !v2) return v2;
+  /* OSXSAVE, else xgetbv faults. */
+  if (!(ecx1 & (1u << 27))) return 0;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  /* FMA, MOVBE, AVX, F16C; LZCNT; BMI1, AVX2, BMI2; SSE and AVX state. */
+  v3 = (ecx1 & 0x30401000u) == 0x30401000u && (ecx81 & (1u << 5)) && (ebx7 & 0x128u) == 0x128u &&
+       (lo & 6u) == 6u;
+  if (level == 3 || !v3) return v3;
+  /* AVX512F, DQ, CD, BW, VL; opmask and ZMM state. */
+  return level == 4 && (ebx7 & 0xd0030000u) == 0xd0030000u && (lo & 0xe0u) == 0xe0u;
+}
+#else
+static int libcuda_sys_level(int level) {
   (void)level;
   return 0;
 }
+#endif
 
 /* The driver the loader would take from dir: glibc 2.33 and later look in
    its glibc-hwcaps subdirectories of the levels this CPU has, best first,

@@ -339,6 +339,36 @@ fn loader_expands(token: &str) -> String {
         .to_string()
 }
 
+/// The glibc-hwcaps search asks the CPU itself, whatever compiled the
+/// stand-in: built as GCC 11 sees it (which, like clang, knows no level names
+/// for `__builtin_cpu_supports`), it still finds a driver where the loader would.
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+#[test]
+fn the_hwcaps_search_does_not_depend_on_the_c_compiler() {
+    if linking_untestable() {
+        return;
+    }
+    let Some(level) = loader_hwcaps_level() else {
+        return testkit::skip("glibc-hwcaps: the loader names no supported x86-64 level here");
+    };
+    let mut case = Case::new("stand_in_hwcaps_gcc11");
+    let run = case
+        .env("LIBCUDA_SYS_BINDINGS", "pregenerated")
+        .env("CC", "gcc -U__GNUC__ -D__GNUC__=11 -U__GNUC_MINOR__ -D__GNUC_MINOR__=4")
+        .run();
+    if run.metadata("link_kind") != "generated-stub" {
+        return testkit::skip("this machine has a libcuda: no stand-in is built");
+    }
+    let stub = case.out_dir().join("stub");
+    let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
+    let hwcaps = case.dir.join("hwcaps");
+    let sub = hwcaps.join("glibc-hwcaps").join(&level);
+    fs::create_dir_all(&sub).unwrap();
+    fs::copy(&driver, sub.join("libcuda.so.1")).unwrap();
+    let exe = program_against(&case, &stub, &[]);
+    assert_eq!(run_with(&exe, &[&stub, &hwcaps]), "0 12345 0 1007", "glibc-hwcaps/{level}");
+}
+
 /// The lowest glibc-hwcaps level the loader says it searches on this machine
 /// (`ld.so --help`: "x86-64-v2 (supported, searched)"), where it has one.
 fn loader_hwcaps_level() -> Option<String> {
