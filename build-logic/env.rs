@@ -409,6 +409,7 @@ pub fn target_prefixed(triple: &str, name: &str) -> String {
 
 /// The variables cc reads for `base` (`CC`, `CFLAGS`) that are set, most
 /// specific first: `<base>_<target>` (both spellings), `TARGET_<base>`, `<base>`.
+#[cfg(feature = "generate")]
 fn set_vars(base: &str) -> Vec<(String, String)> {
     let target = std::env::var("TARGET").unwrap_or_default();
     [
