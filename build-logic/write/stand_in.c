@@ -264,6 +264,38 @@ static void *libcuda_sys_find_driver(const struct stat *self, const char *self_p
 }
 #endif
 
+/* Whether another copy of the stand-in is searching (self_base: this copy's).
+   A copy opened RTLD_LOCAL (the dynamic-loading feature, Python's ctypes, a
+   plugin) exports its names to no one, so RTLD_DEFAULT finds none of it: each
+   loaded object is asked by a handle of its own. It runs in a constructor,
+   under the loader's lock, while no other thread changes the list. */
+static int libcuda_sys_another_searching(const char *self_path, void *self_base) {
+#ifdef __GLIBC__
+  struct link_map *map = 0;
+  void *own = dlopen(self_path, RTLD_LAZY | RTLD_NOLOAD);
+  if (!own) return 0;
+  if (dlinfo(own, RTLD_DI_LINKMAP, &map) != 0) map = 0;
+  dlclose(own);
+  while (map && map->l_prev) map = map->l_prev;
+  for (; map; map = map->l_next) {
+    void *h;
+    int (*searching)(void), yes;
+    Dl_info theirs;
+    if (!map->l_name || !*map->l_name) continue;
+    h = dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) continue;
+    searching = (int (*)(void))dlsym(h, "libcuda_sys_stand_in_searching");
+    yes = searching && dladdr((void *)searching, &theirs) && theirs.dli_fbase != self_base && searching();
+    dlclose(h);
+    if (yes) return 1;
+  }
+#else
+  (void)self_path;
+  (void)self_base;
+#endif
+  return 0;
+}
+
 __attribute__((constructor)) static void libcuda_sys_hand_over(void) {
   Dl_info info;
   struct stat self;
@@ -278,6 +310,7 @@ __attribute__((constructor)) static void libcuda_sys_hand_over(void) {
   /* Opened by another stand-in's search, which passes over this copy. */
   if (searching && dladdr((void *)searching, &theirs) && theirs.dli_fbase != info.dli_fbase && searching())
     return;
+  if (libcuda_sys_another_searching(info.dli_fname, info.dli_fbase)) return;
   libcuda_sys_searching = 1;
   libcuda_sys_driver = libcuda_sys_find_driver(&self, info.dli_fname);
   libcuda_sys_searching = 0;

@@ -339,6 +339,46 @@ fn loader_expands(token: &str) -> String {
         .to_string()
 }
 
+/// Copies of the stand-in opened with `dlopen(RTLD_LOCAL)` (the
+/// dynamic-loading feature, Python's ctypes, plugins), each on the library
+/// path: the copy that searches is found by its handle, not through global
+/// names, so the copies its search opens do not each search again (8 copies
+/// took 20 s), and each copy still reaches the driver.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn copies_opened_locally_search_once_each() {
+    let Some((case, stub)) = stand_in_case("stand_in_local_copies") else { return };
+    let driver = testkit::fake_driver(&case.dir.join("driver"), 12030, 0);
+    let copies: Vec<PathBuf> = (0..8)
+        .map(|i| {
+            let dir = case.mkdir(&format!("copy{i}"));
+            fs::copy(stub.join("libcuda.so.1"), dir.join("libcuda.so.1")).unwrap();
+            dir
+        })
+        .collect();
+    let exe = testkit::compile_c(
+        "#include <dlfcn.h>\n#include <stdio.h>\n\
+         int main(int argc, char **argv) { int i; for (i = 1; i < argc; i++) {\n\
+         void *h = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL); int v = 0;\n\
+         int (*get)(int *) = h ? (int (*)(int *))dlsym(h, \"cuDriverGetVersion\") : 0;\n\
+         int r = get ? get(&v) : -1; printf(\"%d %d\\n\", r, v); } return 0; }\n",
+        &case.dir.join("open_copies"),
+        &["-ldl"],
+    );
+    let mut path: Vec<&Path> = copies.iter().map(PathBuf::as_path).collect();
+    path.push(driver.parent().unwrap());
+    let started = std::time::Instant::now();
+    let out = Command::new(&exe)
+        .args(copies.iter().map(|d| d.join("libcuda.so.1")))
+        .env("LD_LIBRARY_PATH", std::env::join_paths(&path).unwrap())
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(said.lines().collect::<Vec<_>>(), vec!["0 12345"; 8], "{said}");
+    assert!(took < std::time::Duration::from_secs(4), "8 copies opened in {took:?}");
+}
+
 /// The glibc-hwcaps search asks the CPU itself, whatever compiled the
 /// stand-in: built as GCC 11 sees it (which, like clang, knows no level names
 /// for `__builtin_cpu_supports`), it still finds a driver where the loader would.
