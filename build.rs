@@ -318,6 +318,8 @@ fn generated(
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
     let (scanned, cuda_h, lost, typedefs, expanded) = read?;
+    let mut toolkit = toolkit;
+    toolkit.warnings.extend(header.nul_byte(&cuda_h));
     let mut items = items::read(file)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();
     // Another release's cuda.h first is the likelier cause of missing functions.

@@ -432,6 +432,19 @@ impl Header {
             .map_err(|e| Error::new(format!("cannot read {}", path.display()), e.to_string()))
     }
 
+    /// A warning where `cuda_h` holds a NUL byte: libclang, and bindgen
+    /// after it, read a comment only up to one, so the docs of the item
+    /// there would end early without a word.
+    pub fn nul_byte(&self, cuda_h: &[u8]) -> Option<String> {
+        let at = cuda_h.iter().position(|&b| b == 0)?;
+        let line = 1 + cuda_h[..at].iter().filter(|&&b| b == b'\n').count();
+        Some(format!(
+            "{} holds a NUL byte on line {line}: libclang reads a comment only up to it, so the \
+             docs of the item there end early; the header is damaged, reinstall it",
+            self.include_dir.join("cuda.h").display()
+        ))
+    }
+
     /// The text whose documentation the bindings carry: `cuda.h`, and the
     /// toolkit's `cudaProfiler.h` where [`Header::source`] includes it.
     pub fn documented(&self, cuda_h: &[u8]) -> String {

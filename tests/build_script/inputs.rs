@@ -350,6 +350,30 @@ fn typedefs_of_another_release_are_warned_of() {
     );
 }
 
+/// A NUL byte in a comment of `cuda.h` ends what libclang reads of it: the
+/// build says so, naming the line, rather than shortening the docs silently.
+#[test]
+fn a_nul_byte_in_the_header_is_warned_of() {
+    if generation_unavailable() {
+        return;
+    }
+    let case = Case::new("nul_in_comment");
+    let text = fs::read_to_string(Path::new(&*REAL_INCLUDE).join("cuda.h")).unwrap();
+    let at = text.find("CUresult CUDAAPI cuInit(").expect("cuInit");
+    let line = 1 + text[..at].matches('\n').count();
+    // Inside cuInit's comment, a few lines above its declaration.
+    let comment = text[..at].rfind("\\brief").expect("cuInit's comment");
+    let damaged = format!("{}\0{}", &text[..comment], &text[comment..]);
+    let nul_line = 1 + text[..comment].matches('\n').count();
+    assert!(nul_line < line);
+    let include = include_with(&case, "include", &[("cuda.h", damaged)]);
+    let mut case = case;
+    let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    let said = format!("holds a NUL byte on line {nul_line}");
+    assert!(run.warnings().iter().any(|w| w.contains(&said)), "{said}\n{}", run.report());
+}
+
 /// The refusal of a 32-bit target is lines of its own, not the source's
 /// indentation of its text.
 #[test]
