@@ -29,6 +29,15 @@ fn main() {
                  (a CUDA toolkit, or `cargo xtask headers curand`)",
             )
         });
+    // A build script runs in its package's directory, not where the user set
+    // the variable: a relative path would name another place than they meant.
+    if root.is_relative() {
+        fail(
+            &format!("CURAND_ROOT={} is a relative path", root.display()),
+            "set CURAND_ROOT to an absolute path (for example \"$PWD/...\"): Cargo runs this \
+             build script in the crate's own directory, not where the variable was set",
+        );
+    }
     let include = root.join("include");
     if !include.join("curand.h").is_file() {
         fail(
