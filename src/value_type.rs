@@ -106,9 +106,10 @@ pub struct TypedEnumerator {
     pub setters: &'static [&'static str],
     pub access: Access,
     pub source: Source,
-    /// The header's description of a `(value type = T)` attribute, after the
-    /// type, on one line; with the pregenerated bindings, this crate's own
-    /// sentence for a memory-pool attribute. Empty for others.
+    /// What the attribute is, on one line: this crate's own sentence for a
+    /// memory-pool or pointer attribute, with either kind of bindings; for
+    /// another `(value type = T)` attribute, the header's description after
+    /// the type with generated bindings, and empty with the pregenerated ones.
     pub description: &'static str,
 }
 

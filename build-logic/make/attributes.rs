@@ -212,7 +212,11 @@ pub fn find(items: &Items) -> Result<Vec<Typed>, String> {
                 setters: writers,
                 reset_only,
                 source: value.source,
-                description: value.description.split_whitespace().collect::<Vec<_>>().join(" "),
+                // Ours where there is one, as the pregenerated set has it.
+                description: crate::sentences::sentence(&k.name).map_or_else(
+                    || value.description.split_whitespace().collect::<Vec<_>>().join(" "),
+                    str::to_string,
+                ),
             });
         }
     }

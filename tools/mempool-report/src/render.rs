@@ -181,7 +181,7 @@ fn static_table(out: &mut String, r: &Report) {
             row.extend([
                 d.size.map_or_else(|| "?".to_owned(), |s| s.to_string()),
                 settable(d.settable).to_owned(),
-                short_description(a.description, 90),
+                wrapped(a.description, 64),
             ]);
             row
         })
@@ -340,34 +340,48 @@ fn current(a: &Reading) -> String {
     }
 }
 
-/// The description's first sentence, at most `max` characters.
-pub fn short_description(text: &str, max: usize) -> String {
-    let first = match text.find(". ") {
-        Some(end) => &text[..=end],
-        None => text,
-    };
-    if first.chars().count() <= max {
-        first.to_owned()
-    } else {
-        let cut: String = first.chars().take(max.saturating_sub(3)).collect();
-        format!("{}...", cut.trim_end())
+/// `text` whole, its words on lines of at most `width` characters (a longer
+/// word on a line of its own), joined by newlines.
+pub fn wrapped(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
     }
+    lines.join("\n")
 }
 
 /// Columns padded to their widest cell; `right[i]` right-aligns column `i`.
+/// The last column's cells may hold several lines ([`wrapped`]): the lines
+/// after the first start under the first.
 fn table(out: &mut String, indent: &str, header: &[&str], right: &[bool], rows: &[Vec<String>]) {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(cell.lines().map(|l| l.chars().count()).max().unwrap_or(0));
         }
     }
+    let under_last = indent.chars().count()
+        + widths[..widths.len().saturating_sub(1)].iter().map(|w| w + 2).sum::<usize>();
     let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
     for row in std::iter::once(&header).chain(rows) {
         let mut line = String::from(indent);
+        let mut more = "";
         for (i, cell) in row.iter().enumerate() {
-            let pad = widths[i].saturating_sub(cell.chars().count());
             let last = i + 1 == row.len();
+            let cell = match cell.split_once('\n') {
+                Some((first, rest)) if last => {
+                    more = rest;
+                    first
+                }
+                _ => cell.as_str(),
+            };
+            let pad = widths[i].saturating_sub(cell.chars().count());
             if right.get(i).copied().unwrap_or(false) {
                 line.extend(std::iter::repeat_n(' ', pad));
                 line.push_str(cell);
@@ -383,5 +397,10 @@ fn table(out: &mut String, indent: &str, header: &[&str], right: &[bool], rows: 
         }
         out.push_str(line.trim_end());
         out.push('\n');
+        for line in more.lines() {
+            out.extend(std::iter::repeat_n(' ', under_last));
+            out.push_str(line);
+            out.push('\n');
+        }
     }
 }

@@ -356,7 +356,8 @@ fn a_device_error_is_exit_status_1_and_listed() {
 }
 
 #[test]
-fn descriptions_are_cut_at_the_first_sentence() {
-    assert_eq!(render::short_description("One. Two.", 90), "One.");
-    assert_eq!(render::short_description("abcdefghij", 8), "abcde...");
+fn descriptions_are_printed_whole_and_wrapped() {
+    assert_eq!(render::wrapped("One. Two three.", 9), "One. Two\nthree.");
+    assert_eq!(render::wrapped("a verylongword b", 4), "a\nverylongword\nb");
+    assert_eq!(render::wrapped("", 9), "");
 }
