@@ -80,6 +80,7 @@ fn main() {
     }
     println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_VERSION={version}");
     println!("cargo::rustc-env=LIBCUDA_DEPENDENT_CUDA_INCLUDE={}", include.display());
+    uses_of_every_item();
 
     cc::Build::new()
         .file("src/pool_helper.c")
@@ -89,6 +90,29 @@ fn main() {
 }
 
 /// A `DEP_CUDA_*` variable, or a clear failure.
+/// `OUT_DIR/items.rs`: `pub use libcuda_sys::NAME;` for each line of
+/// `DEP_CUDA_ITEMS`, which `src/lib.rs` includes: a line that is not an item
+/// of libcuda-sys's root fails this crate's build.
+fn uses_of_every_item() {
+    let path = require("DEP_CUDA_ITEMS");
+    println!("cargo::rerun-if-changed={path}");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        fail(&format!("DEP_CUDA_ITEMS ({path}): {e}"), "run `cargo clean -p libcuda-sys`")
+    });
+    let mut uses = String::new();
+    for name in text.lines() {
+        let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name != "_";
+        if !identifier {
+            fail(&format!("DEP_CUDA_ITEMS has `{name}`, which is no item name"), &path);
+        }
+        uses.push_str(&format!("pub use libcuda_sys::{name};\n"));
+    }
+    let out = PathBuf::from(require("OUT_DIR")).join("items.rs");
+    std::fs::write(&out, uses).unwrap_or_else(|e| fail(&format!("{}: {e}", out.display()), ""));
+}
+
 fn require(name: &str) -> String {
     match std::env::var(name) {
         Ok(value) if !value.is_empty() => value,

@@ -125,7 +125,8 @@ pub fn names(items: &[syn::Item]) -> Vec<String> {
     let mut out = Vec::new();
     for item in items {
         match item {
-            syn::Item::Const(c) => out.push(c.ident.to_string()),
+            // `const _: () = ...` (bindgen's layout assertions) names nothing.
+            syn::Item::Const(c) if c.ident != "_" => out.push(c.ident.to_string()),
             syn::Item::Struct(s) => out.push(s.ident.to_string()),
             syn::Item::Union(u) => out.push(u.ident.to_string()),
             syn::Item::Type(t) => out.push(t.ident.to_string()),

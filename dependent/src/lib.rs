@@ -20,6 +20,13 @@ use libcuda_sys::{
     CUmemPool_attribute, CUmemoryPool, CUresult,
 };
 
+/// Every item `DEP_CUDA_ITEMS` names, taken from libcuda-sys by that name
+/// (`build.rs`): the file a binding crate's blocklist reads holds only those.
+#[doc(hidden)]
+pub mod items {
+    include!(concat!(env!("OUT_DIR"), "/items.rs"));
+}
+
 mod ffi {
     use std::ffi::{c_int, c_ulonglong};
 
