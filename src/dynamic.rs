@@ -185,7 +185,7 @@ fn open(name: &std::ffi::OsStr) -> Result<Driver, LoadError> {
     // SAFETY: loading the driver runs its initialisers, as linking it would.
     let library = unsafe { libloading::Library::new(name) }.map_err(|e| LoadError {
         tried: name.to_string_lossy().into_owned(),
-        message: std::string::ToString::to_string(&e),
+        message: loader_text(&e),
     })?;
     // A library that is not the driver would load, and then answer every call
     // with CUDA_ERROR_NOT_FOUND: say so once, here.
@@ -221,6 +221,21 @@ fn open(name: &std::ffi::OsStr) -> Result<Driver, LoadError> {
             })
     };
     Ok(Driver { library, proc_address, version })
+}
+
+/// `e` with its sources: libloading 0.8 puts `dlerror`'s text in its own
+/// message, 0.9 in its source, under "dlopen failed".
+fn loader_text(e: &libloading::Error) -> String {
+    let mut text = std::string::ToString::to_string(e);
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let s_text = std::string::ToString::to_string(s);
+        if !text.contains(&s_text) {
+            text = std::format!("{text}: {s_text}");
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// Where `library` is this crate's stand-in, the driver it hands calls to
@@ -284,8 +299,9 @@ fn behind_stand_in(
     // SAFETY: a library already loaded, by the stand-in: no initialiser runs again.
     unsafe { libloading::Library::new(path) }.map_err(|e| {
         error(std::format!(
-            "the stand-in {stand_in} hands calls to {}, which does not open again: {e}",
-            path.to_string_lossy()
+            "the stand-in {stand_in} hands calls to {}, which does not open again: {}",
+            path.to_string_lossy(),
+            loader_text(&e)
         ))
     })
 }

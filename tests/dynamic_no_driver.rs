@@ -11,7 +11,8 @@ fn missing_driver_is_an_error_per_call() {
     std::env::set_var("LIBCUDA_SYS_DRIVER_PATH", "/nonexistent/libcuda.so.1");
     let err = libcuda_sys::dynamic::try_load().unwrap_err();
     assert_eq!(err.tried, "/nonexistent/libcuda.so.1");
-    assert!(!err.message.is_empty());
+    // The loader's own words, whichever libloading a build resolves.
+    assert!(err.message.contains("No such file or directory"), "{err}");
     assert!(
         err.to_string()
             .starts_with("cannot load the CUDA driver library /nonexistent/libcuda.so.1: "),

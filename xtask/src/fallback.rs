@@ -622,12 +622,21 @@ impl Env {
             if versions.len() != 1 || !versions[0].starts_with(want) {
                 return Err(format!("a dependent of libloading {wanted}: {versions:?}").into());
             }
-            let cmd = self.sandboxed(&["check", "--manifest-path", &manifest])?;
-            expect_success(&output(cmd)?)?;
-            found.push(versions[0].clone());
+            // The loader's whole text for a path that does not exist, which
+            // libloading 0.9 keeps in `source()` and 0.8 in its message.
+            let mut cmd = self.sandboxed(&["run", "-q", "--manifest-path", &manifest])?;
+            cmd.env("LIBCUDA_SYS_DRIVER_PATH", "/nonexistent/libcuda.so.1");
+            let out = output(cmd)?;
+            expect_success(&out)?;
+            let said = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            let want = "cannot load the CUDA driver library /nonexistent/libcuda.so.1: ";
+            if !(said.starts_with(want) && said.contains("No such file or directory")) {
+                return Err(format!("libloading {}: LoadError reads `{said}`", versions[0]).into());
+            }
+            found.push(format!("{} (\"{said}\")", versions[0]));
         }
         Ok(format!(
-            "one libloading in each build, {}, and the crate compiles with it",
+            "one libloading in each build, and the loader's text in LoadError with each: {}",
             found.join(" and ")
         ))
     }
@@ -985,8 +994,10 @@ fn write_libloading_dependent(dir: &Path, wanted: &str) -> Result {
          features = [\"dynamic-loading\", \"cuda-13000\"] }}\n\n[workspace]\n",
         crate::root().display().to_string()
     );
-    let lib = "pub fn driver_loads() -> bool {\n    libcuda_sys::dynamic::try_load().is_ok()\n}\n";
-    for (name, text) in [("Cargo.toml", manifest.as_str()), ("src/lib.rs", lib)] {
+    let main = "fn main() {\n    match libcuda_sys::dynamic::try_load() {\n        \
+                Ok(()) => println!(\"loaded\"),\n        Err(e) => println!(\"{e}\"),\n    }\n}\n";
+    let _ = std::fs::remove_file(dir.join("src/lib.rs"));
+    for (name, text) in [("Cargo.toml", manifest.as_str()), ("src/main.rs", main)] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
     }
     Ok(())
