@@ -10,6 +10,8 @@
 
 pub use libcuda_sys;
 
+// Without cuRAND to bind (`build.rs`), the crate is libcuda-sys alone.
+#[cfg(not(no_curand))]
 mod bindings {
     // What the generated code uses of cuda.h (`CUstream_st`), from libcuda-sys:
     // a private import, which `pub use bindings::*` does not pass on.
@@ -17,6 +19,7 @@ mod bindings {
     use libcuda_sys::*;
     include!(concat!(env!("OUT_DIR"), "/curand.rs"));
 }
+#[cfg(not(no_curand))]
 pub use bindings::*;
 
 use libcuda_sys::{cuCtxCreate, CUcontext, CUdevice, CUresult, CUDA_SUCCESS};

@@ -2,6 +2,7 @@
 //! stream, which goes to `curandSetStream` with no cast; the numbers copied
 //! back equal those cuRAND's host generator computes on the CPU from the same
 //! seed. Without a driver or device the test says `skipped: ...` and passes.
+#![cfg(not(no_curand))]
 
 use libcuda_sys::*;
 use libcuda_sys_curand_example::*;

@@ -1,5 +1,6 @@
 //! Without a GPU: the bindings declare none of cuda.h's items, and their
 //! types are libcuda-sys's.
+#![cfg(not(no_curand))]
 
 use std::collections::BTreeSet;
 
