@@ -440,6 +440,25 @@ fn is_libclang() -> Result<()> {
     ))
 }
 
+/// The version text of the libclang this machine loads ("Debian clang version
+/// 14.0.6"): bindgen's output depends on it, so `cargo xtask pregenerate`
+/// keeps it with what it generated.
+#[cfg(feature = "pregenerate")]
+pub fn libclang_version() -> Result<String> {
+    std::thread::scope(|scope| Loading::start(scope).finish())?;
+    // SAFETY: libclang is loaded into this thread; the string is copied, then disposed.
+    unsafe {
+        let version = clang_sys::clang_getClangVersion();
+        let text = clang_sys::clang_getCString(version);
+        let copied = match text.is_null() {
+            true => String::new(),
+            false => std::ffi::CStr::from_ptr(text).to_string_lossy().into_owned(),
+        };
+        clang_sys::clang_disposeString(version);
+        Ok(copied)
+    }
+}
+
 /// Unsigned integer macros, judged from their text as the preprocessor dumped it:
 /// an integer literal with a `u` suffix or an `unsigned` cast makes the whole
 /// expression unsigned in C (`long long`/`ll` suffixes make it 64-bit).

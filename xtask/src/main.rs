@@ -18,6 +18,7 @@ mod headers;
 #[cfg(test)]
 mod own_words;
 mod pregenerate;
+mod regeneration_key;
 pub use libcuda_sys_build::env::{shell_word, shown};
 use libcuda_sys_build::model;
 mod report;

@@ -68,13 +68,17 @@ pub fn run(args: &[String]) -> Result {
         false => generate()?,
     };
     if check {
-        return compare(&dir, &files);
+        compare(&dir, &files)?;
+        return crate::regeneration_key::write(&dir);
     }
     for (name, text) in &files {
         let path = dir.join(name);
         let parent = path.parent().unwrap_or(&dir);
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if !only_rendered {
+        crate::regeneration_key::write(&dir)?;
     }
     let size: usize = files.iter().map(|(_, t)| t.len()).sum();
     println!("wrote {} files, {} KiB, into {DIR}", files.len(), size / 1024);
@@ -610,7 +614,8 @@ pub fn compare(dir: &Path, files: &[(String, String)]) -> Result {
             vec![name]
         };
         for name in names {
-            if name != "releases.txt" && !files.iter().any(|(n, _)| *n == name) {
+            let kept = ["releases.txt", "key.txt"];
+            if !kept.contains(&name.as_str()) && !files.iter().any(|(n, _)| *n == name) {
                 differ.push(format!("{name}: committed, but not generated"));
             }
         }
