@@ -102,7 +102,7 @@ fn run() -> model::Result<()> {
         (Mode::Pregenerated(why), search) => pregenerated(why, search.found())?,
         (Mode::Generate, Search::NotFound(e)) => return Err(e),
         (Mode::Generate, Search::Found(toolkit)) => {
-            match generate(&target, toolkit, &release, &modules)? {
+            match generate(&target, toolkit, &release, &modules, true)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     return Err(find::mode::release_mismatch(&release, found, &toolkit))
@@ -116,7 +116,7 @@ fn run() -> model::Result<()> {
             pregenerated(find::places::fallback(&e, &target), None)?
         }
         (Mode::Auto, Search::Found(toolkit)) => {
-            match generate(&target, toolkit, &release, &modules)? {
+            match generate(&target, toolkit, &release, &modules, false)? {
                 Generated::Bindings(b) => *b,
                 Generated::OtherRelease(toolkit, found) => {
                     let why = find::mode::other_release(&release, found, &toolkit);
@@ -203,6 +203,7 @@ fn generate(
     toolkit: Toolkit,
     release: &find::mode::Release,
     modules: &[&interop::Interop],
+    asked: bool,
 ) -> model::Result<Generated> {
     let extra_args = env::bindgen_extra_clang_args(&target.triple);
     // libclang loads on a second thread while the C preprocessor reads the
@@ -263,14 +264,21 @@ fn generate(
             let version = header::from_macros(&header, &macros)?;
             Ok::<_, model::Error>((header, macros, version, read))
         })();
-        if let Err(e) = loading.finish() {
-            return Ok(Generated::WithoutLibclang(toolkit, e));
-        }
+        // Without libclang the automatic mode falls back whatever the header
+        // holds; where generation was asked for, what is wrong with the header
+        // or the C compiler, which needs no libclang to tell, is said first.
+        let libclang = match (loading.finish(), asked) {
+            (Err(e), false) => return Ok(Generated::WithoutLibclang(toolkit, e)),
+            (libclang, _) => libclang,
+        };
         let (header, macros, version, read) = prepared?;
         if release.conflicts_with(version) {
             return Ok(Generated::OtherRelease(toolkit, version));
         }
         header::check_minimum(&header, version)?;
+        if let Err(e) = libclang {
+            return Ok(Generated::WithoutLibclang(toolkit, e));
+        }
         let unsigned = generator::unsigned_macros(&macros);
         let parsed = run_bindgen(&header, &unsigned, &extra_args, None, &ready);
         let read = match model::panics::joined(read.join()) {
@@ -471,6 +479,7 @@ fn generate(
     _: Toolkit,
     _: &find::mode::Release,
     _: &[&interop::Interop],
+    _: bool,
 ) -> model::Result<Generated> {
     Err(find::mode::needs_bindgen_feature())
 }

@@ -49,18 +49,6 @@ pub fn generation_unavailable() -> bool {
     libcuda_sys::PREGENERATED
 }
 
-/// Where no libclang loads on this machine (found as the build script looks
-/// for it), a case whose error comes after libclang's loading cannot reach
-/// it, as the build script says that first: says `skipped` and returns true.
-pub fn libclang_unavailable() -> bool {
-    use libcuda_sys_build::make::generator::Loading;
-    let missing = std::thread::scope(|scope| Loading::start(scope).finish().is_err());
-    if missing {
-        testkit::skip("no libclang loads on this machine, which the build script reports first");
-    }
-    missing
-}
-
 /// Where the script under test has `dynamic-loading` (as in that feature's
 /// suite), it links nothing and applies no floor: cases about either say
 /// `skipped` and return true (the default suite runs them).
