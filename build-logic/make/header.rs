@@ -197,23 +197,20 @@ impl Header {
     /// that changes a layout (`-fpack-struct`, `-malign-double`, `-fshort-enums`,
     /// a `#pragma pack` in an `-include`d file) would otherwise give declarations
     /// of another ABI than libcuda's without a word, and so would the same flag
-    /// in CFLAGS as well, were CFLAGS the reference. Checked where either is
-    /// set. One compile, of static assertions.
+    /// in CFLAGS as well, were CFLAGS the reference. One compile, of static
+    /// assertions, where `BINDGEN_EXTRA_CLANG_ARGS` is set.
     pub fn check_layouts(
         &self,
         layouts: &std::collections::BTreeMap<String, (usize, usize)>,
         extra_args: &[(String, Option<String>)],
     ) -> Result<()> {
+        // Without flags of its own, bindgen lays out as C does: CFLAGS never reach it.
+        let Some((var, value)) = bindgen_args_used(extra_args) else { return Ok(()) };
         let cflags = (!self.compiler.user_flags.is_empty()).then(|| {
             let words: Vec<_> =
                 self.compiler.user_flags.iter().map(|w| w.to_string_lossy()).collect();
             format!("CFLAGS added `{}` to the C compiler's", words.join(" "))
         });
-        let (var, value) = match (bindgen_args_used(extra_args), &cflags) {
-            (Some((var, value)), _) => (var, value),
-            (None, Some(_)) => ("BINDGEN_EXTRA_CLANG_ARGS", ""),
-            (None, None) => return Ok(()),
-        };
         // Preprocessed: a comment's words (`\typedef enum CUdevResourceType`)
         // are not declarations.
         let (_, cuda_h) = self.expand(&[])?;
