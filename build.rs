@@ -315,7 +315,7 @@ type Prepared<'a> =
 #[cfg(feature = "bindgen")]
 fn generated(
     target: &env::Target,
-    toolkit: Toolkit,
+    mut toolkit: Toolkit,
     modules: &[&interop::Interop],
     (header, macros, version, extra_args): Prepared<'_>,
     parsed: model::Result<Parsed>,
@@ -326,7 +326,6 @@ fn generated(
         Parsed::WithoutClangHeaders(e) => return Ok(Generated::WithoutClangHeaders(toolkit, e)),
     };
     let (scanned, cuda_h, lost, typedefs, expanded) = read?;
-    let mut toolkit = toolkit;
     toolkit.warnings.extend(header.nul_byte(&cuda_h));
     let mut items = items::read(file)?;
     let functions: Vec<&str> = items.functions.iter().map(|f| f.name.as_str()).collect();

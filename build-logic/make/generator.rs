@@ -679,7 +679,7 @@ pub fn stopped(
              Fix one of:\n\
              - remove flags from BINDGEN_EXTRA_CLANG_ARGS that change the target's ABI (-m32,\n  \
                --target=...): the bindings are for {}\n\
-             - point LIBCLANG_PATH at a complete libclang (11 or newer) than the one loaded\n\
+             - point LIBCLANG_PATH at another, complete libclang (11 or newer)\n\
              - use the crate's pregenerated bindings: unset LIBCUDA_SYS_BINDINGS (or set it to pregenerated)",
             extra_values.join("\n  "),
             clang_sys::get_library().map(|l| l.path().display().to_string()).unwrap_or_default(),

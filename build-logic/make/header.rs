@@ -206,11 +206,6 @@ impl Header {
     ) -> Result<()> {
         // Without flags of its own, bindgen lays out as C does: CFLAGS never reach it.
         let Some((var, value)) = bindgen_args_used(extra_args) else { return Ok(()) };
-        let cflags = (!self.compiler.user_flags.is_empty()).then(|| {
-            let words: Vec<_> =
-                self.compiler.user_flags.iter().map(|w| w.to_string_lossy()).collect();
-            format!("CFLAGS added `{}` to the C compiler's", words.join(" "))
-        });
         // Preprocessed: a comment's words (`\typedef enum CUdevResourceType`)
         // are not declarations.
         let (_, cuda_h) = self.expand(&[])?;
@@ -268,7 +263,13 @@ impl Header {
             ));
         }
         let shown: Vec<&String> = differ.iter().take(5).collect();
-        let also = cflags.as_ref().map(|c| format!(" ({c} flags, which this check leaves out)"));
+        let user: Vec<_> = self.compiler.user_flags.iter().map(|w| w.to_string_lossy()).collect();
+        let also = (!user.is_empty()).then(|| {
+            format!(
+                " (CFLAGS added `{}` to the C compiler's flags, which this check leaves out)",
+                user.join(" ")
+            )
+        });
         Err(Error::new(
             format!("{var} changes the layout of {} of cuda.h's types", differ.len()),
             format!(
