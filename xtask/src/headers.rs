@@ -1,9 +1,15 @@
 //! `cargo xtask headers VERSION`: the CUDA headers of one version from
 //! NVIDIA's pip wheels (headers only: no libcuda, no stub), cached in
 //! `.cuda-headers/` (or `LIBCUDA_SYS_HEADER_CACHE`); prints the include
-//! directory; `curand`, CUDA 13.0's cuRAND for the workspace's cuRAND
-//! binding crate, and prints its root. A version no wheel carries is refused
-//! before pip is asked.
+//! directory. A version no wheel carries is refused before pip is asked.
+//!
+//! `cargo xtask headers lib PACKAGE[==VERSION] ...`: NVIDIA's library
+//! packages for CUDA 13.0 (`nvidia-cuda-nvrtc`, `nvidia-cublas`, ...; a
+//! package without a version is taken at `13.0.*`) with the headers theirs
+//! include (the runtime's, `crt/`, and cccl's `nv/target`), unpacked into one
+//! tree as pip would install them; prints its root (`nvidia/cu13`, with
+//! `include/` and `lib/`). `curand` is `lib nvidia-curand==10.4.0.*`, CUDA
+//! 13.0's cuRAND, for the workspace's cuRAND binding crate.
 //!
 //! Concurrent runs (parallel CI jobs, the tests) each unpack into a temporary
 //! directory inside the cache and rename it into place: a reader sees no copy
@@ -24,19 +30,28 @@ use crate::Result;
 const MARK: &str = "WHEEL";
 
 pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
-    let [version] = args else {
-        return Err("usage: cargo xtask headers VERSION|curand (e.g. 12.4, 13.0, 13.5.37, 13)"
-            .to_string()
-            .into());
+    let usage = "usage: cargo xtask headers VERSION|curand (e.g. 12.4, 13.0, 13.5.37, 13), \
+                 or cargo xtask headers lib PACKAGE[==VERSION] ... (e.g. nvidia-cuda-nvrtc)";
+    let root = match args {
+        [curand] if curand == "curand" => curand_root()?,
+        [lib, packages @ ..] if lib == "lib" && !packages.is_empty() => {
+            // A name pip would misread is an error of its own (status 2), as a version is.
+            let specs: Vec<String> = packages
+                .iter()
+                .map(|p| requirement(p))
+                .collect::<Result<_>>()
+                .map_err(|e| crate::Error::new(2, e))?;
+            library_root(&specs)?
+        }
+        [version] if version != "lib" => {
+            // A version no wheel carries is an error of its own (status 2), apart
+            // from a fetch that failed.
+            wheel(version).map_err(|e| crate::Error::new(2, e))?;
+            include_dir(version)?
+        }
+        _ => return Err(usage.to_string().into()),
     };
-    if version == "curand" {
-        println!("{}", curand_root()?.display());
-        return Ok(());
-    }
-    // A version no wheel carries is an error of its own (status 2), apart
-    // from a fetch that failed.
-    wheel(version).map_err(|e| crate::Error::new(2, e))?;
-    println!("{}", include_dir(version)?.display());
+    println!("{}", root.display());
     Ok(())
 }
 
@@ -105,21 +120,55 @@ pub fn include_dir_for(version: &str, platform: Platform) -> Result<PathBuf> {
     Ok(tree.join(wheel.sub))
 }
 
-/// The wheels a cuRAND binding is built from, as pip would install them into
-/// one tree: CUDA 13.0's runtime headers and `crt/` (which `curand.h`
-/// includes), and cuRAND 10.4.0 (13.0's), with `libcurand.so.10`.
-const CURAND_WHEELS: [&str; 3] =
-    ["nvidia-cuda-runtime==13.0.*", "nvidia-cuda-crt==13.0.*", "nvidia-curand==10.4.0.*"];
+/// What NVIDIA's libraries' headers include, from CUDA 13.0's packages: the
+/// runtime's headers (`driver_types.h`), `crt/host_config.h`, and cccl's
+/// `nv/target` (through `cuda_fp16.h`).
+const INCLUDED: [&str; 3] =
+    ["nvidia-cuda-runtime==13.0.*", "nvidia-cuda-crt==13.0.*", "nvidia-cuda-cccl==13.0.*"];
 
-/// The root (`include/curand.h`, `lib/libcurand.so.10`) of CUDA 13.0's cuRAND
-/// from its pip wheels, fetched on first use: `CURAND_ROOT` of the workspace's
-/// cuRAND binding crate (`curand/`).
-pub fn curand_root() -> Result<PathBuf> {
-    let specs = CURAND_WHEELS.map(String::from);
+/// pip's requirement for `package` as `headers lib` takes it: `NAME` (at
+/// CUDA 13.0's `13.0.*`) or `NAME==VERSION`, of NVIDIA's packages (`nvidia-`)
+/// and nothing pip would read as more than a name and a version.
+pub fn requirement(package: &str) -> Result<String> {
+    let (name, version) = package.split_once("==").unwrap_or((package, "13.0.*"));
+    let name_ok = name.strip_prefix("nvidia-").is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    });
+    let version_ok = version.starts_with(|c: char| c.is_ascii_digit())
+        && version.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'*');
+    if !name_ok || !version_ok {
+        return Err(format!(
+            "'{package}' is not an NVIDIA package as `headers lib` takes one: \
+             nvidia-NAME or nvidia-NAME==VERSION (e.g. nvidia-cuda-nvrtc, nvidia-curand==10.4.0.*)"
+        ));
+    }
+    Ok(format!("{name}=={version}"))
+}
+
+/// The root (`include/`, `lib/`) of the tree that the wheels of `specs`
+/// (pip requirements, [`requirement`]'s) and [`INCLUDED`] unpack to, as pip
+/// installs CUDA 13's packages (`nvidia/cu13`), fetched on first use and
+/// cached under a name of the requirements.
+pub fn library_root(specs: &[String]) -> Result<PathBuf> {
+    let mut specs = specs.to_vec();
+    specs.sort();
+    specs.dedup();
+    let name = format!("lib-{}", specs.join("+").replace("==", "-").replace('*', "x"));
+    let named = |spec: &str| specs.iter().any(|s| s.split("==").next() == spec.split("==").next());
+    let included: Vec<String> =
+        INCLUDED.iter().filter(|s| !named(s)).map(|s| s.to_string()).collect();
+    specs.extend(included);
     let sub = Path::new("nvidia/cu13");
-    let curand_h = sub.join("include/curand.h");
-    let tree = unpacked(&cache(), "curand-13.0", &specs, &curand_h, Platform::LinuxX86_64)?;
+    let required = sub.join("include/nv/target");
+    let tree = unpacked(&cache(), &name, &specs, &required, Platform::LinuxX86_64)?;
     Ok(tree.join(sub))
+}
+
+/// The root (`include/curand.h`, `lib/libcurand.so.10`) of cuRAND 10.4.0
+/// (CUDA 13.0's) from its pip wheels, fetched on first use: `CURAND_ROOT` of
+/// the workspace's cuRAND binding crate (`curand/`).
+pub fn curand_root() -> Result<PathBuf> {
+    library_root(&["nvidia-curand==10.4.0.*".to_string()])
 }
 
 /// The tree `platform`'s wheels of `specs` unpack to, cached in
@@ -373,6 +422,25 @@ mod tests {
         let own = own.keep();
         super::sweep_abandoned(cache.path());
         assert!(!live.exists() && !own.exists(), "a directory whose lock nobody holds stayed");
+    }
+
+    #[test]
+    fn a_library_package_is_taken_at_cuda_13_0_unless_it_names_its_version() {
+        let req = |p: &str| super::requirement(p);
+        assert_eq!(req("nvidia-cuda-nvrtc").unwrap(), "nvidia-cuda-nvrtc==13.0.*");
+        assert_eq!(req("nvidia-curand==10.4.0.*").unwrap(), "nvidia-curand==10.4.0.*");
+        assert_eq!(req("nvidia-cublas==13.0.0.19").unwrap(), "nvidia-cublas==13.0.0.19");
+        for bad in [
+            "cuda-nvrtc",
+            "nvidia-",
+            "nvidia-x==",
+            "nvidia-x==>=1",
+            "nvidia-x[extra]",
+            "nvidia-x y",
+        ] {
+            let e = req(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains(&format!("'{bad}'")), "{e}");
+        }
     }
 
     #[test]

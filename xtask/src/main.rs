@@ -39,8 +39,10 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("setup", "", "install what is missing (libclang-dev, or libclang-common-N-dev where libclang lacks \
       clang's stddef.h, pkg-config; CUDA headers from pip where no toolkit is \
       installed, or XTASK_CUDA_HEADERS's version); exit status 3 when the headers cannot be had"),
-    ("headers", "VERSION|curand", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
-      wheel version) into .cuda-headers/ and print the include directory; `curand`: CUDA 13.0's cuRAND, its root"),
+    ("headers", "VERSION|curand|lib PACKAGE[==VERSION] ...", "fetch one release's headers (11.7, 11.8, 12.0-12.6, 12.8, 12.9, 13.x, or an exact \
+      wheel version) into .cuda-headers/ and print the include directory; `lib`: NVIDIA's library packages \
+      (e.g. nvidia-cuda-nvrtc, at 13.0.* unless given a version) with the runtime, crt and cccl headers of 13.0 \
+      they include, one tree, its root; `curand`: `lib nvidia-curand==10.4.0.*`, CUDA 13.0's cuRAND"),
     ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, semver, then test"),
     ("semver", "", "setup, then cargo-semver-checks (installed where missing): the public API, default features and \
       cuda-13000, against the last release's (semver-baseline in Cargo.toml)"),
