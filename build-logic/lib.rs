@@ -29,10 +29,13 @@
 //! turns on.
 //!
 //! A stage imports the spine and its own modules, never another stage: only
-//! `build.rs` goes from one stage to the next, handing on plain values. No
-//! chain of imports is longer than three modules: [`model`] and `sentences`
-//! import nothing of this crate, [`env`](mod@env), [`interop`] and [`tables`] only [`model`],
-//! and a stage's module imports none of its own stage that imports more.
+//! `build.rs` goes from one stage to the next, handing on plain values. Two
+//! stages have a run that build.rs calls and no module imports,
+//! `make::generate` and [`write::outputs`], which import their stage's
+//! modules. Below them no chain of imports is longer than three modules:
+//! [`model`] and `sentences` import nothing of this crate, [`env`](mod@env),
+//! [`interop`] and [`tables`] only [`model`], and a stage's module imports none
+//! of its own stage that imports more.
 
 pub mod env;
 pub mod interop;
@@ -56,13 +59,19 @@ pub mod make {
     pub mod attributes;
     #[cfg(feature = "generate")]
     pub mod c_types;
+    #[cfg(feature = "generate")]
+    pub mod comments;
     pub mod floor;
+    #[cfg(feature = "generate")]
+    pub mod generate;
     #[cfg(feature = "generate")]
     pub mod generator;
     #[cfg(feature = "generate")]
     pub mod header;
     #[cfg(feature = "generate")]
     pub mod items;
+    #[cfg(feature = "generate")]
+    pub mod libclang;
     #[cfg(feature = "generate")]
     pub mod names;
     #[cfg(feature = "generate")]
@@ -78,6 +87,7 @@ pub mod write {
     pub mod emit;
     pub mod files;
     pub mod link;
+    pub mod outputs;
     #[cfg(feature = "generate")]
     pub mod render;
 }
@@ -88,6 +98,8 @@ mod tests {
     use std::path::Path;
 
     const STAGES: [&str; 3] = ["find", "make", "write"];
+    /// The stages' runs, which build.rs calls: each imports its stage's modules.
+    const RUNS: [&str; 2] = ["make::generate", "write::outputs"];
 
     /// Each module (`env`, `make::items`) with what its code (not its tests)
     /// names through `crate::`, generated code in its strings included.
@@ -104,19 +116,24 @@ mod tests {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+            let code: String =
+                code.lines().map(|l| l.split("//").next().unwrap()).collect::<Vec<_>>().join("\n");
             let mut named: Vec<String> = code
-                .lines()
-                .map(|l| l.split("//").next().unwrap())
-                .flat_map(|l| l.split("crate::").skip(1))
-                .map(|rest| {
-                    let mut segments = rest.split("::").map(|s| {
-                        s.split(|c: char| !c.is_ascii_lowercase() && c != '_').next().unwrap()
-                    });
-                    let first = segments.next().unwrap_or_default();
-                    match STAGES.contains(&first) {
-                        true => format!("{first}::{}", segments.next().unwrap_or_default()),
-                        false => first.to_string(),
+                .split("crate::")
+                .skip(1)
+                .flat_map(|rest| {
+                    let mut segments = rest.split("::");
+                    let first = word(segments.next().unwrap_or_default());
+                    if !STAGES.contains(&first) {
+                        return vec![first.to_string()];
                     }
+                    // `crate::make::{a, b::c}` names each module of the group.
+                    let next = segments.next().unwrap_or_default();
+                    let group = match next.strip_prefix('{') {
+                        Some(_) => rest[rest.find('{').unwrap() + 1..].split('}').next().unwrap(),
+                        None => next,
+                    };
+                    group.split(',').map(|m| format!("{first}::{}", word(m.trim()))).collect()
                 })
                 .filter(|m| *m != format!("{prefix}{name}"))
                 .collect();
@@ -124,6 +141,11 @@ mod tests {
             named.dedup();
             out.insert(format!("{prefix}{name}"), named);
         }
+    }
+
+    /// The module name a path segment starts with.
+    fn word(segment: &str) -> &str {
+        segment.split(|c: char| !c.is_ascii_lowercase() && c != '_').next().unwrap()
     }
 
     /// The longest chain of imports from `m`; a cycle counts as longer than any.
@@ -138,7 +160,7 @@ mod tests {
     }
 
     #[test]
-    fn no_stage_imports_another_and_no_chain_is_longer_than_three() {
+    fn no_stage_imports_another_and_no_chain_is_longer_than_three_below_a_run() {
         let mut graph = BTreeMap::new();
         imports(Path::new(env!("CARGO_MANIFEST_DIR")), "", &mut graph);
         let modules: Vec<String> = graph.keys().cloned().collect();
@@ -146,14 +168,17 @@ mod tests {
             named.retain(|n| modules.contains(n));
         }
         assert!(graph["make::items"].contains(&"model".to_string()), "{graph:?}");
+        assert!(graph["make::generate"].contains(&"make::since".to_string()), "{graph:?}");
         let stage = |m: &str| m.split_once("::").map(|(s, _)| s.to_string());
         for (m, named) in &graph {
             for n in named {
                 let crosses = stage(n).is_some_and(|s| stage(m).is_none_or(|own| own != s));
                 assert!(!crosses, "{m} imports {n}: only build.rs crosses stages");
+                assert!(!RUNS.contains(&n.as_str()), "{m} imports {n}: only build.rs runs a stage");
             }
-            let depth = depth(m, &graph, &mut Vec::new());
-            assert!(depth <= 3, "{m} starts a chain of {depth} modules (or a cycle): {graph:?}");
+            let (depth, most) =
+                (depth(m, &graph, &mut Vec::new()), 3 + RUNS.contains(&m.as_str()) as usize);
+            assert!(depth <= most, "{m} starts a chain of {depth} modules (or a cycle): {graph:?}");
         }
     }
 }

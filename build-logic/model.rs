@@ -496,6 +496,20 @@ impl Origin {
     }
 }
 
+/// What generation gives: the bindings, the headers' own release where a
+/// release feature asks for another one, or why it cannot be done here, with
+/// what the automatic mode's fallback warning says to do about it: libclang
+/// could not be loaded ([`INSTALL`]) or could not parse C at all (it lacks
+/// clang's own headers), or this code could not read a header (it panicked).
+pub enum Generated {
+    Bindings(Box<(Bindings, Origin)>),
+    OtherRelease(Toolkit, CudaVersion),
+    Cannot(Toolkit, Error, &'static str),
+}
+
+/// What gets bindings generated where there are none: the fallback's advice.
+pub const INSTALL: &str = "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)";
+
 /// What a [`Link`] links.
 pub enum LinkKind {
     /// The installed driver's library.

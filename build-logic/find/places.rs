@@ -383,16 +383,7 @@ impl Watch {
 /// The automatic mode's fallback: `missing` is the error generation would have
 /// given, which becomes the reason in the warning. Headers, libclang and
 /// `nvcc` installed later end the fallback where they can be watched.
-pub fn fallback(missing: &Error, target: &Target) -> Why {
-    fallback_for(
-        missing,
-        target,
-        "install them (pip install nvidia-cuda-runtime, or a toolkit) and libclang (apt-get install libclang-dev)",
-    )
-}
-
-/// [`fallback`] where the warning's reason names what to install, and `undo` says so.
-pub fn fallback_for(missing: &Error, target: &Target, undo: &'static str) -> Why {
+pub fn fallback(missing: &Error, target: &Target, undo: &'static str) -> Why {
     Why {
         reason: missing.summary.clone(),
         warn: true,

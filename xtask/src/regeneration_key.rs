@@ -13,8 +13,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use libcuda_sys_build::make::generator::libclang_version;
 use libcuda_sys_build::make::header::fingerprint;
+use libcuda_sys_build::make::libclang::libclang_version;
 
 use crate::Result;
 
