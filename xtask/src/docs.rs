@@ -157,7 +157,9 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         match libcuda_sys_build::sentences::summary(shown) {
             Some(s) if same(first, s) => summarized += 1,
             Some(_) => defects.push(format!("{file}: the summary is not first: {}", cut(first))),
-            None => defects.push(format!("{file}: no summary in build-logic/summaries.txt")),
+            None => {
+                defects.push(format!("{file}: no summary in build-logic/sentences/summaries.txt"))
+            }
         }
         if html.contains("#associatedconstant.CUDA_") {
             coded += 1;
@@ -180,8 +182,9 @@ pub fn check(doc: &Path, out_dir: &Path, mode: Mode) -> Result<String> {
         defects.push(format!("only {functions} function pages in {}", doc.display()));
     }
     // Every contract shows on the page of its item, where these bindings have it.
-    let contracts = std::fs::read_to_string(crate::root().join("build-logic/contracts.txt"))
-        .map_err(|e| format!("contracts.txt: {e}"))?;
+    let contracts =
+        std::fs::read_to_string(crate::root().join("build-logic/sentences/contracts.txt"))
+            .map_err(|e| format!("contracts.txt: {e}"))?;
     let mut shown = 0;
     for (item, text) in
         contracts.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split_once('\t'))
@@ -350,7 +353,7 @@ impl std::fmt::Display for Untyped {
 fn fields_text() -> &'static [String] {
     static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     LINES.get_or_init(|| {
-        let text = std::fs::read_to_string(crate::root().join("build-logic/fields.txt"))
+        let text = std::fs::read_to_string(crate::root().join("build-logic/sentences/fields.txt"))
             .unwrap_or_default();
         text.lines()
             .filter(|l| !l.starts_with('#'))
@@ -708,7 +711,7 @@ mod tests {
             );
         }
         let ours: std::collections::BTreeSet<String> =
-            std::fs::read_to_string(crate::root().join("build-logic/fields.txt"))
+            std::fs::read_to_string(crate::root().join("build-logic/sentences/fields.txt"))
                 .unwrap()
                 .lines()
                 .filter(|l| !l.starts_with('#'))
@@ -742,7 +745,8 @@ mod tests {
             })
             .collect();
         let rows =
-            std::fs::read_to_string(crate::root().join("build-logic/enumerators.txt")).unwrap();
+            std::fs::read_to_string(crate::root().join("build-logic/sentences/enumerators.txt"))
+                .unwrap();
         let stale: Vec<&str> = rows
             .lines()
             .filter(|l| !l.starts_with('#'))
@@ -766,10 +770,11 @@ mod tests {
         let without: Vec<&String> =
             ids.iter().filter(|g| libcuda_sys_build::sentences::group_row(g).is_none()).collect();
         assert!(without.is_empty(), "groups without a line of groups.txt: {without:?}");
-        let rows = std::fs::read_to_string(crate::root().join("build-logic/groups.txt")).unwrap();
+        let rows = std::fs::read_to_string(crate::root().join("build-logic/sentences/groups.txt"))
+            .unwrap();
         for line in rows.lines().filter(|l| !l.starts_with('#')) {
             let id = line.split('\t').next().unwrap();
-            assert!(ids.contains(id), "build-logic/groups.txt: {id} is no group");
+            assert!(ids.contains(id), "build-logic/sentences/groups.txt: {id} is no group");
         }
         println!("{} groups, each with its title and line", ids.len());
     }

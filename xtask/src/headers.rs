@@ -495,7 +495,7 @@ mod tests {
         }
     }
 
-    /// Each row of the build's facts table (`build-logic/attribute_facts.txt`) names
+    /// Each row of the build's facts table (`build-logic/sentences/attribute_facts.txt`) names
     /// the line of NVIDIA's header that says it: the line holds the row's words,
     /// and the last enumerator of the table named before them, on that line or
     /// up to 12 lines above, is the row's (for a member of a union, the line

@@ -1,5 +1,6 @@
 //! The own-words check: every text of this crate's (the tables of
-//! `build-logic/`, the string literals of `sentences.rs`, the crate docs in
+//! `build-logic/sentences/`, the string literals of `sentences.rs` and its
+//! modules, the crate docs in
 //! `src/`, the group lines, README and `docs/`) against every comment of every
 //! pregenerated release's headers, compared as a reader reads both. A text
 //! fails on a run of [`OWN`] words shared with the comment of its own item (the
@@ -209,7 +210,7 @@ pub fn ours() -> Vec<(String, Option<String>, String)> {
     };
     let mut out = Vec::new();
     // The tables: each row's columns after the first, its item.
-    let mut tables: Vec<_> = std::fs::read_dir(root.join("build-logic"))
+    let mut tables: Vec<_> = std::fs::read_dir(root.join("build-logic/sentences"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
@@ -227,17 +228,27 @@ pub fn ours() -> Vec<(String, Option<String>, String)> {
             }
         }
     }
-    // sentences.rs: its string literals; one that is a name, the item of the next.
-    let sentences = read(&root.join("build-logic/sentences.rs"));
-    let mut item: Option<String> = None;
-    for literal in literals(&sentences) {
-        let is_name =
-            !literal.is_empty() && literal.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if is_name {
-            item = Some(literal);
-            continue;
+    // sentences.rs and its modules: their string literals; one that is a name,
+    // the item of the next.
+    let mut sources: Vec<_> = std::fs::read_dir(root.join("build-logic/sentences"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    sources.push(root.join("build-logic/sentences.rs"));
+    sources.sort();
+    for path in sources {
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        let mut item: Option<String> = None;
+        for literal in literals(&read(&path)) {
+            let is_name = !literal.is_empty()
+                && literal.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if is_name {
+                item = Some(literal);
+                continue;
+            }
+            out.push((name.clone(), item.take(), literal));
         }
-        out.push(("build-logic/sentences.rs".into(), item.take(), literal));
     }
     // The crate docs: each file's doc comments, paragraph by paragraph.
     let mut sources: Vec<_> = std::fs::read_dir(root.join("src"))
@@ -317,7 +328,8 @@ mod tests {
         let ours = ours();
         let mut copied = Vec::new();
         for (place, item, text) in &ours {
-            let strict = STRICT.iter().any(|t| place.starts_with(&format!("build-logic/{t} ")));
+            let strict =
+                STRICT.iter().any(|t| place.starts_with(&format!("build-logic/sentences/{t} ")));
             for copy in theirs.copies(item.as_deref(), text, strict) {
                 copied.push(format!("{place}: {copy}"));
             }
