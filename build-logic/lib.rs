@@ -181,4 +181,25 @@ mod tests {
             assert!(depth <= most, "{m} starts a chain of {depth} modules (or a cycle): {graph:?}");
         }
     }
+
+    /// Each file one responsibility: none grows past about 450 lines before
+    /// it is split where its parts part.
+    #[test]
+    fn no_file_is_longer_than_about_450_lines() {
+        fn walk(dir: &Path, long: &mut Vec<String>) {
+            for path in std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()) {
+                if path.is_dir() {
+                    walk(&path, long);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+                    if lines > 480 {
+                        long.push(format!("{}: {lines}", path.display()));
+                    }
+                }
+            }
+        }
+        let mut long = Vec::new();
+        walk(Path::new(env!("CARGO_MANIFEST_DIR")), &mut long);
+        assert!(long.is_empty(), "split these where their responsibilities part: {long:?}");
+    }
 }
