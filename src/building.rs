@@ -417,17 +417,21 @@
 //!   empty, and the crate needs a variable of its own for where its library is.
 //!   `dynamic-loading` changes nothing for it: `DEP_CUDA_ITEMS` is the same.
 //!
-//! The `build.rs` of a cuRAND crate (`LIBRARY_ROOT` being its own variable, a
-//! directory with `include/curand.h` and `lib64/libcurand.so`):
+//! The `build.rs` of an NVRTC crate, `NVRTC_ROOT` being its own variable: a
+//! directory with `include/nvrtc.h` and `lib64/` or `lib/`, such as a toolkit or
+//! pip's `site-packages/nvidia/cu13` (`nvidia/cuda_nvrtc` for 12.x), with
+//! `bindgen` a build-dependency:
 //!
 //! ```ignore
+//! use std::path::{Path, PathBuf};
+//!
 //! fn main() {
 //!     let var = |name: &str| std::env::var(name).unwrap_or_default();
-//!     println!("cargo::rerun-if-env-changed=LIBRARY_ROOT");
+//!     println!("cargo::rerun-if-env-changed=NVRTC_ROOT");
 //!     // Its own variable first; beside cuda.h where libcuda-sys generated.
-//!     let root = [var("LIBRARY_ROOT"), var("DEP_CUDA_ROOT")].into_iter().find(|r| !r.is_empty());
-//!     let Some(root) = root.map(std::path::PathBuf::from) else {
-//!         println!("cargo::warning=set LIBRARY_ROOT to where cuRAND is installed");
+//!     let root = [var("NVRTC_ROOT"), var("DEP_CUDA_ROOT")].into_iter().find(|r| !r.is_empty());
+//!     let Some(root) = root.map(PathBuf::from) else {
+//!         println!("cargo::warning=set NVRTC_ROOT to where NVRTC is installed");
 //!         std::process::exit(1);
 //!     };
 //!     // libcuda-sys's items: left out here, `use`d from it.
@@ -439,31 +443,88 @@
 //!     for cfg in var("DEP_CUDA_CFGS").split(',') {
 //!         println!("cargo::rustc-cfg={cfg}");
 //!     }
-//!     bindgen::Builder::default()
-//!         .header_contents("wrapper.h", "#include <curand.h>\n")
-//!         .clang_arg(format!("-I{}", root.join("include").display()))
-//!         .allowlist_function("curand.*")
-//!         .allowlist_type("curand.*")
-//!         .allowlist_var("CURAND.*")
+//!     let mut bindgen = bindgen::Builder::default()
+//!         .header_contents("wrapper.h", "#include <nvrtc.h>\n")
+//!         .clang_arg(format!("-I{}", root.join("include").display()));
+//!     // The CUDA headers libcuda-sys read, for those the library's include.
+//!     if !var("DEP_CUDA_INCLUDE").is_empty() {
+//!         bindgen = bindgen.clang_arg(format!("-I{}", var("DEP_CUDA_INCLUDE")));
+//!     }
+//!     bindgen
+//!         .allowlist_function("nvrtc.*")
+//!         .allowlist_type("nvrtc.*")
+//!         .allowlist_var("NVRTC.*")
 //!         .blocklist_item(format!("({})", names.join("|")))
+//!         .default_enum_style(bindgen::EnumVariation::NewType { is_bitfield: false, is_global: false })
+//!         // Runs this script again when a header it read changes.
+//!         .parse_callbacks(Box::new(bindgen::CargoCallbacks::new()))
 //!         .generate()
 //!         .unwrap()
-//!         .write_to_file(std::path::Path::new(&var("OUT_DIR")).join("curand.rs"))
+//!         .write_to_file(Path::new(&var("OUT_DIR")).join("nvrtc.rs"))
 //!         .unwrap();
-//!     println!("cargo::rustc-link-search=native={}", root.join("lib64").display());
-//!     println!("cargo::rustc-link-lib=dylib=curand");
+//!     // A toolkit's lib64/libnvrtc.so, or pip's lib/libnvrtc.so.13 (no other name).
+//!     let dirs = ["lib64", "lib"].map(|d| root.join(d));
+//!     let names = ["libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"];
+//!     let found = dirs.iter().flat_map(|d| names.map(|f| (d, f))).find(|(d, f)| d.join(f).exists());
+//!     let (dir, file) = found.unwrap_or_else(|| panic!("no libnvrtc.so in {}", root.display()));
+//!     println!("cargo::rustc-link-search=native={}", dir.display());
+//!     println!("cargo::rustc-link-lib=dylib:+verbatim={file}");
+//!     // Its own tests and examples load it, and what it loads, from there.
+//!     println!("cargo::rustc-link-arg=-Wl,--disable-new-dtags,-rpath,{}", dir.display());
 //! }
 //! ```
 //!
 //! and its `lib.rs`:
 //!
 //! ```ignore
+//! // C's names, as bindgen keeps them.
+//! #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+//!
 //! mod bindings {
+//!     #[allow(unused_imports)] // nvrtc.h uses nothing of cuda.h; cuBLAS's headers do
 //!     use libcuda_sys::*; // what the generated code uses of cuda.h
-//!     include!(concat!(env!("OUT_DIR"), "/curand.rs"));
+//!     include!(concat!(env!("OUT_DIR"), "/nvrtc.rs"));
 //! }
 //! pub use bindings::*;
 //! ```
+//!
+//! What its lines are for, and what it leaves to the crate:
+//!
+//! - **Headers.** Most libraries' headers include the runtime's
+//!   (`driver_types.h`), `crt/host_config.h` and, through `cuda_fp16.h`,
+//!   `nv/target`: a toolkit has them all, and from pip they are the packages
+//!   `nvidia-cuda-runtime`, `nvidia-cuda-crt` and `nvidia-cuda-cccl`, which
+//!   install into the library's own `include/`. `DEP_CUDA_INCLUDE` adds the
+//!   headers this crate generated from, where it did.
+//! - **Linking.** pip ships only the versioned file (`lib/libnvrtc.so.13`),
+//!   which `-l` cannot name; `+verbatim` takes the file's name. The rpath lets
+//!   the crate's own tests and examples load it where it was linked, and the
+//!   libraries it opens itself (NVRTC's `libnvrtc-builtins.so.13.0`, which a
+//!   newer linker's default, a runpath, would not serve). Any other program,
+//!   such as a dependent's, finds them through the loader's path
+//!   (`LD_LIBRARY_PATH`, `ldconfig`), as it does libcuda.
+//! - **Enums and layout tests** as this crate's: a newtype holds a value the
+//!   header did not list, which a Rust enum may not. bindgen's layout tests are
+//!   `const _` blocks, a name no line of `DEP_CUDA_ITEMS` has.
+//! - **Plain names.** bindgen does not carry a header's `#define cublasCreate
+//!   cublasCreate_v2`: the crate adds the aliases it wants, `pub use
+//!   cublasCreate_v2 as cublasCreate;`.
+//! - **Derives.** bindgen takes a blocklisted type to implement nothing, so
+//!   a struct of the library that holds one of this crate's by value (CUPTI's
+//!   records hold a `CUuuid`) loses `Copy`, `Debug` and `Default`, unless the
+//!   crate's `ParseCallbacks::blocklisted_type_implements_trait` answers for
+//!   it: every struct and union of this crate with fields is `Copy` and
+//!   `Clone`, and most are `Default` and `Debug` (each type's page lists its
+//!   traits).
+//! - **Releases.** A binding crate need not set a `cuda-XXXXX` feature: the
+//!   release bound, whichever crate chose it (Cargo unites the features of a
+//!   build), reaches it through `DEP_CUDA_VERSION` and the cfgs. One written
+//!   for a release may offer features that turn this crate's on
+//!   (`cuda-12080 = ["libcuda-sys/cuda-12080"]`).
+//!
+//! This repository builds the recipe as printed here, into a fresh crate
+//! against NVIDIA's pip packages (`cargo xtask recipe`): its test compiles a
+//! kernel to PTX and, on a GPU, launches it through this crate.
 //!
 //! The repository's `curand/` crate is this recipe, with errors that say what
 //! to set, tested on a GPU: a `CUstream` from

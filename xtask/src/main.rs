@@ -18,6 +18,7 @@ mod headers;
 #[cfg(test)]
 mod own_words;
 mod pregenerate;
+mod recipe;
 mod regeneration_key;
 pub use libcuda_sys_build::env::{shell_word, shown};
 use libcuda_sys_build::model;
@@ -50,6 +51,8 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ("abi-matrix", "[VERSION ...]", "systest's checks of the pregenerated set of every release and of generated bindings"),
     ("cross-abi", "[--target T ...] [VERSION ...]", "the ABI check for aarch64 Linux and Windows (MinGW)"),
     ("fallback-tests", "[part of a check's name]", "builds without headers or libclang, docs.rs, the package, errors that stay errors"),
+    ("recipe", "", "the crate docs' binding-crate recipe, as printed, in a fresh NVRTC crate (pip's, fetched): \
+      built and tested generating, pregenerated and with dynamic-loading; no warning, no cuda.h item declared again"),
     ("gpu-bundle", "[VERSION [DIR]] [--features F] [--driver-floor V]", "the test binaries and a run.sh for a GPU machine"),
     ("bench-build", "[--rounds N] [--baseline REV] [--write]", "build costs beside cudarc, as fresh dependents"),
     ("bench-calls-bundle", "[VERSION [DIR]]", "the call benchmark and a run.sh for a GPU machine"),
@@ -84,6 +87,10 @@ fn main() -> ExitCode {
             abi::cross(rest).map_err(Error::from)
         }
         Some("fallback-tests") => fallback::run(rest).map_err(Error::from),
+        Some("recipe") => {
+            test::first_builds();
+            recipe::run(rest).map_err(Error::from)
+        }
         Some("gpu-bundle") => bundle::gpu(rest).map_err(Error::from),
         Some("bench-build") => bench::build(rest).map_err(Error::from),
         Some("bench-calls-bundle") => bundle::calls(rest).map_err(Error::from),

@@ -115,5 +115,6 @@ pub fn run(env: &setup::Env) -> Result {
     }
     eprintln!("+ cargo xtask fallback-tests");
     fallback::checks(&mut report);
+    report.check(crate::recipe::CHECK, crate::recipe::check);
     report.finish()
 }
