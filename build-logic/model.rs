@@ -291,6 +291,12 @@ pub struct Moved {
 /// alone ends the last). The floor leaves a function out block by block.
 pub const BLOCK: &str = "//~";
 
+/// The file in `OUT_DIR` that names an interop module's items
+/// (`DEP_CUDA_ITEMS_<MODULE>`), as `items.txt` does `cuda.h`'s.
+pub fn items_file(module: &str) -> String {
+    format!("items_{module}.txt")
+}
+
 /// The files of `cuda.h`'s bindings that the pregenerated set ships rendered
 /// (`pregenerated/rendered/`) and a generated build renders, in this order,
 /// as `OUT_DIR` has them; each interop module's `<module>.rs` follows.
@@ -353,6 +359,8 @@ pub struct Module {
     pub typedefs: &'static str,
     /// Its types, constants and enumerators, as Rust text.
     pub types: String,
+    /// The names its types declare (as [`Bindings::names`]), for `DEP_CUDA_ITEMS_<MODULE>`.
+    pub names: Vec<String>,
     pub functions: Vec<Function>,
     pub renames: Vec<Rename>,
     /// Its C enums' enumerators, which it also has under their C names.

@@ -215,6 +215,7 @@ fn declarations_of_module(
         aliases: aliases(&types),
         functions: functions(&set.section(&file("functions.rs"), release)?),
         types,
+        names: Vec::new(),
         renames,
         reference,
     };
@@ -250,12 +251,14 @@ pub fn load(target: &Target, release: u32, reason: &str, modules: &[&Interop]) -
     for m in modules {
         let (name, text) = file(format!("{}.rs", m.feature))?;
         since.extend(set.rows(release, &format!("{}/since.txt", m.feature), read_since)?);
+        let functions = blocks(&text);
         bound.push(Module {
             name: m.feature,
             header: m.header,
             typedefs: m.typedefs,
             types: String::new(),
-            functions: blocks(&text),
+            names: names(&set.section(&format!("{}/items.txt", m.feature), release)?, &functions),
+            functions,
             renames: set.rows(release, &format!("{}/renames.txt", m.feature), read_renames)?,
             enumerators: Vec::new(),
             aliases: Vec::new(),

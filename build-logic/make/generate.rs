@@ -313,6 +313,7 @@ fn module(
         header: m.header,
         typedefs: m.typedefs,
         types: items.render_types(),
+        names: items::names(&items.types),
         functions: items.model_functions(),
         renames,
         enumerators: items.model_enumerators(),

@@ -1,7 +1,7 @@
 //! Every `cargo::` line, in one place.
 
 use crate::env::Target;
-use crate::model::{all_cfgs, cfgs, Bindings, CudaVersion, Link, LinkKind, Origin};
+use crate::model::{all_cfgs, cfgs, items_file, Bindings, CudaVersion, Link, LinkKind, Origin};
 
 /// `floor`: `LIBCUDA_SYS_DRIVER_FLOOR`, applied where `link` is some.
 pub fn emit(
@@ -97,6 +97,12 @@ pub fn emit(
         ("cfgs", cfgs(v).join(",")),
         ("check_cfgs", names.join(",")),
     ];
+    // DEP_CUDA_ITEMS_GL, ...: each interop module's items, as `items` is cuda.h's.
+    let module_items = bindings.modules.iter().map(|m| {
+        let path = target.out_dir.join(items_file(m.name)).display().to_string();
+        (format!("items_{}", m.name), path)
+    });
+    let meta = meta.into_iter().map(|(k, v)| (k.to_string(), v)).chain(module_items);
     for (key, value) in meta {
         println!("cargo::metadata={key}={value}");
     }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
-use crate::model::{Bindings, Origin, Result, BLOCK, REFERENCE};
+use crate::model::{items_file, Bindings, Function, Origin, Rename, Result, BLOCK, REFERENCE};
 
 /// Writes the files `src/lib.rs` includes: `generated`, the files
 /// `write::render` made of generated bindings, or the pregenerated set's
@@ -27,8 +27,11 @@ pub fn all(
     let mut files = vec![
         ("crate_docs.md".to_string(), crate_root(b, origin)),
         ("since.rs".to_string(), since(b)),
-        ("items.txt".to_string(), items(b)),
+        ("items.txt".to_string(), items(&b.names, &b.functions, &b.renames)),
     ];
+    for m in &b.modules {
+        files.push((items_file(m.name), items(&m.names, &m.functions, &m.renames)));
+    }
     for (name, text) in generated.unwrap_or(&b.rendered) {
         files.push((name.clone(), bound_only(text, &bound, linked)));
     }
@@ -97,11 +100,12 @@ fn crate_root(b: &Bindings, origin: &Origin) -> String {
 /// `items.txt` (`DEP_CUDA_ITEMS`): every name `cuda.h`'s bindings declare at
 /// the crate root, one a line, sorted: for a dependent's bindgen pass to leave
 /// out and take from this crate instead (the crate docs, "A binding crate on
-/// libcuda-sys"). The functions are those bound, after the driver floor.
-fn items(b: &Bindings) -> String {
-    let functions = b.functions.iter().map(|f| &f.name);
-    let plain = b.renames.iter().map(|r| &r.plain);
-    let mut names: Vec<&String> = b.names.iter().chain(functions).chain(plain).collect();
+/// libcuda-sys"). The functions are those bound, after the driver floor. An
+/// interop module's, the same of its module ([`items_file`]).
+fn items(names: &[String], functions: &[Function], renames: &[Rename]) -> String {
+    let functions = functions.iter().map(|f| &f.name);
+    let plain = renames.iter().map(|r| &r.plain);
+    let mut names: Vec<&String> = names.iter().chain(functions).chain(plain).collect();
     names.sort_unstable();
     names.dedup();
     names.into_iter().map(|n| format!("{n}\n")).collect()

@@ -24,6 +24,31 @@ fn read(case: &Case, name: &str) -> String {
     fs::read_to_string(case.out_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// `DEP_CUDA_ITEMS_<MODULE>` of each module: item names only, each declared
+/// by its module's file (`libcuda_sys::gl::NAME`), none of them `cuda.h`'s.
+fn module_items(case: &Case, run: &Outcome) -> Vec<String> {
+    let root: Vec<String> =
+        fs::read_to_string(run.metadata("items")).unwrap().lines().map(String::from).collect();
+    let mut lists = Vec::new();
+    for m in ALL {
+        let list = fs::read_to_string(run.metadata(&format!("items_{m}"))).unwrap();
+        let text = read(case, &format!("{m}.rs"));
+        for name in list.lines() {
+            let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && name != "_";
+            assert!(identifier, "DEP_CUDA_ITEMS_{m} has `{name}`");
+            let declared = [" {name}(", " {name}:", " {name} ", " {name};", " {name}<"]
+                .iter()
+                .any(|form| text.contains(&form.replace("{name}", name)));
+            assert!(declared, "DEP_CUDA_ITEMS_{m} has `{name}`, which {m}.rs does not declare");
+            assert!(!root.contains(&name.to_string()), "`{name}` is in DEP_CUDA_ITEMS too");
+        }
+        lists.push(list);
+    }
+    lists
+}
+
 /// Each module's file holds its header's functions, bound under the plain
 /// names the header's macros give them; `cuda.h`'s items stay where they were
 /// and the window system's types are left to the crate.
@@ -122,6 +147,19 @@ fn each_interop_module_binds_what_its_header_adds() {
     }
     // vdpau/vdpau.h, where the system has none, is the crate's stand-in.
     assert!(case.out_dir().join("interop-headers/vdpau/vdpau.h").is_file());
+
+    // The modules' items, for dependents, are those of the pregenerated set too.
+    let generated = module_items(&case, &run);
+    for (list, name) in generated.iter().zip(["cuGLGetDevices", "CUeglFrame", "cuVDPAUCtxCreate"]) {
+        assert!(list.lines().any(|l| l == name), "no {name} in {list}");
+    }
+    let mut pregenerated = Case::new("interop_pregenerated_13_0");
+    for f in ALL {
+        pregenerated.feature(f);
+    }
+    let run = pregenerated.feature("cuda-13000").env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(module_items(&pregenerated, &run), generated);
 }
 
 /// With the per-thread default stream, the two GL calls that have a variant
@@ -209,6 +247,7 @@ fn pregenerated_bindings_have_the_interop_modules() {
         ] {
             assert!(text.contains(needle), "{release}: {name} lacks `{needle}`");
         }
+        module_items(&case, &run);
         // Three EGL colour formats came with 12.8.
         assert_eq!(egl.contains("CU_EGL_COLOR_FORMAT_UYVY_709_ER"), egl_formats, "{release}");
         let since = read(&case, "since.rs");

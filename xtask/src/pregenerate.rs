@@ -102,8 +102,9 @@ const FILES: [&str; 12] = [
     "moved_members.txt",
 ];
 
-/// Each interop module's files, under `<module>/`: its types, functions and tables.
-const MODULE_FILES: [&str; 7] = [
+/// Each interop module's files, under `<module>/`: its types, functions and
+/// tables, and its items' names (`items.txt`, last).
+const MODULE_FILES: [&str; 8] = [
     "types.rs",
     "functions.rs",
     "since.txt",
@@ -111,6 +112,7 @@ const MODULE_FILES: [&str; 7] = [
     "reference.txt",
     "groups.txt",
     "pages.txt",
+    "items.txt",
 ];
 
 /// The interop modules of one OS (`linux`, `windows`), in the crate's order.
@@ -360,12 +362,17 @@ fn module_parts(out: &Path, modules: &[&interop::Interop]) -> Result<Vec<Vec<Str
     let mut parts = Vec::new();
     for m in modules {
         let table = |name: &str| format!("tables/{}/{name}", m.feature);
-        parts.push(units(rust_file(out, &table("types.rs"))?));
+        let types = rust_file(out, &table("types.rs"))?;
+        let mut names = items::names(&types.items);
+        parts.push(units(types));
         let file = format!("{}.rs", m.feature);
-        parts.push(declarations(rust_file(out, &file)?, &file)?.1);
-        for name in &MODULE_FILES[2..] {
+        let (function_names, functions) = declarations(rust_file(out, &file)?, &file)?;
+        parts.push(functions);
+        for name in &MODULE_FILES[2..MODULE_FILES.len() - 1] {
             parts.push(lines(out, &table(name))?);
         }
+        names.extend(function_names);
+        parts.push(names.into_iter().map(|n| format!("{n}\n")).collect());
     }
     Ok(parts)
 }
