@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{cargo, headers, Result};
+use crate::{cargo, headers, recipe, Result};
 
 const GPU_RUN: &str = include_str!("../templates/gpu-run.sh");
 const CALLS_RUN: &str = include_str!("../templates/calls-run.sh");
@@ -233,7 +233,8 @@ fn reads_build_tree(package: &cargo_metadata::Package) -> Vec<String> {
 
 /// `cargo xtask gpu-bundle [VERSION [DIR]] [--features F] [--driver-floor V]`:
 /// every test binary built against one release's headers (13.0 by default: no
-/// newer than the GPU machine's driver), the report, and `examples/vector_add.rs`. The test binaries
+/// newer than the GPU machine's driver), the report, `examples/vector_add.rs`,
+/// and the test of the docs' binding-crate recipe (`recipe-nvrtc`). The test binaries
 /// that read the build tree, which their package declares in
 /// `[package.metadata.libcuda-sys] reads-build-tree`, are left out and named.
 pub fn gpu(args: &[String]) -> Result {
@@ -310,6 +311,14 @@ pub fn gpu(args: &[String]) -> Result {
             .filter(|(a, _)| a.target.name == "vector_add")
             .map(|(_, path)| ("example-vector_add".to_string(), path.into())),
     );
+    // The docs' binding-crate recipe (`recipe.rs`), with the same features:
+    // its kernel launched through libcuda-sys, NVRTC the GPU machine's toolkit's (run.sh).
+    let raw: Vec<&str> = given
+        .iter()
+        .filter(|(o, _)| o == "--features")
+        .flat_map(|(_, f)| f.split([',', ' ']).filter(|s| !s.is_empty()))
+        .collect();
+    binaries.push(("recipe-nvrtc".to_string(), recipe::test_binary(&raw)?));
     let info = [
         ("headers", version),
         ("features", features.unwrap_or_else(|| "none".into())),

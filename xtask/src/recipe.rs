@@ -81,34 +81,71 @@ fn recipe(docs: &str) -> Result<(String, String)> {
     }
 }
 
-/// Builds and tests the recipe's crate in each of [`MODES`].
-pub fn check() -> Outcome {
+/// The recipe's `build.rs` and `lib.rs`, as `src/building.rs` prints them.
+fn recipe_files() -> Result<(String, String)> {
     let docs = std::fs::read_to_string(crate::root().join("src/building.rs"))
         .map_err(|e| format!("src/building.rs: {e}"))?;
-    let (build_rs, lib_rs) = recipe(&docs)?;
+    recipe(&docs)
+}
+
+/// `cargo test args` of the recipe's crate, written into `dir` with
+/// libcuda-sys's `dependency` (the rest of its line); libcuda-sys generates
+/// from the NVRTC tree's headers, or where not, `NVRTC_ROOT` names the tree.
+fn cargo_test(
+    dir: &Path,
+    dependency: &str,
+    generates: bool,
+    args: &[&str],
+) -> Result<cargo::Build> {
+    let (build_rs, lib_rs) = recipe_files()?;
+    write_crate(dir, &build_rs, &lib_rs, dependency)?;
     let nvrtc = nvrtc_root()?;
-    let scratch = tempfile::Builder::new()
-        .prefix("libcuda-sys-recipe.")
-        .tempdir()
-        .map_err(|e| format!("a temporary directory: {e}"))?;
-    let dir = scratch.path();
+    let mut cmd = cargo::command(&["test", "--message-format=json", "--manifest-path", CRATE_TOML]);
     // A target directory of its own: libcuda-sys generates here from other
     // headers than the suites' builds, which would otherwise run its build
     // script again each time.
-    let target = cargo::checks_target_dir().join("recipe");
+    cmd.args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", cargo::checks_target_dir().join("recipe"));
+    if generates {
+        cmd.env("LIBCUDA_SYS_INCLUDE_DIR", nvrtc.join("include"))
+            .env("LIBCUDA_SYS_BINDINGS", "generate");
+    } else {
+        cmd.env("NVRTC_ROOT", &nvrtc);
+    }
+    cargo::build(cmd)
+}
+
+/// A new directory for the crate, removed when it is dropped.
+fn scratch() -> Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new().prefix("libcuda-sys-recipe.").tempdir();
+    dir.map_err(|e| format!("a temporary directory: {e}"))
+}
+
+/// The test binary of the recipe's crate, built as [`check`] builds it
+/// (libcuda-sys generating from 13.0's pip headers) with libcuda-sys's
+/// `features`: for the GPU bundle, where NVRTC is the toolkit's.
+pub fn test_binary(features: &[&str]) -> Result<PathBuf> {
+    let scratch = scratch()?;
+    let dependency = match features {
+        [] => String::new(),
+        f => format!(", features = {f:?}"),
+    };
+    let build = cargo_test(scratch.path(), &dependency, true, &["--no-run"])?;
+    if !build.success {
+        return Err(format!("the recipe's crate:\n{}", build.failure()));
+    }
+    let found = cargo::executables(build.messages(), true).find(|(a, _)| a.target.name == "nvrtc");
+    Ok(found.ok_or("the recipe's crate built no test binary `nvrtc`")?.1.into())
+}
+
+/// Builds and tests the recipe's crate in each of [`MODES`].
+pub fn check() -> Outcome {
+    let scratch = scratch()?;
+    let dir = scratch.path();
     let mut saw = Vec::new();
     for (mode, dependency, generates) in MODES {
-        write_crate(dir, &build_rs, &lib_rs, dependency)?;
-        let mut cmd =
-            cargo::command(&["test", "--message-format=json", "--manifest-path", CRATE_TOML]);
-        cmd.args(["--", "--nocapture"]).current_dir(dir).env("CARGO_TARGET_DIR", &target);
-        if generates {
-            cmd.env("LIBCUDA_SYS_INCLUDE_DIR", nvrtc.join("include"))
-                .env("LIBCUDA_SYS_BINDINGS", "generate");
-        } else {
-            cmd.env("NVRTC_ROOT", &nvrtc);
-        }
-        let build = cargo::build(cmd)?;
+        let build = cargo_test(dir, dependency, generates, &["--", "--nocapture"])?;
         let warnings: Vec<&str> = build
             .messages()
             .filter_map(|m| match m {

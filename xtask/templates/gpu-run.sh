@@ -9,7 +9,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ -d /usr/local/nvidia/lib64 ] && export LD_LIBRARY_PATH=/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# The cuRAND binding crate's test links libcurand.so.10: the toolkit's, last.
+# The binding crates' tests link libcurand.so.10 (curand/) and libnvrtc.so.13
+# (the docs' recipe), which loads libnvrtc-builtins: the toolkit's, last.
 [ -d /usr/local/cuda/lib64 ] && export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64
 export LD_BIND_NOW=1 LIBCUDA_SYS_SKIP_LOG=$here/skips.jsonl
 : >"$LIBCUDA_SYS_SKIP_LOG"
