@@ -369,7 +369,8 @@
 //! | `DEP_CUDA_CUDA_H_FNV1A64` | FNV-1a (64-bit, hex) of that `cuda.h`, to check it has not changed in place |
 //! | `DEP_CUDA_DRIVER_FLOOR` | `LIBCUDA_SYS_DRIVER_FLOOR` as applied (`13000`), empty without one |
 //! | `DEP_CUDA_INTEROP` | the graphics-interop modules bound, comma-separated (`gl,egl`), empty without them |
-//! | `DEP_CUDA_ITEMS` | a file naming every item of `cuda.h` this crate binds at its root for the release built (types, struct tags, enums under both names, enumerators, constants, functions by symbol and plain name), one a line; the interop modules' items are not in it |
+//! | `DEP_CUDA_ITEMS` | a file naming every item of `cuda.h` this crate binds at its root for the release built (types, struct tags, enums under both names, enumerators, constants, functions by symbol and plain name), one a line; the interop modules' items are in the next |
+//! | `DEP_CUDA_ITEMS_GL`, `_EGL`, `_VDPAU`, `_D3D9`, `_D3D10`, `_D3D11` | for each interop module bound, a file naming its items the same way, as they are in its module (`libcuda_sys::gl::cuGLGetDevices`) |
 //! | `DEP_CUDA_CFGS` | the `cuda_X_Y` cfgs set for this crate, comma-separated |
 //! | `DEP_CUDA_CHECK_CFGS` | every `cuda_X_Y` cfg it may set, comma-separated, for `rustc-check-cfg` |
 //!
