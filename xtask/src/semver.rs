@@ -1,5 +1,5 @@
-//! `cargo xtask semver`: today's public API of libcuda-sys, with the default
-//! features and with one release feature, against the last release's, by
+//! `cargo xtask semver`: today's public API of libcuda-sys, with each feature
+//! set that changes it ([`FEATURES`]), against the last release's, by
 //! cargo-semver-checks (installed where missing). The last release is the
 //! commit `semver-baseline` names in the workspace's
 //! `[workspace.metadata.libcuda-sys]` (CONTRIBUTING.md, "Releases").
@@ -8,8 +8,18 @@ use std::process::{Command, Stdio};
 
 use crate::{setup, Result};
 
-/// The feature sets checked: the default, and one release's pregenerated set.
-const FEATURES: [&[&str]; 2] = [&[], &["--features", "cuda-13000"]];
+/// The feature sets checked, each that the crate docs name which changes its
+/// API: the default, one release's set, dynamic loading (its loader's
+/// items), the per-thread default stream (other symbols under the same
+/// names) and the graphics interop of this OS. The Direct3D modules build for
+/// Windows only, where this check does not run.
+const FEATURES: [&[&str]; 5] = [
+    &[],
+    &["--features", "cuda-13000"],
+    &["--features", "dynamic-loading"],
+    &["--features", "per-thread-default-stream"],
+    &["--features", "gl,egl,vdpau"],
+];
 
 pub fn check(args: &[String]) -> std::result::Result<(), crate::Error> {
     match args {
