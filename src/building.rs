@@ -495,8 +495,9 @@
 //!   (`driver_types.h`), `crt/host_config.h` and, through `cuda_fp16.h`,
 //!   `nv/target`: a toolkit has them all, and from pip they are the packages
 //!   `nvidia-cuda-runtime`, `nvidia-cuda-crt` and `nvidia-cuda-cccl`, which
-//!   install into the library's own `include/`. `DEP_CUDA_INCLUDE` adds the
-//!   headers this crate generated from, where it did.
+//!   for CUDA 13 install into the library's own `include/`
+//!   (`nvidia/cu13/include`). `DEP_CUDA_INCLUDE` adds the headers this crate
+//!   generated from, where it did.
 //! - **Linking.** pip ships only the versioned file (`lib/libnvrtc.so.13`),
 //!   which `-l` cannot name; `+verbatim` takes the file's name. The rpath lets
 //!   the crate's own tests and examples load it where it was linked, and the

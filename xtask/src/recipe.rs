@@ -108,8 +108,10 @@ fn cargo_test(
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", cargo::checks_target_dir().join("recipe"));
     if generates {
+        // NVRTC beside the headers it generated from, found through DEP_CUDA_ROOT.
         cmd.env("LIBCUDA_SYS_INCLUDE_DIR", nvrtc.join("include"))
-            .env("LIBCUDA_SYS_BINDINGS", "generate");
+            .env("LIBCUDA_SYS_BINDINGS", "generate")
+            .env_remove("NVRTC_ROOT");
     } else {
         cmd.env("NVRTC_ROOT", &nvrtc);
     }
