@@ -39,6 +39,7 @@ use crate::tables::{read_bitmasks, read_reference, read_value_types};
 use crate::tables::{read_renames, read_since};
 
 mod sections;
+#[cfg(feature = "generate")]
 pub(crate) use sections::releases_of_lines;
 pub use sections::{parse_releases, select};
 
