@@ -93,12 +93,17 @@ impl Converter {
     /// dropped, read back) with each stand-in replaced by its comment, as
     /// bindgen would have written that. The stand-ins are read, not the
     /// comments: the Markdown is not lexed as Rust text only to be read back.
-    pub fn fill(self, file: &mut syn::File, text: &str) -> Result<()> {
+    /// The inner error: the converter stopped on a comment of the header.
+    pub fn fill(self, file: &mut syn::File, text: &str) -> Result<Result<()>> {
         // The comments bindgen sent faster than one thread converts them are
         // converted by two once bindgen is done.
         let stopped = |panic: String| panics::error("converting a comment of cuda.h", &panic);
-        let ours = caught(|| convert(&self.queue, &self.ready)).map_err(stopped)?;
-        let theirs = panics::joined(self.worker.join()).map_err(stopped)?;
+        let ours = caught(|| convert(&self.queue, &self.ready)).map_err(stopped);
+        let theirs = panics::joined(self.worker.join()).map_err(stopped);
+        let (ours, theirs) = match (ours, theirs) {
+            (Ok(ours), Ok(theirs)) => (ours, theirs),
+            (Err(e), _) | (_, Err(e)) => return Ok(Err(e)),
+        };
         let mut done = Vec::new();
         for (n, text) in ours.into_iter().chain(theirs) {
             done.resize(done.len().max(n + 1), String::new());
@@ -112,7 +117,7 @@ impl Converter {
         // doc attributes, not a string constant that holds the same words.
         let written = text.matches(&format!("doc = \"{STAND_IN}")).count();
         match lost {
-            None if filled == written => Ok(()),
+            None if filled == written => Ok(Ok(())),
             None => Err(Error::new(
                 "a comment of the bindings was lost",
                 format!("bindgen wrote {written} comments and {filled} were found where they go"),
@@ -356,7 +361,7 @@ mod tests {
              # [doc = \"{empty}\"] pub struct B ;"
         );
         let mut file = syn::parse_file(&text).unwrap();
-        converter.fill(&mut file, &text).unwrap();
+        converter.fill(&mut file, &text).unwrap().unwrap();
         assert_eq!(
             quote::ToTokens::to_token_stream(&file).to_string(),
             "# [doc = \"Returns `CUDA_SUCCESS`.\"] pub struct A { pub x : u32 , } pub struct B ;"
@@ -379,6 +384,6 @@ mod tests {
         drop(comments);
         let text = format!("# [doc = \"{a}\"] pub const CU_S : & [u8 ; 22] = b\"{STAND_IN}\\0\" ;");
         let mut file = syn::parse_file(&text).unwrap();
-        converter.fill(&mut file, &text).unwrap();
+        converter.fill(&mut file, &text).unwrap().unwrap();
     }
 }

@@ -126,15 +126,12 @@ pub fn generate(
             // A header this code cannot read: the automatic mode falls back from it.
             Err(panic) => {
                 let doing = format!("reading {}", header.include_dir.join("cuda.h").display());
-                let undo = "report the defect with the warning's text, or name other headers";
-                return Ok(Generated::Cannot(toolkit, panics::error(&doing, &panic), undo));
+                return Ok(Generated::Cannot(toolkit, panics::error(&doing, &panic), UNREADABLE));
             }
         };
         let file = match parsed? {
             Parsed::File(file) => file,
-            Parsed::WithoutClangHeaders(e) => {
-                return Ok(Generated::Cannot(toolkit, e, "install that package"))
-            }
+            Parsed::Cannot(e, undo) => return Ok(Generated::Cannot(toolkit, e, undo)),
         };
         let prepared = Prepared { header, macros: &macros, version, extra_args, watch };
         generated(target, toolkit, modules, prepared, file, read?, bindgen)
@@ -286,8 +283,8 @@ fn module(
     let ready = comments::Ready::default();
     let file = match run(bindgen, &header, &unsigned, extra_args, Some(m), &ready)? {
         Parsed::File(file) => file,
-        // cuda.h's own pass has parsed: libclang has its headers.
-        Parsed::WithoutClangHeaders(e) => return Err(e),
+        // cuda.h's own pass has parsed: this module's header is what fails.
+        Parsed::Cannot(e, _) => return Err(e),
     };
     let file = items::without(file, bound);
     let mut items = items::read(file)?;
@@ -339,9 +336,14 @@ fn moved_members(items: &items::Items, target: &Target) -> Result<Vec<model::Mov
 enum Parsed {
     /// The bindings read back as a syntax tree, with their comments.
     File(generator::File),
-    /// libclang lacks clang's own headers (`stddef.h`): no C parses.
-    WithoutClangHeaders(Error),
+    /// Why bindgen gave none, with what the automatic mode's fallback says to
+    /// do: libclang lacks clang's own headers (`stddef.h`), so no C parses, or
+    /// bindgen or the comments' converter stopped on the header (a panic).
+    Cannot(Error, &'static str),
 }
+
+/// The fallback's advice where the header stopped bindgen or this crate.
+const UNREADABLE: &str = "report the defect with the warning's text, or name other headers";
 
 /// bindgen over `header` (for an interop `module`, over its header too),
 /// its output read back with the comments converted.
@@ -366,20 +368,27 @@ fn run(
     let callbacks = Callbacks { unsigned: unsigned.clone(), comments };
     let request = Run { source: header.source(), clang_args, module, callbacks };
     // The callbacks, and with them the converter's input, end with bindgen's run.
-    let generated = panics::caught(|| bindgen(request)).map_err(|panic| {
-        libclang::stopped(&header.include_dir, &header.target_triple, &panic, extra_args)
-    })??;
-    let text = match generated {
+    let text = match panics::caught(|| bindgen(request)) {
+        Ok(generated) => generated?,
+        Err(panic) => {
+            let (include, triple) = (&header.include_dir, &header.target_triple);
+            let e = libclang::stopped(include, triple, &panic, extra_args);
+            return Ok(Parsed::Cannot(e, UNREADABLE));
+        }
+    };
+    let text = match text {
         Ok(text) => text,
         Err(e) => {
             return match libclang::without_clang_headers(&header.include_dir, &e) {
-                Some(missing) => Ok(Parsed::WithoutClangHeaders(missing)),
+                Some(missing) => Ok(Parsed::Cannot(missing, "install that package")),
                 None => Err(libclang::unparsable(&header.include_dir, &header.target_triple, &e)),
             };
         }
     };
     // Read back with the comments' stand-ins while the converter finishes.
     let mut file = generator::read(&text, unsigned)?;
-    converter.fill(&mut file, &text)?;
-    Ok(Parsed::File(file))
+    match converter.fill(&mut file, &text)? {
+        Ok(()) => Ok(Parsed::File(file)),
+        Err(stopped) => Ok(Parsed::Cannot(stopped, UNREADABLE)),
+    }
 }

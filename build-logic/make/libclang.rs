@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::model::panics::caught;
+use crate::model::panics::{self, caught};
 use crate::model::{Error, Result};
 
 const LIBCLANG_FIX: &str = "Fix one of:\n\
@@ -21,7 +21,7 @@ const LIBCLANG_FIX: &str = "Fix one of:\n\
 pub struct Loading<'scope> {
     /// `LIBCLANG_PATH` and what is wrong with it, for the error.
     named: Option<String>,
-    thread: std::thread::ScopedJoinHandle<'scope, Loaded>,
+    thread: std::thread::ScopedJoinHandle<'scope, std::result::Result<Loaded, String>>,
 }
 
 type Loaded = std::result::Result<std::sync::Arc<clang_sys::SharedLibrary>, String>;
@@ -48,15 +48,17 @@ impl<'scope> Loading<'scope> {
             format!("LIBCLANG_PATH={} {state}", dir.display())
         });
         let load = || -> Loaded {
-            caught(clang_sys::load).and_then(|loaded| loaded)?;
+            clang_sys::load()?;
             clang_sys::get_library().ok_or_else(|| "clang-sys kept no library".to_string())
         };
-        Loading { named, thread: scope.spawn(load) }
+        Loading { named, thread: scope.spawn(move || caught(load)) }
     }
 
     /// libclang loaded into the calling thread, or why not.
     pub fn finish(self) -> Result<()> {
-        let loaded = self.thread.join().unwrap_or_else(|_| Err("clang-sys panicked".to_string()));
+        // A panic is no missing libclang: it is said as what it is.
+        let loaded = panics::joined(self.thread.join())
+            .map_err(|panic| panics::error("loading libclang", &panic))?;
         let e = match loaded {
             Ok(library) => {
                 clang_sys::set_library(Some(library));

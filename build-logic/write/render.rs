@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::env::write_error;
+use crate::model::panics;
 use crate::model::{Bindings, Enumerator, Function, Module, Rename, Result, BLOCK, RENDERED_FILES};
 use crate::sentences::result;
 use crate::tables;
@@ -22,9 +23,12 @@ pub fn files(b: &Bindings) -> Vec<(String, String)> {
     // The types' pages and the functions' take about as long each: a build
     // renders them on two threads.
     let (types, functions) = std::thread::scope(|scope| {
-        let types = scope.spawn(|| (docs::types(b), enumerators(b)));
+        let types = scope.spawn(|| panics::caught(|| (docs::types(b), enumerators(b))));
         let functions = functions(b);
-        (types.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), functions)
+        // Its panic goes on with its message and place, to where the caller catches it.
+        let types = panics::joined(types.join())
+            .unwrap_or_else(|panic| std::panic::resume_unwind(Box::new(panic)));
+        (types, functions)
     });
     // In the order of RENDERED_FILES.
     let texts = [
