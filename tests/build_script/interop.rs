@@ -3,14 +3,19 @@
 
 use crate::harness::*;
 
-/// The 13.0 headers of the cache (`cargo xtask headers 13.0`), which have
-/// `cudaGL.h`, `cudaEGL.h`, `cudaVDPAU.h` and their `*Typedefs.h`; `None`
-/// (said as `skipped`) where they are not fetched or nothing can be generated.
+/// The 13.0 headers of the cache (`cargo xtask headers 13.0`: `.cuda-headers`
+/// or `LIBCUDA_SYS_HEADER_CACHE`), which have `cudaGL.h`, `cudaEGL.h`,
+/// `cudaVDPAU.h` and their `*Typedefs.h`; `None` (said as `skipped`) where
+/// they are not fetched or nothing can be generated.
 fn headers_13_0() -> Option<PathBuf> {
     if generation_unavailable() {
         return None;
     }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".cuda-headers/13.0/nvidia/cu13/include");
+    let cache = match std::env::var_os("LIBCUDA_SYS_HEADER_CACHE").filter(|v| !v.is_empty()) {
+        Some(dir) => std::path::absolute(dir).unwrap(),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cuda-headers"),
+    };
+    let dir = cache.join("13.0/nvidia/cu13/include");
     if !dir.join("cudaGL.h").is_file() {
         testkit::skip("the 13.0 headers are not in the cache: `cargo xtask headers 13.0`");
         return None;

@@ -629,7 +629,9 @@ fn setup_installs_clangs_resource_headers_where_libclang_lacks_them() {
 fn bundle_stubs(stubs: &Path, test_name: &str) {
     let built = stubs.join("built");
     fs::create_dir_all(&built).unwrap();
-    for name in ["gpu_test", "other_test", "mempool-report", "call_overhead", "cudarc-calls"] {
+    for name in
+        ["gpu_test", "other_test", "mempool-report", "call_overhead", "cudarc-calls", "nvrtc"]
+    {
         stub(&built, name, &format!("echo \"fake {name}\""));
     }
     fs::write(stubs.join("test-name"), test_name).unwrap();
@@ -672,14 +674,23 @@ fn bundle_stubs(stubs: &Path, test_name: &str) {
         artifact("libcuda-sys", "call_overhead", false, "call_overhead"),
         artifact("cudarc-calls", "cudarc-calls", false, "cudarc-calls"),
     ];
+    // The docs' recipe crate (`recipe-nvrtc`), built by its manifest's path.
+    let recipe = artifact("nvrtc-recipe", "nvrtc", true, "nvrtc");
     let body = format!(
         "if [ \"$1\" = metadata ]; then echo '{metadata}'; exit; fi\n\
+         case \" $* \" in *\" --manifest-path Cargo.toml \"*) echo '{recipe}'; exit;; esac\n\
          test=$(cat \"{}\")\necho '{test}' | sed \"s/\\$test/$test/g\"\necho '{}'",
         stubs.join("test-name").display(),
         lines.join("'\necho '")
     );
     stub(stubs, "cargo", &body);
     cached_headers(&stubs.join("cache"), "13.0");
+    // NVRTC's tree for the recipe's crate, as `cargo xtask headers lib` leaves it.
+    let nvrtc = stubs.join("cache/lib-nvidia-cuda-nvrtc-13.0.x");
+    fs::create_dir_all(nvrtc.join("nvidia/cu13/include/nv")).unwrap();
+    fs::write(nvrtc.join("nvidia/cu13/include/nv/target"), "").unwrap();
+    fs::write(nvrtc.join("WHEEL"), "nvidia_cuda_nvrtc-13.0.88-py3-none-manylinux2014_x86_64.whl\n")
+        .unwrap();
 }
 
 fn bundle(command: &str, stubs: &Path, dir: &Path) -> Output {
