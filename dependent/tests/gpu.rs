@@ -3,6 +3,8 @@
 //! Without a driver or device each test says `skipped: ...` on stderr, past
 //! libtest's capture, and passes.
 
+#![cfg(not(no_cuda_h))]
+
 use std::io::Write;
 
 use libcuda_sys::*;

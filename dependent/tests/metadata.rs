@@ -1,6 +1,8 @@
 //! Without a GPU: the C side compiled by build.rs with DEP_CUDA_INCLUDE and the
 //! Rust bindings of libcuda-sys agree on the header's version and layouts.
 
+#![cfg(not(no_cuda_h))]
+
 use std::path::Path;
 
 use libcuda_sys::{CUmemPoolProps, HEADER_VERSION};
