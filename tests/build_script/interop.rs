@@ -56,7 +56,8 @@ fn module_items(case: &Case, run: &Outcome) -> Vec<String> {
 
 /// Each module's file holds its header's functions, bound under the plain
 /// names the header's macros give them; `cuda.h`'s items stay where they were
-/// and the window system's types are left to the crate.
+/// and the window system's types are left to the crate. Without the features
+/// nothing of them is made, and `cuda.h`'s files are the same as with them.
 #[test]
 fn each_interop_module_binds_what_its_header_adds() {
     let Some(include) = headers_13_0() else { return };
@@ -165,6 +166,33 @@ fn each_interop_module_binds_what_its_header_adds() {
     let run = pregenerated.feature("cuda-13000").env("LIBCUDA_SYS_BINDINGS", "pregenerated").run();
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert_eq!(module_items(&pregenerated, &run), generated);
+
+    // Without the features the bindings are unchanged: no module's file, and
+    // cuda.h's files the same.
+    let mut without = Case::new("interop_without");
+    let run = without.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
+    assert_eq!(run.code, Some(0), "{}", run.report());
+    assert_eq!(run.metadata_or_empty("interop"), "");
+    for name in ALL.map(|m| format!("{m}.rs")).iter().map(String::as_str).chain(["interop-headers"])
+    {
+        assert!(!without.out_dir().join(name).exists(), "{name} made without its feature");
+    }
+    // cuda.h's files, each the same with the modules and without; the map
+    // has the modules' groups after cuda.h's.
+    for name in libcuda_sys_build::model::RENDERED_FILES.iter().chain(&["crate_docs.md"]) {
+        let (with, without) = (read(&case, name), read(&without, name));
+        if *name == "map.rs" {
+            let end = "pub mod map {}\n";
+            let cuda_h = without.strip_suffix(end).expect("the map ends with its module");
+            assert!(
+                with.starts_with(cuda_h) && with.ends_with(end),
+                "map.rs: cuda.h's part differs"
+            );
+            assert!(with.contains("(feature `gl`)") && !without.contains("(feature `"));
+            continue;
+        }
+        assert!(with == without, "{name} differs with the features");
+    }
 }
 
 /// With the per-thread default stream, the two GL calls that have a variant
@@ -184,43 +212,6 @@ fn per_thread_default_stream_binds_the_gl_variants() {
     // No per-thread variant of its own: bound as it is.
     assert!(gl.contains("pub fn cuGLUnmapBufferObjectAsync"));
     assert!(!gl.contains("cuGLUnmapBufferObjectAsync_ptsz"));
-}
-
-/// Without the features nothing of them is made, and `cuda.h`'s files are
-/// the same as with them.
-#[test]
-fn without_the_features_the_bindings_are_unchanged() {
-    let Some(include) = headers_13_0() else { return };
-    let mut with = Case::new("interop_with");
-    for f in ALL {
-        with.feature(f);
-    }
-    let with_run = with.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
-    assert_eq!(with_run.code, Some(0), "{}", with_run.report());
-    let mut without = Case::new("interop_without");
-    let run = without.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
-    assert_eq!(run.code, Some(0), "{}", run.report());
-    assert_eq!(run.metadata_or_empty("interop"), "");
-    for name in ALL.map(|m| format!("{m}.rs")).iter().map(String::as_str).chain(["interop-headers"])
-    {
-        assert!(!without.out_dir().join(name).exists(), "{name} made without its feature");
-    }
-    // cuda.h's files, each the same with the modules and without; the map
-    // has the modules' groups after cuda.h's.
-    for name in libcuda_sys_build::model::RENDERED_FILES.iter().chain(&["crate_docs.md"]) {
-        let (with, without) = (read(&with, name), read(&without, name));
-        if *name == "map.rs" {
-            let end = "pub mod map {}\n";
-            let cuda_h = without.strip_suffix(end).expect("the map ends with its module");
-            assert!(
-                with.starts_with(cuda_h) && with.ends_with(end),
-                "map.rs: cuda.h's part differs"
-            );
-            assert!(with.contains("(feature `gl`)") && !without.contains("(feature `"));
-            continue;
-        }
-        assert!(with == without, "{name} differs with the features");
-    }
 }
 
 /// The pregenerated set has the modules of every release, with what the
