@@ -208,13 +208,15 @@ pub fn ours() -> Vec<(String, Option<String>, String)> {
     let read = |p: &std::path::Path| {
         std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
     };
+    // The files of `build-logic/sentences/` whose names end in `.ext`.
+    let sentences = |ext: &str| -> Vec<std::path::PathBuf> {
+        let dir = std::fs::read_dir(root.join("build-logic/sentences")).unwrap();
+        let paths = dir.map(|e| e.unwrap().path());
+        paths.filter(|p| p.extension().is_some_and(|x| x == ext)).collect()
+    };
     let mut out = Vec::new();
     // The tables: each row's columns after the first, its item.
-    let mut tables: Vec<_> = std::fs::read_dir(root.join("build-logic/sentences"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
+    let mut tables = sentences("txt");
     tables.push(root.join("pregenerated/groups.txt"));
     tables.sort();
     for path in tables {
@@ -230,11 +232,7 @@ pub fn ours() -> Vec<(String, Option<String>, String)> {
     }
     // sentences.rs and its modules: their string literals; one that is a name,
     // the item of the next.
-    let mut sources: Vec<_> = std::fs::read_dir(root.join("build-logic/sentences"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
+    let mut sources = sentences("rs");
     sources.push(root.join("build-logic/sentences.rs"));
     sources.sort();
     for path in sources {
