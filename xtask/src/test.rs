@@ -34,11 +34,21 @@ use crate::targets::FEATURE_BLIND;
 use crate::{fallback, setup, Result};
 
 /// The suites, `(label, cargo test arguments, what runs, test targets left
-/// out)`: the workspace, its doctests, then the crates whose code a feature
-/// changes, once per feature, and the interop modules' test.
+/// out)`: xtask, the rest of the workspace, its doctests, then the crates
+/// whose code a feature changes, once per feature, and the interop modules'
+/// test. xtask is a suite of its own so that its test build takes the
+/// features `cargo xtask` was built with: in a `--workspace` build, bindgen
+/// adds features to the syn that serde's derive runs on, and xtask's binary,
+/// which `tests/commands.rs` runs, would be compiled a second time.
 fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static str])> {
     let mut suites = vec![
-        ("workspace", vec!["--workspace", "--all-targets"], Tests::Binaries, &[][..]),
+        ("xtask", vec!["-p", "xtask", "--all-targets"], Tests::Binaries, &[][..]),
+        (
+            "workspace",
+            vec!["--workspace", "--exclude", "xtask", "--all-targets"],
+            Tests::Binaries,
+            &[][..],
+        ),
         ("doctests", vec![], Tests::Doctests, &[]),
     ];
     for feature in ["per-thread-default-stream", "dynamic-loading"] {
