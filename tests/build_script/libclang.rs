@@ -56,7 +56,7 @@ fn an_empty_libclang_path_is_unset() {
     }
     // Empty, clang-sys would search nothing else; unset, it finds this machine's libclang.
     let mut case = Case::new("libclang_path_empty");
-    let root = case.toolkit("toolkit");
+    let root = case.small_toolkit("toolkit");
     let run = case.env("CUDA_PATH", &root).env("LIBCLANG_PATH", "").run();
     run.found(&root.join("include"), "CUDA_PATH");
 }

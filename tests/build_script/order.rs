@@ -111,8 +111,8 @@ fn target_prefixed_include_dir_beats_plain_one() {
         return;
     }
     let mut case = Case::new("prefixed_wins");
-    let prefixed_root = case.toolkit("for-target");
-    let plain_root = case.toolkit("plain");
+    let prefixed_root = case.small_toolkit("for-target");
+    let plain_root = case.small_toolkit("plain");
     let name = prefixed("LIBCUDA_SYS_INCLUDE_DIR");
     let run = case
         .env(&name, prefixed_root.join("include"))
@@ -127,8 +127,8 @@ fn cuda_path_beats_cuda_home_and_warns_when_they_disagree() {
         return;
     }
     let mut case = Case::new("cuda_path_wins");
-    let path_root = case.toolkit("cuda-path");
-    let home_root = case.toolkit("cuda-home");
+    let path_root = case.small_toolkit("cuda-path");
+    let home_root = case.small_toolkit("cuda-home");
     // CUDA_ROOT names the same directory as CUDA_PATH (through a symlink): no warning for it.
     let alias = case.dir.join("cuda-path-alias");
     symlink(&path_root, &alias).unwrap();
@@ -158,7 +158,7 @@ fn nvcc_on_path_is_found() {
         return;
     }
     let mut case = Case::new("nvcc");
-    let root = case.toolkit("toolkit");
+    let root = case.small_toolkit("toolkit");
     let nvcc = case.mkdir("toolkit/bin").join("nvcc");
     fs::write(&nvcc, "#!/bin/sh\necho 'nvcc: fake' >&2\nexit 1\n").unwrap();
     fs::set_permissions(&nvcc, fs::Permissions::from_mode(0o755)).unwrap();
@@ -179,7 +179,7 @@ fn conda_prefix_is_found() {
     // conda's cuda packages keep the headers under targets/<dir>/include only.
     let prefix = case.mkdir("env");
     let include = case.mkdir(&format!("env/targets/{TOOLKIT_TARGET_DIR}"));
-    symlink(&*REAL_INCLUDE, include.join("include")).unwrap();
+    case.small_headers(&format!("env/targets/{TOOLKIT_TARGET_DIR}/include"));
     // Empty values count as unset.
     let run = case
         .env("CONDA_PREFIX", &prefix)
@@ -202,8 +202,8 @@ fn pip_wheel_on_pythonpath_is_found() {
     let mut case = Case::new("pip");
     case.tool("python3", &python);
     let site = case.mkdir("site-packages");
-    let wheel = case.mkdir("site-packages/nvidia/cu13");
-    symlink(&*REAL_INCLUDE, wheel.join("include")).unwrap();
+    let wheel = case.small_headers("site-packages/nvidia/cu13/include");
+    let wheel = wheel.parent().unwrap();
     let run = case.env("PYTHONPATH", &site).run();
     run.found(&wheel.join("include"), "pip wheel");
     run.assert_reruns(&["PATH", "CONDA_PREFIX", "VIRTUAL_ENV", "PYTHONPATH"]);
@@ -219,7 +219,7 @@ fn pkg_config_file_is_found() {
     };
     let mut case = Case::new("pkg_config");
     case.tool("pkg-config", &pkg_config);
-    let root = case.toolkit("cuda-13.0");
+    let root = case.small_toolkit("cuda-13.0");
     let pc = case.mkdir("pkgconfig");
     fs::write(
         pc.join("cuda-13.0.pc"),

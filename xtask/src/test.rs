@@ -35,11 +35,11 @@ use crate::{fallback, setup, Result};
 
 /// The suites, `(label, cargo test arguments, what runs, test targets left
 /// out)`: xtask, the rest of the workspace, its doctests, then the crates
-/// whose code a feature changes, once per feature, and the interop modules'
-/// test. xtask is a suite of its own so that its test build takes the
-/// features `cargo xtask` was built with: in a `--workspace` build, bindgen
-/// adds features to the syn that serde's derive runs on, and xtask's binary,
-/// which `tests/commands.rs` runs, would be compiled a second time.
+/// whose code a feature changes, once per feature. xtask is a suite of its
+/// own so that its test build takes the features `cargo xtask` was built
+/// with: in a `--workspace` build, bindgen adds features to the syn that
+/// serde's derive runs on, and xtask's binary, which `tests/commands.rs`
+/// runs, would be compiled a second time.
 fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static str])> {
     let mut suites = vec![
         ("xtask", vec!["-p", "xtask", "--all-targets"], Tests::Binaries, &[][..]),
@@ -51,9 +51,22 @@ fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static s
         ),
         ("doctests", vec![], Tests::Doctests, &[]),
     ];
-    for feature in ["per-thread-default-stream", "dynamic-loading"] {
+    // Each feature suite builds the crates whose code a feature changes. The
+    // graphics-interop modules (the features need generated bindings, as this
+    // command's are) come with per-thread-default-stream, which gives their
+    // stream-taking functions `_ptsz` symbols: tests/interop.rs links every
+    // function of each, and systest compares their items with the C
+    // compiler's. Each of the two without the other is checked elsewhere:
+    // per-thread-default-stream alone by the fallback checks' suite of it
+    // (pregenerated), interop alone by the build-script tests, which
+    // generate each module and compare it with the build without.
+    for features in ["per-thread-default-stream,gl,egl,vdpau", "dynamic-loading"] {
+        let label = match features {
+            "dynamic-loading" => "dynamic-loading",
+            _ => "per-thread-default-stream, interop",
+        };
         suites.push((
-            feature,
+            label,
             vec![
                 "-p",
                 "libcuda-sys",
@@ -63,21 +76,12 @@ fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static s
                 "mempool-report",
                 "--all-targets",
                 "--features",
-                feature,
+                features,
             ],
             Tests::Binaries,
             FEATURE_BLIND,
         ));
     }
-    // The graphics-interop modules (the features need generated bindings, as
-    // this command's are): tests/interop.rs links every function of each, and
-    // systest compares their items with the C compiler's.
-    suites.push((
-        "interop",
-        vec!["-p", "libcuda-sys", "-p", "systest", "--all-targets", "--features", "gl,egl,vdpau"],
-        Tests::Binaries,
-        FEATURE_BLIND,
-    ));
     suites
 }
 
