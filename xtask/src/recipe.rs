@@ -101,12 +101,12 @@ fn cargo_test(
     write_crate(dir, &build_rs, &lib_rs, dependency)?;
     let nvrtc = nvrtc_root()?;
     let mut cmd = cargo::command(&["test", "--message-format=json", "--manifest-path", CRATE_TOML]);
-    // A target directory of its own: libcuda-sys generates here from other
-    // headers than the suites' builds, which would otherwise run its build
-    // script again each time.
-    cmd.args(args)
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", cargo::checks_target_dir().join("recipe"));
+    // The suites' target directory: with the workspace's lockfile and its
+    // bindgen, and under the workspace (its .cargo/config.toml), the crate's
+    // dependencies are those compiled already. libcuda-sys's build script
+    // runs again where the headers differ from a suite's, as for a user who
+    // points it elsewhere.
+    cmd.args(args).current_dir(dir).env("CARGO_TARGET_DIR", cargo::checks_target_dir());
     if generates {
         // NVRTC beside the headers it generated from, found through DEP_CUDA_ROOT.
         cmd.env("LIBCUDA_SYS_INCLUDE_DIR", nvrtc.join("include"))
@@ -118,9 +118,13 @@ fn cargo_test(
     cargo::build(cmd)
 }
 
-/// A new directory for the crate, removed when it is dropped.
+/// A new directory for the crate, removed when it is dropped: in the
+/// suites' target directory, outside every workspace (the crate's manifest
+/// says `[workspace]`) but under this one's `.cargo/config.toml`.
 fn scratch() -> Result<tempfile::TempDir> {
-    let dir = tempfile::Builder::new().prefix("libcuda-sys-recipe.").tempdir();
+    let target = cargo::checks_target_dir();
+    std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+    let dir = tempfile::Builder::new().prefix("libcuda-sys-recipe.").tempdir_in(&target);
     dir.map_err(|e| format!("a temporary directory: {e}"))
 }
 
