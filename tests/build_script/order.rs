@@ -178,15 +178,14 @@ fn conda_prefix_is_found() {
     let mut case = Case::new("conda");
     // conda's cuda packages keep the headers under targets/<dir>/include only.
     let prefix = case.mkdir("env");
-    let include = case.mkdir(&format!("env/targets/{TOOLKIT_TARGET_DIR}"));
-    case.small_headers(&format!("env/targets/{TOOLKIT_TARGET_DIR}/include"));
+    let include = case.small_headers(&format!("env/targets/{TOOLKIT_TARGET_DIR}/include"));
     // Empty values count as unset.
     let run = case
         .env("CONDA_PREFIX", &prefix)
         .env("CUDA_PATH", "")
         .env("LIBCUDA_SYS_INCLUDE_DIR", "")
         .run();
-    run.found(&include.join("include"), "conda ($CONDA_PREFIX)");
+    run.found(&include, "conda ($CONDA_PREFIX)");
     assert_eq!(Path::new(run.metadata("root")), prefix);
     run.assert_reruns(&["CUDA_PATH", "PATH", "PKG_CONFIG_PATH", "CONDA_PREFIX"]);
 }
@@ -202,10 +201,9 @@ fn pip_wheel_on_pythonpath_is_found() {
     let mut case = Case::new("pip");
     case.tool("python3", &python);
     let site = case.mkdir("site-packages");
-    let wheel = case.small_headers("site-packages/nvidia/cu13/include");
-    let wheel = wheel.parent().unwrap();
+    let include = case.small_headers("site-packages/nvidia/cu13/include");
     let run = case.env("PYTHONPATH", &site).run();
-    run.found(&wheel.join("include"), "pip wheel");
+    run.found(&include, "pip wheel");
     run.assert_reruns(&["PATH", "CONDA_PREFIX", "VIRTUAL_ENV", "PYTHONPATH"]);
 }
 

@@ -60,11 +60,10 @@ fn suites() -> Vec<(&'static str, Vec<&'static str>, Tests, &'static [&'static s
     // per-thread-default-stream alone by the fallback checks' suite of it
     // (pregenerated), interop alone by the build-script tests, which
     // generate each module and compare it with the build without.
-    for features in ["per-thread-default-stream,gl,egl,vdpau", "dynamic-loading"] {
-        let label = match features {
-            "dynamic-loading" => "dynamic-loading",
-            _ => "per-thread-default-stream, interop",
-        };
+    for (label, features) in [
+        ("per-thread-default-stream, interop", "per-thread-default-stream,gl,egl,vdpau"),
+        ("dynamic-loading", "dynamic-loading"),
+    ] {
         suites.push((
             label,
             vec![
