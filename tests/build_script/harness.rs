@@ -160,19 +160,11 @@ impl Case {
         root
     }
 
-    /// `rel/cuda.h`, a few declarations at the real headers' release: for
-    /// the cases about where the headers are found, which bindgen reads for
-    /// real, in a fifth of the time the whole header takes.
+    /// `rel/cuda.h`, [`small_cuda_h`]: for the cases about where the headers
+    /// are found and what the variables around them do, which bindgen reads
+    /// for real, in a fifth of the time the whole header takes.
     pub fn small_headers(&self, rel: &str) -> PathBuf {
-        let text = format!(
-            "#ifndef __cuda_cuda_h__\n#define __cuda_cuda_h__\n#define CUDA_VERSION {}\n\
-             typedef int CUdevice;\n\
-             typedef enum cudaError_enum {{ CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 }} CUresult;\n\
-             /** Initializes the driver. */\nCUresult cuInit(unsigned int Flags);\n\
-             CUresult cuDeviceGet(CUdevice *device, int ordinal);\n#endif\n",
-            *REAL_VERSION
-        );
-        self.header(rel, &text)
+        self.header(rel, &small_cuda_h())
     }
 
     /// A fake toolkit root `rel` whose `include` holds [`Case::small_headers`].
@@ -483,6 +475,21 @@ impl Outcome {
         self.assert_reruns(&always_read()[..3]);
         self.assert_reruns(&generation_vars());
     }
+}
+
+/// A `cuda.h` of a few declarations at the real headers' release: a
+/// documented function, an enum (`-fshort-enums` narrows it) and a struct
+/// with padding (packing changes its layout).
+pub fn small_cuda_h() -> String {
+    format!(
+        "#ifndef __cuda_cuda_h__\n#define __cuda_cuda_h__\n#define CUDA_VERSION {}\n\
+         typedef int CUdevice;\n\
+         typedef enum cudaError_enum {{ CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 }} CUresult;\n\
+         typedef struct CUsmall_st {{ char tag; double value; }} CUsmall;\n\
+         /**\n * \\brief Initializes the driver.\n */\nCUresult cuInit(unsigned int Flags);\n\
+         CUresult cuDeviceGet(CUdevice *device, int ordinal);\n#endif\n",
+        *REAL_VERSION
+    )
 }
 
 /// The standard locations of the last discovery step that hold a `cuda.h`: where

@@ -265,7 +265,7 @@ fn a_release_feature_and_headers_of_that_release_generate() {
         return;
     }
     let mut case = Case::new("release_same_headers");
-    let root = case.toolkit("toolkit");
+    let root = case.small_toolkit("toolkit");
     let run = case
         .env("LIBCUDA_SYS_BINDINGS", "")
         .env("CUDA_PATH", &root)

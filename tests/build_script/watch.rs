@@ -154,7 +154,7 @@ fn generated_bindings_watch_their_include_directory_unless_the_build_writes_ther
         return;
     }
     let mut case = Case::new("generated_watches");
-    let root = case.toolkit("toolkit");
+    let root = case.small_toolkit("toolkit");
     let run = case.env("CUDA_PATH", &root).run();
     run.found(&root.join("include"), "CUDA_PATH");
     let watched = watched_paths(&run);
@@ -165,7 +165,7 @@ fn generated_bindings_watch_their_include_directory_unless_the_build_writes_ther
 
     // Headers kept inside the target directory: read, never watched as a directory.
     let mut case = Case::new("generated_watches_in_target");
-    let include = include_with(&case, "target/cuda-include", &[]);
+    let include = case.small_headers("target/cuda-include");
     let run = case.env("LIBCUDA_SYS_INCLUDE_DIR", &include).run();
     assert_eq!(run.code, Some(0), "{}", run.report());
     assert!(!watched_paths(&run).contains(&include), "{}", run.report());

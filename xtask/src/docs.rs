@@ -307,8 +307,8 @@ impl Untyped {
             self.fields.0 += 1;
             // Its docblock, before the next field's.
             let own = part.split("id=\"structfield.").next().unwrap_or("");
-            let text = strip_tags(own);
-            let ours = fields_text().iter().any(|line| same_within(&text, line));
+            let text = plain(&strip_tags(own));
+            let ours = fields_text().iter().any(|line| text.contains(line.as_str()));
             self.fields.1 += usize::from(ours);
         }
     }
@@ -349,7 +349,7 @@ impl std::fmt::Display for Untyped {
     }
 }
 
-/// The lines of `fields.txt`, read once.
+/// The lines of `fields.txt` as [`plain`] text, read once.
 fn fields_text() -> &'static [String] {
     static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     LINES.get_or_init(|| {
@@ -357,7 +357,7 @@ fn fields_text() -> &'static [String] {
             .unwrap_or_default();
         text.lines()
             .filter(|l| !l.starts_with('#'))
-            .filter_map(|l| Some(l.split_once('\t')?.1.to_string()))
+            .filter_map(|l| Some(plain(l.split_once('\t')?.1)))
             .collect()
     })
 }

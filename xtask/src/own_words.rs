@@ -159,16 +159,24 @@ pub struct Theirs {
     any: HashSet<String>,
     /// Every run of [`OWN`] words, for the [`STRICT`] tables.
     any_own: HashSet<String>,
+    /// The comments added, each with the items it documents: most are the
+    /// same in every release, and their runs are cut once.
+    seen: HashSet<(String, Vec<String>)>,
 }
 
 impl Theirs {
     pub fn add_header(&mut self, text: &str) {
         use libcuda_sys_build::sentences::family;
         for (comment, end) in comments(text) {
+            let subjects: Vec<String> =
+                subjects(text, comment, end).into_iter().map(str::to_string).collect();
+            if !self.seen.insert((comment.to_string(), subjects.clone())) {
+                continue;
+            }
             let read = reader(comment);
             self.any.extend(runs(&read, ANY));
             self.any_own.extend(runs(&read, OWN));
-            for subject in subjects(text, comment, end) {
+            for subject in &subjects {
                 let own = self.own.entry(family(subject).to_string()).or_default();
                 own.extend(runs(&read, OWN));
             }
