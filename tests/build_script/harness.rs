@@ -478,16 +478,21 @@ impl Outcome {
 }
 
 /// A `cuda.h` of a few declarations at the real headers' release: a
-/// documented function, an enum (`-fshort-enums` narrows it) and a struct
-/// with padding (packing changes its layout).
+/// documented function, an enum (`-fshort-enums` narrows it), a struct with
+/// padding (packing changes its layout), and a stream function renamed as
+/// the real header renames it where the per-thread default stream is asked for.
 pub fn small_cuda_h() -> String {
     format!(
         "#ifndef __cuda_cuda_h__\n#define __cuda_cuda_h__\n#define CUDA_VERSION {}\n\
-         typedef int CUdevice;\n\
+         #if defined(__CUDA_API_VERSION_INTERNAL) || defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)\n\
+         #define __CUDA_API_PTSZ(api) api ## _ptsz\n#else\n#define __CUDA_API_PTSZ(api) api\n#endif\n\
+         #define cuStreamQuery __CUDA_API_PTSZ(cuStreamQuery)\n\
+         typedef int CUdevice;\ntypedef struct CUstream_st *CUstream;\n\
          typedef enum cudaError_enum {{ CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 }} CUresult;\n\
          typedef struct CUsmall_st {{ char tag; double value; }} CUsmall;\n\
          /**\n * \\brief Initializes the driver.\n */\nCUresult cuInit(unsigned int Flags);\n\
-         CUresult cuDeviceGet(CUdevice *device, int ordinal);\n#endif\n",
+         CUresult cuDeviceGet(CUdevice *device, int ordinal);\n\
+         CUresult cuStreamQuery(CUstream hStream);\n#endif\n",
         *REAL_VERSION
     )
 }

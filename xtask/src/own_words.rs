@@ -77,11 +77,10 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every run of `n` words of `text`, each as one string.
-fn runs(text: &str, n: usize) -> impl Iterator<Item = String> {
-    let w = words(text);
-    let count = (w.len() + 1).saturating_sub(n);
-    (0..count).map(move |i| w[i..i + n].join(" "))
+/// Every run of `n` of these words, each as one string.
+fn runs(words: &[String], n: usize) -> impl Iterator<Item = String> + '_ {
+    let count = (words.len() + 1).saturating_sub(n);
+    (0..count).map(move |i| words[i..i + n].join(" "))
 }
 
 /// Every comment of a header, with the offset just past it.
@@ -155,30 +154,36 @@ pub fn headers() -> Vec<(String, String)> {
 /// `CU_STREAM_NON_BLOCKING`, `srcPitch`, `CUDA_MEM`) and all of it.
 #[derive(Default)]
 pub struct Theirs {
-    own: HashMap<String, HashSet<String>>,
+    /// Each comment's text, numbered: most are the same in every release,
+    /// and their runs are cut once.
+    comments: HashMap<String, usize>,
+    /// The comments documenting each item (by its family).
+    documents: HashMap<String, HashSet<usize>>,
+    /// Every run of [`OWN`] words, with the comments it is in.
+    own: HashMap<String, Vec<usize>>,
+    /// Every run of [`ANY`] words.
     any: HashSet<String>,
-    /// Every run of [`OWN`] words, for the [`STRICT`] tables.
-    any_own: HashSet<String>,
-    /// The comments added, each with the items it documents: most are the
-    /// same in every release, and their runs are cut once.
-    seen: HashSet<(String, Vec<String>)>,
 }
 
 impl Theirs {
     pub fn add_header(&mut self, text: &str) {
         use libcuda_sys_build::sentences::family;
         for (comment, end) in comments(text) {
-            let subjects: Vec<String> =
-                subjects(text, comment, end).into_iter().map(str::to_string).collect();
-            if !self.seen.insert((comment.to_string(), subjects.clone())) {
-                continue;
-            }
-            let read = reader(comment);
-            self.any.extend(runs(&read, ANY));
-            self.any_own.extend(runs(&read, OWN));
-            for subject in &subjects {
-                let own = self.own.entry(family(subject).to_string()).or_default();
-                own.extend(runs(&read, OWN));
+            let id = match self.comments.get(comment) {
+                Some(&id) => id,
+                None => {
+                    let id = self.comments.len();
+                    self.comments.insert(comment.to_string(), id);
+                    let words = words(&reader(comment));
+                    self.any.extend(runs(&words, ANY));
+                    for run in runs(&words, OWN) {
+                        self.own.entry(run).or_default().push(id);
+                    }
+                    id
+                }
+            };
+            for subject in subjects(text, comment, end) {
+                self.documents.entry(family(subject).to_string()).or_default().insert(id);
             }
         }
     }
@@ -188,20 +193,21 @@ impl Theirs {
     /// words shared with any comment too.
     pub fn copies(&self, item: Option<&str>, text: &str, strict: bool) -> Vec<String> {
         use libcuda_sys_build::sentences::family;
-        let text = visible(text);
+        let words = words(&visible(text));
         let mut out = Vec::new();
-        if let Some(own) = item.and_then(|i| self.own.get(family(i))) {
-            out.extend(
-                runs(&text, OWN).filter(|r| own.contains(r)).map(|r| format!("its own: `{r}`")),
-            );
+        if let Some(documents) = item.and_then(|i| self.documents.get(family(i))) {
+            let own = |r: &String| {
+                self.own.get(r).is_some_and(|ids| ids.iter().any(|id| documents.contains(id)))
+            };
+            out.extend(runs(&words, OWN).filter(own).map(|r| format!("its own: `{r}`")));
         }
         out.extend(
-            runs(&text, ANY)
+            runs(&words, ANY)
                 .filter(|r| self.any.contains(r) && !ALLOWED.iter().any(|(a, _)| a == r))
                 .map(|r| format!("a comment's: `{r}`")),
         );
         if strict {
-            let shared = runs(&text, OWN).filter(|r| self.any_own.contains(r));
+            let shared = runs(&words, OWN).filter(|r| self.own.contains_key(r));
             out.extend(shared.map(|r| format!("a comment's (strict table): `{r}`")));
         }
         out
