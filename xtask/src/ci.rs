@@ -1,8 +1,8 @@
 //! `cargo xtask ci`: the ABI matrix (the pregenerated set of every release, and
 //! generated bindings of a few), the
 //! cross-target ABI check (aarch64 Linux, Windows), the lint
-//! gates, the semver check and the whole test suite, stopping at the first
-//! that fails.
+//! gates, the semver check, the rust-version check and the whole test suite,
+//! stopping at the first that fails.
 
 use std::time::Instant;
 
@@ -38,6 +38,7 @@ pub fn run(args: &[String]) -> std::result::Result<(), crate::Error> {
     println!("lint gates passed ({} s so far)", start.elapsed().as_secs());
     crate::semver::run(&env)?;
     println!("semver check passed ({} s so far)", start.elapsed().as_secs());
+    crate::fallback::rust_version()?;
     test::run(&env)?;
     Ok(())
 }

@@ -84,10 +84,20 @@ pub fn run(args: &[String]) -> Result {
     report.finish()
 }
 
+/// `cargo xtask rust-version`: the check of the crate's `rust-version`,
+/// which CI runs (`cargo xtask ci`) apart from the test command: what it
+/// finds is the claimed toolchain's age, and it compiles every dependency
+/// anew with that toolchain. Clippy's `incompatible_msrv`, in the lint
+/// gates, names a newer standard-library item where it is written.
+pub fn rust_version() -> Result {
+    let env = Env { hide: libclang_files(), target_dir: cargo::checks_target_dir() };
+    let mut report = Report::default();
+    report.check(RUST_VERSION, || env.rust_version());
+    report.finish()
+}
+
 pub fn checks(report: &mut Report) {
     let env = Env { hide: libclang_files(), target_dir: cargo::checks_target_dir() };
-    // Its builds run beside the checks before its own (see `RustVersion`).
-    let rust_version = report.runs(RUST_VERSION).then(|| env.begin_rust_version());
     report.check("libclang hidden: generation is the clear libclang error", || {
         let mut cmd = env.sandboxed(&["build", "-p", "libcuda-sys"])?;
         cmd.env("LIBCUDA_SYS_INCLUDE_DIR", newest_include()?)
@@ -166,10 +176,6 @@ pub fn checks(report: &mut Report) {
     report.check("dynamic-loading: one libloading, 0.9 or 0.8, with a dependent's", || {
         env.libloading_range()
     });
-    report.check(RUST_VERSION, || match rust_version {
-        Some(begun) => begun?.finish(),
-        None => Err("its builds were not begun".to_string().into()),
-    });
     report.check("the packaged crate: its size, and a fresh dependent's test", || {
         env.packaged_crate()
     });
@@ -216,55 +222,25 @@ fn layouts() -> Vec<(&'static str, PathBuf, PathBuf)> {
 /// script (its `bindings.rs` keeps its time). `PATH` holds the project's
 /// `target/debug`, `/`, `$HOME`, `.`, an empty entry, a missing directory and
 /// the directory that holds the project; `CONDA_PREFIX` and `VIRTUAL_ENV` are the project.
-/// The dependencies compile once: the layouts after the first start from its
-/// target directory, less libcuda-sys's own build-script units, so that its
-/// script runs again in each layout, with its paths; they build at once, each
-/// in its own directory, on the cores one build leaves idle.
+/// The dependencies compile once: a layout after the first starts from the
+/// target directory of the one before, less libcuda-sys's own build-script
+/// units, so that its script runs again in this layout, with its paths.
 fn no_op_layouts() -> Outcome {
     let seed = std::env::temp_dir().join(format!("libcuda-sys-no-op-seed-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&seed);
     let mut rows = Vec::new();
-    let mut layouts = layouts().into_iter();
-    // One at a time until a layout has left the seed (a layout may be skipped).
-    for layout in layouts.by_ref() {
-        rows.push(no_op_in(&layout, None, Some(&seed)));
-        if seed.exists() {
-            break;
+    for (layout, dir, made) in layouts() {
+        let _ = std::fs::remove_dir_all(&made);
+        if let Err(e) = std::fs::create_dir_all(dir.join("src")) {
+            rows.push(format!("{layout}: skipped ({}: {e})", dir.display()));
+            continue;
         }
-    }
-    let from = seed.exists().then_some(seed.as_path());
-    std::thread::scope(|s| {
-        let builds: Vec<_> = layouts.map(|l| s.spawn(move || no_op_in(&l, from, None))).collect();
-        rows.extend(
-            builds.into_iter().map(|b| b.join().unwrap_or_else(|_| Err("panicked".into()))),
-        );
-    });
-    let _ = std::fs::remove_dir_all(&seed);
-    let rows = rows.into_iter().collect::<Result<Vec<String>>>()?;
-    if rows.iter().all(|r| r.contains("skipped")) {
-        return Err(Failure::Skipped(rows.join("; ")));
-    }
-    Ok(rows.join("; "))
-}
-
-/// One layout's project, made, built from a copy of `from` where given, and
-/// removed: its row. Where it passes, its target directory less libcuda-sys's
-/// build-script units is left in `seed`.
-fn no_op_in(
-    (layout, dir, made): &(&str, PathBuf, PathBuf),
-    from: Option<&Path>,
-    seed: Option<&Path>,
-) -> Result<String> {
-    let _ = std::fs::remove_dir_all(made);
-    if let Err(e) = std::fs::create_dir_all(dir.join("src")) {
-        return Ok(format!("{layout}: skipped ({}: {e})", dir.display()));
-    }
-    let result = match from {
-        Some(from) => copy_tree(from, &dir.join("target")).and_then(|()| no_op_layout(dir)),
-        None => no_op_layout(dir),
-    };
-    if let (Ok(_), Some(seed)) = (&result, seed) {
-        if copy_tree(&dir.join("target"), seed).is_ok() {
+        if seed.exists() {
+            copy_tree(&seed, &dir.join("target"))?;
+        }
+        let result = no_op_layout(&dir);
+        let _ = std::fs::remove_dir_all(&seed);
+        if result.is_ok() && copy_tree(&dir.join("target"), &seed).is_ok() {
             for units in ["debug/build", "debug/.fingerprint"] {
                 for entry in std::fs::read_dir(seed.join(units)).into_iter().flatten().flatten() {
                     let name = entry.file_name().to_string_lossy().into_owned();
@@ -275,9 +251,14 @@ fn no_op_in(
                 }
             }
         }
+        let _ = std::fs::remove_dir_all(&made);
+        rows.push(format!("{layout}: {}", result?));
     }
-    let _ = std::fs::remove_dir_all(made);
-    Ok(format!("{layout}: {}", result?))
+    let _ = std::fs::remove_dir_all(&seed);
+    if rows.iter().all(|r| r.contains("skipped")) {
+        return Err(Failure::Skipped(rows.join("; ")));
+    }
+    Ok(rows.join("; "))
 }
 
 /// `from` copied to `to` as it is (`cp -a`: times and links kept, which Cargo's freshness reads).
@@ -363,42 +344,6 @@ fn no_op_layout(dir: &Path) -> Result<String> {
 
 fn newest_include() -> Result<PathBuf> {
     headers::include_dir(&pregenerate::newest_wheel()?)
-}
-
-/// The rust-version check's builds ([`Env::begin_rust_version`]), begun
-/// before the checks they run beside, on the cores those leave idle. They
-/// are waited for in their own check, which their CPU time is then counted in.
-struct RustVersion {
-    claimed: String,
-    /// `(mode, directory, build)`.
-    builds: Vec<(&'static str, PathBuf, std::process::Child)>,
-}
-
-impl RustVersion {
-    /// Each build's end: built, and its program printed the release of its bindings.
-    fn finish(self) -> Outcome {
-        // Every build waited for, a failed one too.
-        let ended: Vec<_> = self.builds.into_iter().map(|(m, d, mut b)| (m, d, b.wait())).collect();
-        let mut built = Vec::new();
-        for (mode, dir, status) in ended {
-            let status = status.map_err(|e| format!("{mode}: {e}"))?;
-            let read = |file: &str| std::fs::read_to_string(dir.join(file)).unwrap_or_default();
-            if !status.success() {
-                let stderr = read("stderr");
-                let lines: Vec<&str> = stderr.lines().collect();
-                let tail = lines[lines.len().saturating_sub(40)..].join("\n");
-                return Err(format!("{mode}: exit {:?}:\n{tail}", status.code()).into());
-            }
-            let version = read("stdout").trim().to_string();
-            if version != "13000" {
-                return Err(Failure::Failed(format!(
-                    "{mode}: printed HEADER_VERSION `{version}`, not 13000"
-                )));
-            }
-            built.push(format!("{mode} (HEADER_VERSION {version})"));
-        }
-        Ok(format!("Rust {}: {}", self.claimed, built.join("; ")))
-    }
 }
 
 /// Where and how the checks build.
@@ -718,12 +663,11 @@ impl Env {
         ))
     }
 
-    /// The `rust-version` the crate claims, checked with that toolchain: fresh
-    /// dependents resolving their own lockfiles by Rust version build, one in
-    /// the default mode, generating from CUDA 13.0 headers, one with
-    /// `default-features = false` plus `dynamic-loading`, each in a directory
-    /// of its own. Begun here; [`RustVersion::finish`] waits for them.
-    fn begin_rust_version(&self) -> std::result::Result<RustVersion, Failure> {
+    /// The `rust-version` the crate claims, checked with that toolchain: a fresh
+    /// dependent resolving its own lockfile by Rust version builds in the
+    /// default mode, generating from CUDA 13.0 headers, and with
+    /// `default-features = false` plus `dynamic-loading`.
+    fn rust_version(&self) -> Outcome {
         let claimed = cargo::package("libcuda-sys")?
             .rust_version
             .as_ref()
@@ -753,50 +697,49 @@ impl Env {
             "minimal",
         ]))?)?;
         let include = headers::include_dir("13.0")?;
-        let mut builds = Vec::new();
-        for (mode, name, dependency) in [
-            ("default, generating from 13.0", "default", String::new()),
+        let dir = self.target_dir.join("rust-version-user");
+        std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
+        std::fs::write(
+            dir.join("src/main.rs"),
+            "fn main() { println!(\"{}\", libcuda_sys::HEADER_VERSION); }\n",
+        )
+        .map_err(|e| e.to_string())?;
+        let mut built = Vec::new();
+        for (mode, dependency) in [
+            ("default, generating from 13.0", String::new()),
             (
                 "default-features = false, dynamic-loading",
-                "dynamic-loading",
                 ", default-features = false, features = [\"dynamic-loading\", \"cuda-13000\"]"
                     .into(),
             ),
         ] {
-            let dir = self.target_dir.join("rust-version-user").join(name);
-            let write = |file: &str, text: &str| {
-                std::fs::write(dir.join(file), text).map_err(|e| format!("{file}: {e}"))
-            };
-            std::fs::create_dir_all(dir.join("src")).map_err(|e| e.to_string())?;
-            write("src/main.rs", "fn main() { println!(\"{}\", libcuda_sys::HEADER_VERSION); }\n")?;
-            write(
-                "Cargo.toml",
-                &format!(
-                    "[package]\nname = \"rust-version-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-                     rust-version = \"{claimed}\"\npublish = false\n\n[workspace]\n\n[dependencies]\n\
-                     libcuda-sys = {{ path = {:?}{dependency} }}\n",
-                    crate::root().display().to_string()
-                ),
-            )?;
+            let manifest = format!(
+                "[package]\nname = \"rust-version-user\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+                 rust-version = \"{claimed}\"\npublish = false\n\n[workspace]\n\n[dependencies]\n\
+                 libcuda-sys = {{ path = {:?}{dependency} }}\n",
+                crate::root().display().to_string()
+            );
+            std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
             let _ = std::fs::remove_file(dir.join("Cargo.lock"));
             // `cargo run`, as a user would: a linked build finds the stand-in
-            // libcuda where there is no driver. Its output goes to files: it
-            // is read once the build has ended.
-            let log = |file: &str| {
-                std::fs::File::create(dir.join(file)).map_err(|e| format!("{file}: {e}"))
-            };
+            // libcuda where there is no driver.
             let mut cmd = rustup(&["run", &claimed, "cargo", "run", "--quiet"]);
             cmd.current_dir(&dir)
                 .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
                 // Its own target directory: the claimed toolchain compiles everything anew.
                 .env("CARGO_TARGET_DIR", dir.join("target"))
-                .env("LIBCUDA_SYS_INCLUDE_DIR", &include)
-                .stdout(log("stdout")?)
-                .stderr(log("stderr")?);
-            let build = cmd.spawn().map_err(|e| format!("rustup run {claimed} cargo run: {e}"))?;
-            builds.push((mode, dir, build));
+                .env("LIBCUDA_SYS_INCLUDE_DIR", &include);
+            let run = output(cmd)?;
+            expect_success(&run).map_err(|e| format!("{mode}: {e}"))?;
+            let version = String::from_utf8_lossy(&run.stdout).trim().to_string();
+            if version != "13000" {
+                return Err(Failure::Failed(format!(
+                    "{mode}: printed HEADER_VERSION `{version}`, not 13000"
+                )));
+            }
+            built.push(format!("{mode} (HEADER_VERSION {version})"));
         }
-        Ok(RustVersion { claimed, builds })
+        Ok(format!("Rust {claimed}: {}", built.join("; ")))
     }
 
     fn packaged_crate(&self) -> Outcome {

@@ -44,9 +44,12 @@ const COMMANDS: &[(&str, &str, &str)] = &[
       wheel version) into .cuda-headers/ and print the include directory; `lib`: NVIDIA's library packages \
       (e.g. nvidia-cuda-nvrtc, at 13.0.* unless given a version) with the runtime, crt and cccl headers of 13.0 \
       they include, one tree, its root; `curand`: `lib nvidia-curand==10.4.0.*`, CUDA 13.0's cuRAND"),
-    ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, semver, then test"),
+    ("ci", "", "what CI runs: setup, abi-matrix, cross-abi, fmt, clippy, doc, semver, rust-version, then test"),
     ("semver", "", "setup, then cargo-semver-checks (installed where missing): the public API, default features and \
       cuda-13000, against the last release's (semver-baseline in Cargo.toml)"),
+    ("rust-version", "", "setup, then fresh dependents built by the toolchain of libcuda-sys's rust-version \
+      (rustup installs it): the default mode, generating from CUDA 13.0's headers, and default-features = false \
+      with dynamic-loading"),
     ("pregenerate", "[--check]", "regenerate the pregenerated set (pregenerated/); --check compares instead"),
     ("abi-matrix", "[VERSION ...]", "systest's checks of the pregenerated set of every release and of generated bindings"),
     ("cross-abi", "[--target T ...] [VERSION ...]", "the ABI check for aarch64 Linux and Windows (MinGW)"),
@@ -74,6 +77,12 @@ fn main() -> ExitCode {
         Some("semver") => semver::check(rest)
             .and_then(|()| setup::prepare())
             .and_then(|env| semver::run(&env).map_err(Error::from)),
+        Some("rust-version") if !rest.is_empty() => {
+            Err(Error::new(exit::EXIT_USAGE, "usage: cargo xtask rust-version".into()))
+        }
+        Some("rust-version") => {
+            setup::prepare().and_then(|_| fallback::rust_version().map_err(Error::from))
+        }
         Some("setup") => setup::run(rest),
         Some("headers") => headers::run(rest),
         Some("ci") => ci::run(rest),

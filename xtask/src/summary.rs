@@ -152,11 +152,6 @@ impl Report {
         self.only.as_ref().is_some_and(|part| !name.contains(part.as_str()))
     }
 
-    /// Whether the suite or check of this name runs.
-    pub fn runs(&self, name: &str) -> bool {
-        !self.left_out(name)
-    }
-
     pub fn check(&mut self, name: &str, f: impl FnOnce() -> Outcome) {
         if self.left_out(name) {
             return;

@@ -358,9 +358,12 @@ fn a_usage_error_has_an_exit_status_of_its_own() {
     let stubs = temp_dir();
     recording_stubs(stubs.path(), &["apt-get", "sudo", "python3", "cargo"]);
     let statuses = report_exit_statuses();
-    for args in
-        [&["report", "--jsn"][..], &["report", "--json", "--jsn"][..], &["test", "--all"][..]]
-    {
+    for args in [
+        &["report", "--jsn"][..],
+        &["report", "--json", "--jsn"],
+        &["test", "--all"],
+        &["rust-version", "1.85"],
+    ] {
         let out = run(&mut with_stubs(args, stubs.path(), &[]));
         let code = out.status.code().expect("an exit status");
         let shared: Vec<_> = statuses.iter().filter(|(n, v)| *v == code && n != "USAGE").collect();
